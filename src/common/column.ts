@@ -1,0 +1,387 @@
+/**
+ * Column vectors: the in-memory columnar layout shared by storage (decoded pages) and exec (operators).
+ *
+ * A vector holds `length` values of one DataType in the physical form listed in types.ts, plus an optional
+ * null map (one byte per row, 1 = NULL, as Doris's ColumnNullable does; a null map is simpler and faster in
+ * JavaScript than a bitmap). Values under a NULL are unspecified but valid for their array.
+ *
+ * Strings have two forms: plain (`offsets` + UTF-8 `bytes`, Arrow-like) and dictionary (`codes` into a
+ * small `dict` of JS strings), which storage produces for dictionary-encoded pages so that GROUP BY and
+ * filters can work on integer codes.
+ *
+ * "Raw" values are the physical values: number, bigint or string (decimals scaled, dates as day numbers,
+ * datetimes as microseconds). `format.ts` turns them into text.
+ */
+import { DataType, PhysicalKind, physicalKind } from './types';
+
+export type FixedArray = Uint8Array | Int8Array | Int16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
+export type RawValue = number | bigint | string | null;
+
+export interface FixedVector {
+  readonly kind: 'fixed';
+  readonly type: DataType;
+  readonly length: number;
+  readonly values: FixedArray;
+  readonly nulls: Uint8Array | null;
+}
+
+export interface StringVector {
+  readonly kind: 'string';
+  readonly type: DataType;
+  readonly length: number;
+  /** length + 1 entries; value i is bytes[offsets[i], offsets[i+1]). */
+  readonly offsets: Int32Array;
+  readonly bytes: Uint8Array;
+  readonly nulls: Uint8Array | null;
+}
+
+export interface DictVector {
+  readonly kind: 'dict';
+  readonly type: DataType;
+  readonly length: number;
+  readonly codes: Int32Array;
+  readonly dict: readonly string[];
+  readonly nulls: Uint8Array | null;
+}
+
+/** bigint[] values: LARGEINT and wide DECIMAL. */
+export interface ObjectVector {
+  readonly kind: 'object';
+  readonly type: DataType;
+  readonly length: number;
+  readonly values: bigint[];
+  readonly nulls: Uint8Array | null;
+}
+
+export type Vector = FixedVector | StringVector | DictVector | ObjectVector;
+
+/** A set of equally long columns; the unit operators pass along (~4K rows). */
+export interface Batch {
+  readonly length: number;
+  readonly columns: Vector[];
+}
+
+export const BATCH_SIZE = 4096;
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+export function encodeUtf8(s: string): Uint8Array {
+  return textEncoder.encode(s);
+}
+
+/** Decode UTF-8, with a fast path for short ASCII (most keys and codes). */
+export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  const len = end - start;
+  if (len <= 32) {
+    let ascii = true;
+    for (let byteIdx = start; byteIdx < end; byteIdx++) {
+      if (bytes[byteIdx] > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  }
+  return textDecoder.decode(bytes.subarray(start, end));
+}
+
+export function newFixedArray(kind: PhysicalKind, length: number): FixedArray {
+  switch (kind) {
+    case 'u8':
+      return new Uint8Array(length);
+    case 'i8':
+      return new Int8Array(length);
+    case 'i16':
+      return new Int16Array(length);
+    case 'i32':
+      return new Int32Array(length);
+    case 'i64':
+      return new BigInt64Array(length);
+    case 'f32':
+      return new Float32Array(length);
+    case 'f64':
+      return new Float64Array(length);
+    default:
+      throw new RangeError(`no fixed array for ${kind}`);
+  }
+}
+
+export function isNull(vec: Vector, rowIdx: number): boolean {
+  return vec.nulls !== null && vec.nulls[rowIdx] === 1;
+}
+
+/** Physical value at a row (NULL as null). Not for hot loops: kernels read the arrays directly. */
+export function getRaw(vec: Vector, rowIdx: number): RawValue {
+  if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return null;
+  switch (vec.kind) {
+    case 'fixed':
+      return vec.values[rowIdx];
+    case 'string':
+      return decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+    case 'dict':
+      return vec.dict[vec.codes[rowIdx]];
+    case 'object':
+      return vec.values[rowIdx];
+  }
+}
+
+/**
+ * Grows a vector of one type value by value, then freezes it with `finish()`. Used by INSERT, loads and
+ * operators whose output size is unknown in advance.
+ */
+export class VectorBuilder {
+  readonly type: DataType;
+  private readonly kind: PhysicalKind;
+  private length = 0;
+  private fixed: FixedArray | null = null;
+  private objects: bigint[] | null = null;
+  private offsets: Int32Array | null = null;
+  private bytes: Uint8Array | null = null;
+  private byteLength = 0;
+  private nulls: Uint8Array;
+  private hasNull = false;
+
+  constructor(type: DataType, capacity = 1024) {
+    this.type = type;
+    this.kind = physicalKind(type);
+    const cap = Math.max(16, capacity);
+    this.nulls = new Uint8Array(cap);
+    if (this.kind === 'string') {
+      this.offsets = new Int32Array(cap + 1);
+      this.bytes = new Uint8Array(cap * 16);
+    } else if (this.kind === 'bigint') {
+      this.objects = [];
+    } else {
+      this.fixed = newFixedArray(this.kind, cap);
+    }
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  private grow(): void {
+    const cap = this.nulls.length * 2;
+    const nulls = new Uint8Array(cap);
+    nulls.set(this.nulls);
+    this.nulls = nulls;
+    if (this.fixed) {
+      const next = newFixedArray(this.kind, cap);
+      (next as Float64Array).set(this.fixed as Float64Array);
+      this.fixed = next;
+    }
+    if (this.offsets) {
+      const next = new Int32Array(cap + 1);
+      next.set(this.offsets);
+      this.offsets = next;
+    }
+  }
+
+  /** Append a raw value (see column.ts header) or null. */
+  append(value: RawValue): void {
+    if (this.length === this.nulls.length) this.grow();
+    const rowIdx = this.length++;
+    if (value === null) {
+      this.nulls[rowIdx] = 1;
+      this.hasNull = true;
+      if (this.offsets) this.offsets[rowIdx + 1] = this.byteLength;
+      else if (this.objects) this.objects.push(0n);
+      return;
+    }
+    if (this.offsets) {
+      this.appendStringBytes(encodeUtf8(value as string), rowIdx);
+    } else if (this.objects) {
+      this.objects.push(BigInt(value));
+    } else if (this.kind === 'i64') {
+      (this.fixed as BigInt64Array)[rowIdx] = typeof value === 'bigint' ? value : BigInt(value as number);
+    } else {
+      (this.fixed as Float64Array)[rowIdx] = Number(value);
+    }
+  }
+
+  /** Append a string given as UTF-8 bytes (no decode/encode round trip). */
+  appendBytes(src: Uint8Array, start: number, end: number): void {
+    if (this.length === this.nulls.length) this.grow();
+    const rowIdx = this.length++;
+    this.appendStringBytes(src.subarray(start, end), rowIdx);
+  }
+
+  private appendStringBytes(encoded: Uint8Array, rowIdx: number): void {
+    const need = this.byteLength + encoded.length;
+    if (need > this.bytes!.length) {
+      const next = new Uint8Array(Math.max(need, this.bytes!.length * 2));
+      next.set(this.bytes!.subarray(0, this.byteLength));
+      this.bytes = next;
+    }
+    this.bytes!.set(encoded, this.byteLength);
+    this.byteLength = need;
+    this.offsets![rowIdx + 1] = this.byteLength;
+  }
+
+  /** Append row `rowIdx` of another vector of the same type. */
+  appendFrom(vec: Vector, rowIdx: number): void {
+    if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return this.append(null);
+    if (vec.kind === 'string' && this.offsets) return this.appendBytes(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+    if (vec.kind === 'fixed' && this.fixed && this.kind !== 'i64') {
+      if (this.length === this.nulls.length) this.grow();
+      (this.fixed as Float64Array)[this.length++] = vec.values[rowIdx] as number;
+      return;
+    }
+    this.append(getRaw(vec, rowIdx));
+  }
+
+  finish(): Vector {
+    const length = this.length;
+    const nulls = this.hasNull ? this.nulls.slice(0, length) : null;
+    if (this.offsets) {
+      return { kind: 'string', type: this.type, length, offsets: this.offsets.slice(0, length + 1), bytes: this.bytes!.slice(0, this.byteLength), nulls };
+    }
+    if (this.objects) return { kind: 'object', type: this.type, length, values: this.objects.slice(0, length), nulls };
+    return { kind: 'fixed', type: this.type, length, values: this.fixed!.slice(0, length) as FixedArray, nulls };
+  }
+}
+
+export function vectorFromRaw(type: DataType, values: readonly RawValue[]): Vector {
+  const builder = new VectorBuilder(type, values.length);
+  for (const value of values) builder.append(value);
+  return builder.finish();
+}
+
+/** A vector of `length` copies of one value (constants, literals). */
+export function constantVector(type: DataType, value: RawValue, length: number): Vector {
+  const kind = physicalKind(type);
+  if (value === null) {
+    const nulls = new Uint8Array(length).fill(1);
+    if (kind === 'string') return { kind: 'string', type, length, offsets: new Int32Array(length + 1), bytes: new Uint8Array(0), nulls };
+    if (kind === 'bigint') return { kind: 'object', type, length, values: new Array<bigint>(length).fill(0n), nulls };
+    return { kind: 'fixed', type, length, values: newFixedArray(kind, length), nulls };
+  }
+  if (kind === 'string') return { kind: 'dict', type, length, codes: new Int32Array(length), dict: [String(value)], nulls: null };
+  if (kind === 'bigint') return { kind: 'object', type, length, values: new Array<bigint>(length).fill(BigInt(value)), nulls: null };
+  const values = newFixedArray(kind, length);
+  if (kind === 'i64') (values as BigInt64Array).fill(typeof value === 'bigint' ? value : BigInt(value as number));
+  else (values as Float64Array).fill(Number(value));
+  return { kind: 'fixed', type, length, values, nulls: null };
+}
+
+/** Rows `rowIds` of a vector, in that order (selection, late materialization, sort output). */
+export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], count = rowIds.length): Vector {
+  let nulls: Uint8Array | null = null;
+  if (vec.nulls !== null) {
+    nulls = new Uint8Array(count);
+    for (let outIdx = 0; outIdx < count; outIdx++) nulls[outIdx] = vec.nulls[rowIds[outIdx]];
+  }
+  switch (vec.kind) {
+    case 'fixed': {
+      const kind = physicalKind(vec.type);
+      const values = newFixedArray(kind === 'string' || kind === 'bigint' ? 'f64' : kind, count);
+      const src = vec.values as Float64Array;
+      const dst = values as Float64Array;
+      for (let outIdx = 0; outIdx < count; outIdx++) dst[outIdx] = src[rowIds[outIdx]];
+      return { kind: 'fixed', type: vec.type, length: count, values, nulls };
+    }
+    case 'dict': {
+      const codes = new Int32Array(count);
+      for (let outIdx = 0; outIdx < count; outIdx++) codes[outIdx] = vec.codes[rowIds[outIdx]];
+      return { kind: 'dict', type: vec.type, length: count, codes, dict: vec.dict, nulls };
+    }
+    case 'object': {
+      const values = new Array<bigint>(count);
+      for (let outIdx = 0; outIdx < count; outIdx++) values[outIdx] = vec.values[rowIds[outIdx]];
+      return { kind: 'object', type: vec.type, length: count, values, nulls };
+    }
+    case 'string': {
+      let total = 0;
+      for (let outIdx = 0; outIdx < count; outIdx++) total += vec.offsets[rowIds[outIdx] + 1] - vec.offsets[rowIds[outIdx]];
+      const offsets = new Int32Array(count + 1);
+      const bytes = new Uint8Array(total);
+      let pos = 0;
+      for (let outIdx = 0; outIdx < count; outIdx++) {
+        const start = vec.offsets[rowIds[outIdx]];
+        const end = vec.offsets[rowIds[outIdx] + 1];
+        bytes.set(vec.bytes.subarray(start, end), pos);
+        pos += end - start;
+        offsets[outIdx + 1] = pos;
+      }
+      return { kind: 'string', type: vec.type, length: count, offsets, bytes, nulls };
+    }
+  }
+}
+
+/** Rows [start, end) without copying where the layout allows. */
+export function sliceVector(vec: Vector, start: number, end: number): Vector {
+  const length = end - start;
+  const nulls = vec.nulls ? vec.nulls.subarray(start, end) : null;
+  switch (vec.kind) {
+    case 'fixed':
+      return { kind: 'fixed', type: vec.type, length, values: vec.values.subarray(start, end) as FixedArray, nulls };
+    case 'dict':
+      return { kind: 'dict', type: vec.type, length, codes: vec.codes.subarray(start, end), dict: vec.dict, nulls };
+    case 'object':
+      return { kind: 'object', type: vec.type, length, values: vec.values.slice(start, end), nulls };
+    case 'string': {
+      const base = vec.offsets[start];
+      const offsets = new Int32Array(length + 1);
+      for (let rowIdx = 0; rowIdx <= length; rowIdx++) offsets[rowIdx] = vec.offsets[start + rowIdx] - base;
+      return { kind: 'string', type: vec.type, length, offsets, bytes: vec.bytes.subarray(base, vec.offsets[end]), nulls };
+    }
+  }
+}
+
+/** Concatenate vectors of one type into one. */
+export function concatVectors(type: DataType, parts: readonly Vector[]): Vector {
+  if (parts.length === 1) return parts[0];
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const kind = physicalKind(type);
+  const anyNull = parts.some((part) => part.nulls !== null);
+  const nulls = anyNull ? new Uint8Array(total) : null;
+  if (nulls) {
+    let pos = 0;
+    for (const part of parts) {
+      if (part.nulls) nulls.set(part.nulls, pos);
+      pos += part.length;
+    }
+  }
+  if (kind !== 'string' && kind !== 'bigint' && parts.every((part) => part.kind === 'fixed')) {
+    const values = newFixedArray(kind, total);
+    let pos = 0;
+    for (const part of parts) {
+      (values as Float64Array).set((part as FixedVector).values as Float64Array, pos);
+      pos += part.length;
+    }
+    return { kind: 'fixed', type, length: total, values, nulls };
+  }
+  if (kind === 'string' && parts.every((part) => part.kind === 'string')) {
+    let byteTotal = 0;
+    for (const part of parts) byteTotal += (part as StringVector).offsets[part.length] - (part as StringVector).offsets[0];
+    const offsets = new Int32Array(total + 1);
+    const bytes = new Uint8Array(byteTotal);
+    let rowPos = 0;
+    let bytePos = 0;
+    for (const part of parts as StringVector[]) {
+      const base = part.offsets[0];
+      bytes.set(part.bytes.subarray(base, part.offsets[part.length]), bytePos);
+      for (let rowIdx = 1; rowIdx <= part.length; rowIdx++) offsets[rowPos + rowIdx] = part.offsets[rowIdx] - base + bytePos;
+      rowPos += part.length;
+      bytePos += part.offsets[part.length] - base;
+    }
+    return { kind: 'string', type, length: total, offsets, bytes, nulls };
+  }
+  const builder = new VectorBuilder(type, total);
+  for (const part of parts) for (let rowIdx = 0; rowIdx < part.length; rowIdx++) builder.appendFrom(part, rowIdx);
+  return builder.finish();
+}
+
+/** Plain (offsets + bytes) form of a string vector; dictionary vectors are expanded. */
+export function toPlainStrings(vec: Vector): StringVector {
+  if (vec.kind === 'string') return vec;
+  const builder = new VectorBuilder(vec.type, vec.length);
+  for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) builder.append(getRaw(vec, rowIdx));
+  return builder.finish() as StringVector;
+}
+
+export function emptyBatch(types: readonly DataType[]): Batch {
+  return { length: 0, columns: types.map((type) => vectorFromRaw(type, [])) };
+}

@@ -1,0 +1,191 @@
+/**
+ * The one configuration system: every server setting is one entry in SETTINGS (Doris's name, type,
+ * default, description, whether it can change at run time). Values come, lowest to highest priority, from
+ * the defaults, the config file (`galene.conf`, `key = value` lines), environment variables
+ * (`GALENE_<NAME>` upper-cased) and command-line flags (`--name value` or `--name=value`).
+ * `--help`, the docs and `ADMIN SHOW CONFIG` read this registry.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { GaleneError } from './errors';
+
+export type SettingType = 'int' | 'bool' | 'string' | 'bytes';
+
+export interface SettingDef {
+  readonly name: string;
+  readonly type: SettingType;
+  readonly defaultValue: string | number | boolean;
+  readonly description: string;
+  readonly mutable: boolean;
+  readonly validate?: (value: unknown) => string | null;
+}
+
+const def = (name: string, type: SettingType, defaultValue: string | number | boolean, description: string, mutable = false, validate?: (v: unknown) => string | null): SettingDef => ({ name, type, defaultValue, description, mutable, validate });
+
+const port = (v: unknown): string | null => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? null : 'must be a port number 0..65535 (0 picks a free port)');
+
+export const SETTINGS: readonly SettingDef[] = [
+  def('query_port', 'int', 9030, 'FE MySQL protocol port.', false, port),
+  def('http_port', 'int', 8030, 'FE HTTP port (Stream Load entry, REST API, /metrics).', false, port),
+  def('webserver_port', 'int', 8040, 'BE HTTP port (Stream Load, /metrics, /api/update_config).', false, port),
+  def('brpc_port', 'int', 8060, 'BE internal RPC port (peer reads, fragment execution).', false, port),
+  def('priority_networks', 'string', '', 'Accepted for Doris compatibility; use bind_address to choose the interface.'),
+  def('bind_address', 'string', '127.0.0.1', 'Address every server listens on (0.0.0.0 for all interfaces).'),
+  def('data_dir', 'string', './galene-data', 'Where metadata, local object-store data, caches and WALs live.'),
+  def('meta_dir', 'string', '', 'Metadata directory (SQLite file). Default: <data_dir>/meta.'),
+  def('object_store_dir', 'string', '', 'Local-directory object store root. Default: <data_dir>/objects.'),
+  def('file_cache_path', 'string', '', 'File cache locations as a Doris JSON array: [{"path":"/p","total_size":N}]. Used with remote object stores. Default: <data_dir>/file_cache, 10 GiB.'),
+  def('file_cache_each_block_size', 'bytes', 1048576, 'File cache block size in bytes.'),
+  def('storage_page_cache_limit', 'string', '20%', 'Decoded page cache capacity: bytes or a percentage of physical memory.'),
+  def('max_connections', 'int', 1024, 'Most concurrent MySQL connections.', true),
+  def('qe_max_connection', 'int', 1024, 'Doris name for max_connections (kept as an alias).', true),
+  def('label_keep_max_second', 'int', 3 * 24 * 3600, 'How long finished load labels are kept.', true),
+  def('max_tablet_version_num', 'int', 2000, 'A tablet with this many versions rejects new loads (-235) until compaction catches up.', true),
+  def('default_bucket_num', 'int', 10, 'Buckets when CREATE TABLE has no DISTRIBUTED BY ... BUCKETS.', true),
+  def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
+  def('sys_log_level', 'string', 'INFO', 'Log level: DEBUG, INFO, WARN, ERROR.', true),
+];
+
+const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));
+
+export function findSetting(name: string): SettingDef | undefined {
+  return BY_NAME.get(name);
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4 };
+
+/** Parse '64MB', '1g', '1048576' into bytes; null if not a size. */
+export function parseBytes(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  if (!match) return null;
+  const unit = BYTE_UNITS[match[2].toLowerCase()];
+  return unit === undefined ? null : Math.floor(Number(match[1]) * unit);
+}
+
+function coerce(setting: SettingDef, raw: unknown, source: string): string | number | boolean {
+  const bad = (why: string): GaleneError => new GaleneError('INVALID_PROPERTY', [setting.name, `${String(raw)} (${source}): ${why}`]);
+  let value: string | number | boolean;
+  switch (setting.type) {
+    case 'int': {
+      const num = typeof raw === 'number' ? raw : Number(String(raw).trim());
+      if (!Number.isInteger(num)) throw bad('expected an integer');
+      value = num;
+      break;
+    }
+    case 'bytes': {
+      const num = typeof raw === 'number' ? raw : parseBytes(String(raw));
+      if (num === null || !Number.isFinite(num)) throw bad('expected a size in bytes (e.g. 1048576 or 64MB)');
+      value = num;
+      break;
+    }
+    case 'bool': {
+      const text = String(raw).trim().toLowerCase();
+      if (text === 'true' || text === '1') value = true;
+      else if (text === 'false' || text === '0') value = false;
+      else throw bad('expected true or false');
+      break;
+    }
+    default:
+      value = String(raw);
+  }
+  const why = setting.validate?.(value);
+  if (why) throw bad(why);
+  return value;
+}
+
+/** A resolved configuration: defaults overlaid by file, environment and flags. */
+export class Config {
+  private readonly values = new Map<string, string | number | boolean>();
+  private readonly listeners = new Map<string, ((value: unknown) => void)[]>();
+
+  constructor(overrides: Record<string, unknown> = {}) {
+    for (const setting of SETTINGS) this.values.set(setting.name, setting.defaultValue);
+    for (const [name, value] of Object.entries(overrides)) this.set(name, value, 'override');
+  }
+
+  get<T extends string | number | boolean>(name: string): T {
+    if (!BY_NAME.has(name)) throw new GaleneError('INTERNAL', [`unknown setting ${name}`]);
+    return this.values.get(name) as T;
+  }
+
+  getInt(name: string): number {
+    return this.get<number>(name);
+  }
+
+  getString(name: string): string {
+    return this.get<string>(name);
+  }
+
+  set(name: string, raw: unknown, source = 'runtime'): void {
+    const setting = BY_NAME.get(name);
+    if (!setting) throw new GaleneError('INVALID_PROPERTY', [name, `unknown setting (${source})`]);
+    const value = coerce(setting, raw, source);
+    this.values.set(name, value);
+    for (const listener of this.listeners.get(name) ?? []) listener(value);
+  }
+
+  /** Called when a mutable setting changes at run time. */
+  onChange(name: string, listener: (value: unknown) => void): void {
+    const list = this.listeners.get(name) ?? [];
+    list.push(listener);
+    this.listeners.set(name, list);
+  }
+
+  entries(): [string, string | number | boolean][] {
+    return [...this.values.entries()];
+  }
+}
+
+/** Parse `key = value` lines; `#` starts a comment. */
+export function parseConfigFile(text: string, file: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((line, lineIdx) => {
+    const stripped = line.replace(/#.*$/, '').trim();
+    if (!stripped) return;
+    const eq = stripped.indexOf('=');
+    if (eq <= 0) throw new GaleneError('INVALID_PROPERTY', [file, `line ${lineIdx + 1}: expected key = value`]);
+    out[stripped.slice(0, eq).trim()] = stripped.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+  });
+  return out;
+}
+
+/**
+ * Resolve the configuration for a process from argv (after the sub-command), the environment and an
+ * optional config file (`--config FILE`, else ./galene.conf when present).
+ */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Config {
+  const flags: Record<string, string> = {};
+  let configFile: string | null = null;
+  for (let argIdx = 0; argIdx < argv.length; argIdx++) {
+    const arg = argv[argIdx];
+    if (!arg.startsWith('--')) throw new GaleneError('INVALID_PROPERTY', [arg, 'expected --name value']);
+    let name = arg.slice(2);
+    let value: string;
+    const eq = name.indexOf('=');
+    if (eq >= 0) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    } else {
+      if (argIdx + 1 >= argv.length) throw new GaleneError('INVALID_PROPERTY', [name, 'missing value']);
+      value = argv[++argIdx];
+    }
+    if (name === 'config') configFile = value;
+    else flags[name.replace(/-/g, '_')] = value;
+  }
+  const config = new Config();
+  const file = configFile ?? (fs.existsSync('galene.conf') ? 'galene.conf' : null);
+  if (file) {
+    for (const [name, value] of Object.entries(parseConfigFile(fs.readFileSync(file, 'utf8'), file))) config.set(name, value, file);
+  }
+  for (const setting of SETTINGS) {
+    const envValue = env[`GALENE_${setting.name.toUpperCase()}`];
+    if (envValue !== undefined) config.set(setting.name, envValue, `GALENE_${setting.name.toUpperCase()}`);
+  }
+  for (const [name, value] of Object.entries(flags)) config.set(name, value, `--${name}`);
+  return config;
+}
+
+/** `--help` text generated from the registry. */
+export function settingsHelp(): string {
+  return SETTINGS.map((setting) => `  --${setting.name} <${setting.type}>  (default ${JSON.stringify(setting.defaultValue)})\n      ${setting.description}`).join('\n');
+}

@@ -1,0 +1,227 @@
+/**
+ * Text <-> raw value conversion for every type: how values print in result sets (MySQL text protocol,
+ * CAST to string) and how text from SQL literals, CSV and JSON becomes a raw value (INSERT, Stream Load,
+ * CAST from string). One place, so a value prints the same everywhere and parses the same everywhere.
+ */
+import { RawValue } from './column';
+import { formatDate, formatDatetime, parseDate, parseDatetime } from './datetime';
+import { DataType, isWideDecimal } from './types';
+
+const POW10: number[] = [];
+for (let exp = 0; exp <= 38; exp++) POW10.push(10 ** exp);
+
+export function pow10(exp: number): number {
+  return POW10[exp];
+}
+
+/** Print a scaled decimal integer (number or bigint) with `scale` fractional digits. */
+export function formatDecimal(scaled: number | bigint, scale: number): string {
+  let digits = typeof scaled === 'bigint' ? scaled.toString() : BigInt(Math.round(scaled)).toString();
+  let sign = '';
+  if (digits.startsWith('-')) {
+    sign = '-';
+    digits = digits.slice(1);
+  }
+  if (scale === 0) return sign + digits;
+  digits = digits.padStart(scale + 1, '0');
+  return `${sign}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+
+/** Print a double as MySQL/Doris do: shortest round-trip form, no exponent for ordinary magnitudes. */
+export function formatDouble(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+  if (Object.is(value, -0)) return '0';
+  const abs = Math.abs(value);
+  if (abs !== 0 && (abs >= 1e16 || abs < 1e-7)) {
+    return value.toExponential().replace(/e\+?/, 'e+').replace('e+-', 'e-');
+  }
+  return String(value);
+}
+
+export function formatFloat(value: number): string {
+  return formatDouble(Number(Math.fround(value).toPrecision(7)));
+}
+
+/** The text form of a raw value of `type` (NULL as null). */
+export function formatValue(type: DataType, value: RawValue): string | null {
+  if (value === null) return null;
+  switch (type.name) {
+    case 'NULL':
+      return null;
+    case 'BOOLEAN':
+      return value ? '1' : '0';
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+    case 'LARGEINT':
+      return typeof value === 'number' ? String(Math.trunc(value)) : String(value);
+    case 'FLOAT':
+      return formatFloat(value as number);
+    case 'DOUBLE':
+      return formatDouble(value as number);
+    case 'DECIMAL':
+      return formatDecimal(value as number | bigint, type.scale ?? 0);
+    case 'DATE':
+      return formatDate(value as number);
+    case 'DATETIME':
+      return formatDatetime(value as number, type.scale ?? 0);
+    default:
+      return String(value);
+  }
+}
+
+/** Why a text could not become a value of a type; the caller turns it into a Doris error. */
+export type ParseFailure = 'invalid' | 'out_of_range' | 'too_long';
+
+export interface ParseResult {
+  readonly value: RawValue;
+  readonly failure: ParseFailure | null;
+}
+
+const INT_RANGES: Record<string, [number, number]> = {
+  TINYINT: [-128, 127],
+  SMALLINT: [-32768, 32767],
+  INT: [-2147483648, 2147483647],
+};
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+const LARGEINT_MIN = -(2n ** 127n);
+const LARGEINT_MAX = 2n ** 127n - 1n;
+const INTEGER_RE = /^\s*[+-]?\d+\s*$/;
+const NUMBER_RE = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+const ok = (value: RawValue): ParseResult => ({ value, failure: null });
+const fail = (failure: ParseFailure): ParseResult => ({ value: null, failure });
+
+/** Scale a decimal text to an integer with `scale` digits, rounding half away from zero. */
+export function parseDecimalScaled(text: string, scale: number): bigint | null {
+  const trimmed = text.trim();
+  if (!NUMBER_RE.test(trimmed)) return null;
+  let mantissa = trimmed;
+  let exponent = 0;
+  const eIdx = mantissa.search(/[eE]/);
+  if (eIdx >= 0) {
+    exponent = Number(mantissa.slice(eIdx + 1));
+    mantissa = mantissa.slice(0, eIdx);
+  }
+  let negative = false;
+  if (mantissa[0] === '+' || mantissa[0] === '-') {
+    negative = mantissa[0] === '-';
+    mantissa = mantissa.slice(1);
+  }
+  const dot = mantissa.indexOf('.');
+  let intPart = dot >= 0 ? mantissa.slice(0, dot) : mantissa;
+  let fracPart = dot >= 0 ? mantissa.slice(dot + 1) : '';
+  // Shift the decimal point by the exponent.
+  if (exponent > 0) {
+    fracPart = fracPart.padEnd(exponent, '0');
+    intPart += fracPart.slice(0, exponent);
+    fracPart = fracPart.slice(exponent);
+  } else if (exponent < 0) {
+    intPart = intPart.padStart(-exponent, '0');
+    fracPart = intPart.slice(intPart.length + exponent) + fracPart;
+    intPart = intPart.slice(0, intPart.length + exponent);
+  }
+  const kept = fracPart.slice(0, scale).padEnd(scale, '0');
+  let scaled = BigInt((intPart || '0') + kept);
+  if (fracPart.length > scale && fracPart.charCodeAt(scale) >= 53 /* '5' */) scaled += 1n;
+  return negative ? -scaled : scaled;
+}
+
+/** Does a scaled decimal fit DECIMAL(p, s)? */
+export function decimalFits(scaled: bigint, precision: number): boolean {
+  const limit = 10n ** BigInt(precision);
+  return scaled < limit && scaled > -limit;
+}
+
+/** Character count of a JS string in Unicode code points (VARCHAR(n) counts characters, as Doris 2+ does). */
+function charLength(text: string): number {
+  let count = 0;
+  for (let idx = 0; idx < text.length; idx++) {
+    const code = text.charCodeAt(idx);
+    if (code < 0xd800 || code > 0xdbff) count++;
+  }
+  return count;
+}
+
+/** Parse text as a value of `type` (text from SQL literals, CSV, JSON, CAST). */
+export function parseValue(type: DataType, text: string): ParseResult {
+  switch (type.name) {
+    case 'NULL':
+      return ok(null);
+    case 'BOOLEAN': {
+      const lower = text.trim().toLowerCase();
+      if (lower === 'true' || lower === '1') return ok(1);
+      if (lower === 'false' || lower === '0') return ok(0);
+      if (NUMBER_RE.test(lower)) return ok(Number(lower) !== 0 ? 1 : 0);
+      return fail('invalid');
+    }
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT': {
+      if (!INTEGER_RE.test(text)) {
+        if (!NUMBER_RE.test(text)) return fail('invalid');
+        const rounded = Math.round(Number(text));
+        const [min, max] = INT_RANGES[type.name];
+        return rounded < min || rounded > max ? fail('out_of_range') : ok(rounded);
+      }
+      const value = Number(text);
+      const [min, max] = INT_RANGES[type.name];
+      return value < min || value > max ? fail('out_of_range') : ok(value);
+    }
+    case 'BIGINT':
+    case 'LARGEINT': {
+      let value: bigint;
+      if (INTEGER_RE.test(text)) value = BigInt(text.trim());
+      else if (NUMBER_RE.test(text)) {
+        const scaled = parseDecimalScaled(text, 0);
+        if (scaled === null) return fail('invalid');
+        value = scaled;
+      } else return fail('invalid');
+      const [min, max] = type.name === 'BIGINT' ? [BIGINT_MIN, BIGINT_MAX] : [LARGEINT_MIN, LARGEINT_MAX];
+      return value < min || value > max ? fail('out_of_range') : ok(value);
+    }
+    case 'FLOAT':
+    case 'DOUBLE': {
+      const trimmed = text.trim();
+      if (!NUMBER_RE.test(trimmed)) {
+        const lower = trimmed.toLowerCase();
+        if (lower === 'nan') return ok(NaN);
+        if (lower === 'inf' || lower === 'infinity') return ok(Infinity);
+        if (lower === '-inf' || lower === '-infinity') return ok(-Infinity);
+        return fail('invalid');
+      }
+      const value = Number(trimmed);
+      if (type.name === 'FLOAT' && Math.abs(value) > 3.4028234663852886e38) return fail('out_of_range');
+      return ok(type.name === 'FLOAT' ? Math.fround(value) : value);
+    }
+    case 'DECIMAL': {
+      const precision = type.precision ?? 9;
+      const scale = type.scale ?? 0;
+      const scaled = parseDecimalScaled(text, scale);
+      if (scaled === null) return fail('invalid');
+      if (!decimalFits(scaled, precision)) return fail('out_of_range');
+      return ok(isWideDecimal(type) ? scaled : Number(scaled));
+    }
+    case 'DATE': {
+      const days = parseDate(text);
+      return days === null ? fail('invalid') : ok(days);
+    }
+    case 'DATETIME': {
+      const micros = parseDatetime(text);
+      if (micros === null) return fail('invalid');
+      const scale = type.scale ?? 0;
+      const unit = 10 ** (6 - scale);
+      return ok(Math.floor(micros / unit) * unit);
+    }
+    case 'CHAR':
+    case 'VARCHAR': {
+      const limit = type.length ?? 65533;
+      return charLength(text) > limit ? fail('too_long') : ok(text);
+    }
+    case 'STRING':
+      return ok(text);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The one error type of Galene and its code table.
+ *
+ * Every error a client can see is a GaleneError built from an entry of ERROR_CODES: a stable code name, the
+ * MySQL errno and SQLSTATE the wire protocol sends, and a message template whose `{0}`, `{1}`... are filled
+ * from the arguments. Messages follow MySQL's and Doris's wording so that users and tools recognise them.
+ * Add an error by adding one entry here.
+ */
+
+export type ErrorCategory = 'user' | 'resource' | 'io' | 'internal';
+
+interface ErrorCodeEntry {
+  readonly errno: number;
+  readonly sqlState: string;
+  readonly template: string;
+  readonly category: ErrorCategory;
+}
+
+const entry = (errno: number, sqlState: string, template: string, category: ErrorCategory = 'user'): ErrorCodeEntry => ({ errno, sqlState, template, category });
+
+export const ERROR_CODES = {
+  // syntax and analysis
+  SYNTAX_ERROR: entry(1064, '42000', 'You have an error in your SQL syntax; {0}'),
+  PARSE_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = Syntax error in line {0}:\n{1}'),
+  UNKNOWN_DATABASE: entry(1049, '42000', "Unknown database '{0}'"),
+  NO_DATABASE_SELECTED: entry(1046, '3D000', 'No database selected'),
+  DATABASE_EXISTS: entry(1007, 'HY000', "Can't create database '{0}'; database exists"),
+  DATABASE_NOT_EXISTS_DROP: entry(1008, 'HY000', "Can't drop database '{0}'; database doesn't exist"),
+  UNKNOWN_TABLE: entry(1146, '42S02', "Table '{0}' doesn't exist"),
+  TABLE_EXISTS: entry(1050, '42S01', "Table '{0}' already exists"),
+  BAD_TABLE_DROP: entry(1051, '42S02', "Unknown table '{0}'"),
+  UNKNOWN_COLUMN: entry(1054, '42S22', "Unknown column '{0}' in '{1}'"),
+  DUPLICATE_COLUMN: entry(1060, '42S21', "Duplicate column name '{0}'"),
+  AMBIGUOUS_COLUMN: entry(1052, '23000', "Column '{0}' in {1} is ambiguous"),
+  NOT_GROUP_BY: entry(1055, '42000', "Expression '{0}' must appear in the GROUP BY clause or be used in an aggregate function"),
+  INVALID_GROUP_FUNC: entry(1111, 'HY000', 'Invalid use of group function'),
+  UNKNOWN_FUNCTION: entry(1305, '42000', 'FUNCTION {0} does not exist'),
+  WRONG_ARG_COUNT: entry(1582, '42000', "Incorrect parameter count in the call to native function '{0}'"),
+  TYPE_MISMATCH: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  COLUMN_COUNT_MISMATCH: entry(1136, '21S01', "Column count doesn't match value count at row {0}"),
+  WRONG_VALUE_COUNT: entry(1222, '21000', 'The used SELECT statements have a different number of columns'),
+  NOT_NULL_VIOLATION: entry(1048, '23000', "Column '{0}' cannot be null"),
+  NO_DEFAULT: entry(1364, 'HY000', "Field '{0}' doesn't have a default value"),
+  OUT_OF_RANGE: entry(1264, '22003', "Out of range value for column '{0}' at row {1}"),
+  DATA_TOO_LONG: entry(1406, '22001', "Data too long for column '{0}' at row {1}"),
+  INVALID_VALUE: entry(1366, 'HY000', "Incorrect {0} value: '{1}' for column '{2}' at row {3}"),
+  INVALID_CAST: entry(1105, 'HY000', "errCode = 2, detailMessage = can not cast '{0}' to {1}"),
+  DIVISION_BY_ZERO: entry(1365, '22012', 'Division by 0'),
+  UNSUPPORTED: entry(1235, '42000', "This version of Galene doesn't yet support '{0}'"),
+  INVALID_TABLE_DEFINITION: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  UNKNOWN_SYSTEM_VARIABLE: entry(1193, 'HY000', "Unknown system variable '{0}'"),
+  WRONG_VALUE_FOR_VAR: entry(1231, '42000', "Variable '{0}' can't be set to the value of '{1}'"),
+  UNKNOWN_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown table property: {0}'),
+  INVALID_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid value for property {0}: {1}'),
+  UNKNOWN_QUERY_ID: entry(1105, 'HY000', 'errCode = 2, detailMessage = query id {0} not found'),
+  // users and sessions
+  ACCESS_DENIED: entry(1045, '28000', "Access denied for user '{0}'@'{1}' (using password: {2})"),
+  USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
+  USER_NOT_EXISTS: entry(1396, 'HY000', "Operation {0} failed for '{1}'@'{2}'"),
+  UNKNOWN_COMMAND: entry(1047, '08S01', 'Unknown command'),
+  MALFORMED_PACKET: entry(1835, 'HY000', 'Malformed communication packet.'),
+  MULTI_STATEMENT_OFF: entry(1064, '42000', 'You have an error in your SQL syntax; multi-statements are disabled for this connection'),
+  // resources
+  QUERY_TIMEOUT: entry(3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded', 'resource'),
+  MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = MEM_LIMIT_EXCEEDED: {0}', 'resource'),
+  TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235] too many versions, versions={0} tablet={1}', 'resource'),
+  // io and internal
+  IO_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = IO error: {0}', 'io'),
+  CORRUPTION: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CORRUPTION] {0}', 'io'),
+  INTERNAL: entry(1105, 'HY000', 'errCode = 2, detailMessage = internal error: {0}', 'internal'),
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorSpan {
+  /** Offset into the statement text. */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export class GaleneError extends Error {
+  readonly code: ErrorCode;
+  readonly errno: number;
+  readonly sqlState: string;
+  readonly category: ErrorCategory;
+  readonly span?: ErrorSpan;
+
+  constructor(code: ErrorCode, args: readonly (string | number)[] = [], options: { span?: ErrorSpan; cause?: unknown } = {}) {
+    const def: ErrorCodeEntry = ERROR_CODES[code];
+    super(
+      def.template.replace(/\{(\d+)\}/g, (_m, idx: string) => String(args[Number(idx)] ?? '')),
+      options.cause !== undefined ? { cause: options.cause } : undefined,
+    );
+    this.name = 'GaleneError';
+    this.code = code;
+    this.errno = def.errno;
+    this.sqlState = def.sqlState;
+    this.category = def.category;
+    this.span = options.span;
+  }
+}
+
+/** Shorthand used at throw sites: `throw galeneError('UNKNOWN_TABLE', name)`. */
+export function galeneError(code: ErrorCode, ...args: (string | number)[]): GaleneError {
+  return new GaleneError(code, args);
+}
+
+/** Any thrown value as a GaleneError; unknown errors become INTERNAL (errno 1105) with the cause kept. */
+export function toGaleneError(err: unknown): GaleneError {
+  if (err instanceof GaleneError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new GaleneError('INTERNAL', [message], { cause: err });
+}

@@ -1,0 +1,181 @@
+/**
+ * SQL data types and their in-memory (physical) layout.
+ *
+ * Every layer (storage, exec, protocol) agrees on one mapping from logical type to the typed array that
+ * holds its values, so a page decoded by storage is handed to an operator without conversion:
+ *
+ * | logical                | physical (Vector.values)                                  |
+ * |------------------------|-----------------------------------------------------------|
+ * | BOOLEAN                | Uint8Array (0/1)                                          |
+ * | TINYINT/SMALLINT/INT   | Int8Array / Int16Array / Int32Array                       |
+ * | BIGINT                 | BigInt64Array                                             |
+ * | LARGEINT               | bigint[] (128-bit, rare)                                  |
+ * | FLOAT / DOUBLE         | Float32Array / Float64Array                               |
+ * | DECIMAL(p<=15, s)      | Float64Array of integers scaled by 10^s (exact below 2^53) |
+ * | DECIMAL(p>15, s)       | bigint[] of integers scaled by 10^s                       |
+ * | DATE                   | Int32Array, days since 1970-01-01                         |
+ * | DATETIME               | Float64Array, microseconds since 1970-01-01 00:00:00      |
+ * | CHAR/VARCHAR/STRING    | StringVector: offsets (Int32Array n+1) + UTF-8 bytes      |
+ * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
+ *
+ * Imports nothing: common/ is the bottom layer.
+ */
+
+export type TypeName =
+  | 'NULL'
+  | 'BOOLEAN'
+  | 'TINYINT'
+  | 'SMALLINT'
+  | 'INT'
+  | 'BIGINT'
+  | 'LARGEINT'
+  | 'FLOAT'
+  | 'DOUBLE'
+  | 'DECIMAL'
+  | 'DATE'
+  | 'DATETIME'
+  | 'CHAR'
+  | 'VARCHAR'
+  | 'STRING';
+
+export interface DataType {
+  readonly name: TypeName;
+  /** DECIMAL precision (1..38). */
+  readonly precision?: number;
+  /** DECIMAL scale (0..precision); DATETIME fractional digits (0..6). */
+  readonly scale?: number;
+  /** CHAR/VARCHAR declared length in characters. */
+  readonly length?: number;
+}
+
+/** Largest DECIMAL precision held exactly as a scaled float64 integer. */
+export const DECIMAL_NUMBER_MAX_PRECISION = 15;
+export const VARCHAR_MAX_LENGTH = 65533;
+export const STRING_MAX_BYTES = 2147483643;
+
+const simple = (name: TypeName): DataType => Object.freeze({ name });
+
+export const Types = Object.freeze({
+  NULL: simple('NULL'),
+  BOOLEAN: simple('BOOLEAN'),
+  TINYINT: simple('TINYINT'),
+  SMALLINT: simple('SMALLINT'),
+  INT: simple('INT'),
+  BIGINT: simple('BIGINT'),
+  LARGEINT: simple('LARGEINT'),
+  FLOAT: simple('FLOAT'),
+  DOUBLE: simple('DOUBLE'),
+  DATE: simple('DATE'),
+  DATETIME: simple('DATETIME'),
+  STRING: simple('STRING'),
+  decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
+  varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
+  char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
+  datetime: (scale: number): DataType => (scale ? Object.freeze({ name: 'DATETIME', scale }) : Types.DATETIME),
+});
+
+export function isIntegerType(t: DataType): boolean {
+  return t.name === 'TINYINT' || t.name === 'SMALLINT' || t.name === 'INT' || t.name === 'BIGINT' || t.name === 'LARGEINT';
+}
+
+export function isStringType(t: DataType): boolean {
+  return t.name === 'CHAR' || t.name === 'VARCHAR' || t.name === 'STRING';
+}
+
+export function isNumericType(t: DataType): boolean {
+  return isIntegerType(t) || t.name === 'FLOAT' || t.name === 'DOUBLE' || t.name === 'DECIMAL' || t.name === 'BOOLEAN';
+}
+
+export function isTemporalType(t: DataType): boolean {
+  return t.name === 'DATE' || t.name === 'DATETIME';
+}
+
+/** True when DECIMAL values are bigint (precision above what a float64 holds exactly). */
+export function isWideDecimal(t: DataType): boolean {
+  return t.name === 'DECIMAL' && (t.precision ?? 9) > DECIMAL_NUMBER_MAX_PRECISION;
+}
+
+/** Physical storage class of a type; storage and exec switch on this, not on the logical name. */
+export type PhysicalKind = 'u8' | 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64' | 'bigint' | 'string';
+
+export function physicalKind(t: DataType): PhysicalKind {
+  switch (t.name) {
+    case 'NULL':
+    case 'BOOLEAN':
+      return 'u8';
+    case 'TINYINT':
+      return 'i8';
+    case 'SMALLINT':
+      return 'i16';
+    case 'INT':
+    case 'DATE':
+      return 'i32';
+    case 'BIGINT':
+      return 'i64';
+    case 'LARGEINT':
+      return 'bigint';
+    case 'FLOAT':
+      return 'f32';
+    case 'DOUBLE':
+    case 'DATETIME':
+      return 'f64';
+    case 'DECIMAL':
+      return isWideDecimal(t) ? 'bigint' : 'f64';
+    case 'CHAR':
+    case 'VARCHAR':
+    case 'STRING':
+      return 'string';
+  }
+}
+
+/** Bytes per value for fixed-width physical kinds (0 for string and bigint). */
+export function fixedWidth(kind: PhysicalKind): number {
+  switch (kind) {
+    case 'u8':
+    case 'i8':
+      return 1;
+    case 'i16':
+      return 2;
+    case 'i32':
+    case 'f32':
+      return 4;
+    case 'i64':
+    case 'f64':
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+/** Doris spelling of a type, as SHOW CREATE TABLE and DESC print it. */
+export function typeToSql(t: DataType): string {
+  switch (t.name) {
+    case 'DECIMAL':
+      return `DECIMAL(${t.precision ?? 9},${t.scale ?? 0})`;
+    case 'CHAR':
+      return `CHAR(${t.length ?? 1})`;
+    case 'VARCHAR':
+      return `VARCHAR(${t.length ?? VARCHAR_MAX_LENGTH})`;
+    case 'DATETIME':
+      return t.scale ? `DATETIME(${t.scale})` : 'DATETIME';
+    default:
+      return t.name;
+  }
+}
+
+export function typesEqual(a: DataType, b: DataType): boolean {
+  return a.name === b.name && a.precision === b.precision && a.scale === b.scale && a.length === b.length;
+}
+
+/** Serialisable form for metadata and segment footers. */
+export function typeToJson(t: DataType): { name: TypeName; precision?: number; scale?: number; length?: number } {
+  const out: { name: TypeName; precision?: number; scale?: number; length?: number } = { name: t.name };
+  if (t.precision !== undefined) out.precision = t.precision;
+  if (t.scale !== undefined) out.scale = t.scale;
+  if (t.length !== undefined) out.length = t.length;
+  return out;
+}
+
+export function typeFromJson(j: { name: TypeName; precision?: number; scale?: number; length?: number }): DataType {
+  return Object.freeze({ ...j });
+}

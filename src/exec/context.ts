@@ -1,0 +1,52 @@
+/**
+ * What the planner and operators need from the server around them, as interfaces, so that exec/ depends
+ * on no concrete catalog or storage class. The FE provides an ExecContext per statement.
+ */
+import type { Batch, RawValue } from '../common/column';
+import type { QueryProfile } from '../common/profile';
+import type { DataType } from '../common/types';
+import type { TableSchema } from '../meta/schema';
+
+/**
+ * A simple predicate on one stored column that storage can use to skip data (zone maps, short-key index).
+ * Pruning only: the scan may return rows that do not match; the Filter operator above always re-checks.
+ */
+export type ScanPredicate =
+  | { readonly column: string; readonly op: '=' | '<' | '<=' | '>' | '>='; readonly value: RawValue }
+  | { readonly column: string; readonly op: 'in'; readonly values: readonly RawValue[] }
+  | { readonly column: string; readonly op: 'isnull' | 'isnotnull' };
+
+export interface ScanRequest {
+  /** Stored column names to return, in this order (may be empty: then batches carry only a length). */
+  readonly columns: readonly string[];
+  readonly predicates: readonly ScanPredicate[];
+  /** A row count after which the scan may stop (LIMIT without ORDER BY); null = all rows. */
+  readonly limit: number | null;
+  readonly profile: QueryProfile;
+}
+
+/** Rows of one table at the version the statement reads, with the table model's merge applied. */
+export interface TableSource {
+  readonly schema: TableSchema;
+  scan(request: ScanRequest): AsyncIterable<Batch>;
+  /** Row count estimate for planning (join sides, parallelism). */
+  estimatedRowCount(): number;
+}
+
+export interface ExecContext {
+  readonly profile: QueryProfile;
+  /** The session's current database, or null. */
+  readonly currentDatabase: string | null;
+  /** Table schema by name; throws UNKNOWN_DATABASE / UNKNOWN_TABLE / NO_DATABASE_SELECTED. */
+  getTable(database: string | null, name: string): TableSchema;
+  /** A reader of the table's rows for this statement (a consistent version set). */
+  openTable(schema: TableSchema): TableSource;
+  /** @@name (system variable), resolved by scope; throws UNKNOWN_SYSTEM_VARIABLE. */
+  getSystemVariable(name: string, scope: 'session' | 'global' | null): { type: DataType; value: RawValue };
+  /** @name (user variable); NULL when unset. */
+  getUserVariable(name: string): { type: DataType; value: RawValue };
+  /** Values bound to `?` parameters (prepared statements), by index. */
+  readonly parameters: readonly { type: DataType; value: RawValue }[];
+  /** Functions that read session state: DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID()... */
+  readonly sessionInfo: { user: string; host: string; connectionId: number; version: string };
+}

@@ -1,0 +1,55 @@
+/**
+ * Table and column descriptions as the catalog keeps them and every layer reads them (binder, load path,
+ * storage). Plain serialisable objects: they are stored as JSON in the meta store.
+ */
+import type { DataType } from '../common/types';
+
+export type KeysType = 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE';
+
+/** Aggregation of an AGGREGATE KEY value column (Doris names). */
+export type AggregationType = 'SUM' | 'MIN' | 'MAX' | 'REPLACE' | 'REPLACE_IF_NOT_NULL' | 'HLL_UNION' | 'BITMAP_UNION';
+
+export interface ColumnSchema {
+  readonly name: string;
+  readonly type: DataType;
+  readonly nullable: boolean;
+  readonly isKey: boolean;
+  /** AGGREGATE KEY value columns only. */
+  readonly aggregation: AggregationType | null;
+  /** DEFAULT as text (as SHOW CREATE TABLE prints it); 'CURRENT_TIMESTAMP' for that function; null = none. */
+  readonly defaultValue: string | null;
+  readonly comment: string;
+  /** Stable id: survives renames and lets segments written under older schemas be read. */
+  readonly uniqueId: number;
+}
+
+export interface IndexSchema {
+  readonly name: string;
+  readonly columns: readonly string[];
+  /** INVERTED, ANN, BLOOMFILTER, NGRAM_BF */
+  readonly indexType: string;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly comment: string;
+}
+
+export interface TableSchema {
+  readonly id: number;
+  readonly databaseName: string;
+  readonly name: string;
+  readonly columns: readonly ColumnSchema[];
+  readonly keysType: KeysType;
+  /** Key column names, in key order (a prefix of the columns). */
+  readonly keyColumns: readonly string[];
+  readonly indexes: readonly IndexSchema[];
+  readonly distribution: { readonly type: 'HASH' | 'RANDOM'; readonly columns: readonly string[]; readonly buckets: number };
+  readonly properties: Readonly<Record<string, string>>;
+  readonly comment: string;
+  /** Bumped by every schema or property change; plan caches key on it. */
+  readonly schemaVersion: number;
+  readonly createTime: number;
+}
+
+export function findColumn(schema: TableSchema, name: string): ColumnSchema | undefined {
+  const lower = name.toLowerCase();
+  return schema.columns.find((column) => column.name.toLowerCase() === lower);
+}

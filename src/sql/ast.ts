@@ -1,0 +1,510 @@
+/**
+ * The SQL abstract syntax tree: what the parser produces and the binder consumes.
+ *
+ * Nodes are plain immutable objects with a string `kind` discriminant; every node carries `pos`/`end`
+ * offsets into the statement text so errors can point at it. Identifiers keep the case the user wrote;
+ * the binder resolves names case-insensitively as Doris does. Imports only common/.
+ */
+import type { DataType } from '../common/types';
+
+export interface Span {
+  readonly pos: number;
+  readonly end: number;
+}
+
+// ---------------------------------------------------------------- expressions
+
+export type Expr =
+  | LiteralExpr
+  | ColumnRefExpr
+  | StarExpr
+  | ParamExpr
+  | VariableExpr
+  | UnaryExpr
+  | BinaryExpr
+  | FunctionCallExpr
+  | CastExpr
+  | CaseExpr
+  | InListExpr
+  | BetweenExpr
+  | LikeExpr
+  | IsNullExpr
+  | IntervalExpr
+  | SubqueryExpr
+  | ExistsExpr
+  | InSubqueryExpr
+  | DefaultExpr;
+
+/**
+ * A literal as written. `value` is: null for NULL, boolean for TRUE/FALSE, string for string literals,
+ * and the source text of a number (so the binder can pick INT/BIGINT/DECIMAL/DOUBLE exactly).
+ */
+export interface LiteralExpr extends Span {
+  readonly kind: 'literal';
+  readonly literalType: 'null' | 'boolean' | 'string' | 'integer' | 'decimal' | 'float' | 'date' | 'datetime';
+  readonly value: null | boolean | string;
+}
+
+export interface ColumnRefExpr extends Span {
+  readonly kind: 'column';
+  /** Qualifier parts before the column name: [] | [table] | [db, table]. */
+  readonly qualifier: readonly string[];
+  readonly name: string;
+}
+
+/** `*` or `t.*` in a select list, or the argument of COUNT(*). */
+export interface StarExpr extends Span {
+  readonly kind: 'star';
+  readonly qualifier: readonly string[];
+}
+
+/** `?` placeholder; `index` counts from 0 in text order. */
+export interface ParamExpr extends Span {
+  readonly kind: 'param';
+  readonly index: number;
+}
+
+/** `@name` (user variable) or `@@[session.|global.]name` (system variable). */
+export interface VariableExpr extends Span {
+  readonly kind: 'variable';
+  readonly system: boolean;
+  readonly scope: 'session' | 'global' | null;
+  readonly name: string;
+}
+
+export interface UnaryExpr extends Span {
+  readonly kind: 'unary';
+  readonly op: '-' | '+' | 'NOT' | '~';
+  readonly operand: Expr;
+}
+
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | '%' | 'DIV'
+  | '=' | '<=>' | '!=' | '<' | '<=' | '>' | '>='
+  | 'AND' | 'OR' | 'XOR'
+  | '&' | '|' | '^' | '||';
+
+export interface BinaryExpr extends Span {
+  readonly kind: 'binary';
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface FunctionCallExpr extends Span {
+  readonly kind: 'call';
+  /** As written; the binder looks it up case-insensitively. */
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly distinct: boolean;
+  /** ORDER BY inside the call (GROUP_CONCAT). */
+  readonly orderBy?: readonly OrderByItem[];
+  /** GROUP_CONCAT(... SEPARATOR 'x'). */
+  readonly separator?: string;
+}
+
+export interface CastExpr extends Span {
+  readonly kind: 'cast';
+  readonly operand: Expr;
+  readonly targetType: DataType;
+}
+
+export interface CaseExpr extends Span {
+  readonly kind: 'case';
+  /** CASE operand WHEN ... (simple form); null for the searched form. */
+  readonly operand: Expr | null;
+  readonly whens: readonly { readonly when: Expr; readonly then: Expr }[];
+  readonly elseExpr: Expr | null;
+}
+
+export interface InListExpr extends Span {
+  readonly kind: 'in';
+  readonly operand: Expr;
+  readonly list: readonly Expr[];
+  readonly negated: boolean;
+}
+
+export interface BetweenExpr extends Span {
+  readonly kind: 'between';
+  readonly operand: Expr;
+  readonly low: Expr;
+  readonly high: Expr;
+  readonly negated: boolean;
+}
+
+export interface LikeExpr extends Span {
+  readonly kind: 'like';
+  readonly operand: Expr;
+  readonly pattern: Expr;
+  readonly negated: boolean;
+  /** LIKE or REGEXP/RLIKE. */
+  readonly regexp: boolean;
+}
+
+export interface IsNullExpr extends Span {
+  readonly kind: 'isnull';
+  readonly operand: Expr;
+  readonly negated: boolean;
+}
+
+/** `INTERVAL expr unit`, only as an argument of date arithmetic (date_add, `d + INTERVAL 1 DAY`). */
+export interface IntervalExpr extends Span {
+  readonly kind: 'interval';
+  readonly value: Expr;
+  readonly unit: 'YEAR' | 'QUARTER' | 'MONTH' | 'WEEK' | 'DAY' | 'HOUR' | 'MINUTE' | 'SECOND' | 'MICROSECOND';
+}
+
+export interface SubqueryExpr extends Span {
+  readonly kind: 'subquery';
+  readonly query: QueryExpr;
+}
+
+export interface ExistsExpr extends Span {
+  readonly kind: 'exists';
+  readonly query: QueryExpr;
+  readonly negated: boolean;
+}
+
+export interface InSubqueryExpr extends Span {
+  readonly kind: 'insubquery';
+  readonly operand: Expr;
+  readonly query: QueryExpr;
+  readonly negated: boolean;
+}
+
+// ---------------------------------------------------------------- queries
+
+export interface SelectItem extends Span {
+  readonly expr: Expr;
+  readonly alias: string | null;
+}
+
+export interface OrderByItem extends Span {
+  readonly expr: Expr;
+  readonly direction: 'ASC' | 'DESC';
+  /** null = default (Doris/MySQL: NULLs first for ASC, last for DESC). */
+  readonly nulls: 'FIRST' | 'LAST' | null;
+}
+
+export type TableRef = BaseTableRef | SubqueryTableRef | JoinTableRef;
+
+export interface BaseTableRef extends Span {
+  readonly kind: 'table';
+  readonly database: string | null;
+  readonly name: string;
+  readonly alias: string | null;
+}
+
+export interface SubqueryTableRef extends Span {
+  readonly kind: 'subqueryTable';
+  readonly query: QueryExpr;
+  readonly alias: string;
+}
+
+export interface JoinTableRef extends Span {
+  readonly kind: 'join';
+  readonly joinType: 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
+  readonly left: TableRef;
+  readonly right: TableRef;
+  /** ON condition; null for CROSS JOIN / comma joins. */
+  readonly on: Expr | null;
+  readonly using: readonly string[] | null;
+}
+
+export interface SelectQuery extends Span {
+  readonly kind: 'select';
+  readonly distinct: boolean;
+  readonly items: readonly SelectItem[];
+  /** null for SELECT without FROM. */
+  readonly from: TableRef | null;
+  readonly where: Expr | null;
+  readonly groupBy: readonly Expr[];
+  readonly having: Expr | null;
+  readonly orderBy: readonly OrderByItem[];
+  readonly limit: LimitClause | null;
+}
+
+/** LIMIT n [OFFSET m] / LIMIT m, n. Values are literals or `?` parameters. */
+export interface LimitClause {
+  readonly count: Expr;
+  readonly offset: Expr | null;
+}
+
+export interface SetOperationQuery extends Span {
+  readonly kind: 'setop';
+  readonly op: 'UNION' | 'INTERSECT' | 'EXCEPT';
+  readonly all: boolean;
+  readonly left: QueryExpr;
+  readonly right: QueryExpr;
+  readonly orderBy: readonly OrderByItem[];
+  readonly limit: LimitClause | null;
+}
+
+/** `VALUES (...), (...)` used as a query. */
+export interface ValuesQuery extends Span {
+  readonly kind: 'values';
+  readonly rows: readonly (readonly Expr[])[];
+}
+
+export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery;
+
+// ---------------------------------------------------------------- statements
+
+export type Statement =
+  | QueryStatement
+  | ExplainStatement
+  | InsertStatement
+  | DeleteStatement
+  | UpdateStatement
+  | CreateDatabaseStatement
+  | DropDatabaseStatement
+  | UseStatement
+  | CreateTableStatement
+  | DropTableStatement
+  | AlterTableStatement
+  | TruncateTableStatement
+  | ShowStatement
+  | DescribeStatement
+  | SetStatement
+  | CreateUserStatement
+  | DropUserStatement
+  | SetPasswordStatement
+  | TransactionStatement
+  | PrepareStatement
+  | ExecuteStatement
+  | DeallocateStatement
+  | KillStatement;
+
+export interface QueryStatement extends Span {
+  readonly kind: 'query';
+  readonly query: QueryExpr;
+}
+
+export interface ExplainStatement extends Span {
+  readonly kind: 'explain';
+  readonly level: 'NORMAL' | 'VERBOSE' | 'ANALYZE';
+  readonly statement: Statement;
+}
+
+export interface InsertStatement extends Span {
+  readonly kind: 'insert';
+  readonly database: string | null;
+  readonly table: string;
+  /** Target column names; null = all columns in table order. */
+  readonly columns: readonly string[] | null;
+  /** VALUES rows or a query. An element of a VALUES row may be the DEFAULT keyword (DefaultExpr). */
+  readonly source: QueryExpr;
+  readonly label: string | null;
+  readonly overwrite: boolean;
+}
+
+/** The DEFAULT keyword inside INSERT ... VALUES. */
+export interface DefaultExpr extends Span {
+  readonly kind: 'default';
+}
+
+export interface DeleteStatement extends Span {
+  readonly kind: 'delete';
+  readonly database: string | null;
+  readonly table: string;
+  readonly where: Expr | null;
+}
+
+export interface UpdateStatement extends Span {
+  readonly kind: 'update';
+  readonly database: string | null;
+  readonly table: string;
+  readonly assignments: readonly { readonly column: string; readonly value: Expr }[];
+  readonly where: Expr | null;
+}
+
+export interface CreateDatabaseStatement extends Span {
+  readonly kind: 'createDatabase';
+  readonly name: string;
+  readonly ifNotExists: boolean;
+  readonly properties: Readonly<Record<string, string>>;
+}
+
+export interface DropDatabaseStatement extends Span {
+  readonly kind: 'dropDatabase';
+  readonly name: string;
+  readonly ifExists: boolean;
+  readonly force: boolean;
+}
+
+export interface UseStatement extends Span {
+  readonly kind: 'use';
+  readonly database: string | null;
+  /** `USE db@cg` / `USE @cg`. */
+  readonly computeGroup: string | null;
+}
+
+export interface ColumnDef extends Span {
+  readonly name: string;
+  readonly type: DataType;
+  readonly nullable: boolean;
+  /** DEFAULT value as a literal expression (or CURRENT_TIMESTAMP call); undefined = no DEFAULT clause. */
+  readonly defaultValue?: Expr;
+  readonly comment: string | null;
+  /** AGGREGATE KEY value columns: SUM, MIN, MAX, REPLACE, REPLACE_IF_NOT_NULL, ... */
+  readonly aggregation: string | null;
+  readonly autoIncrement: boolean;
+}
+
+/** An index declared inside CREATE TABLE: `INDEX idx (col) USING INVERTED|ANN PROPERTIES(...)`. */
+export interface IndexDef extends Span {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly indexType: string;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly comment: string | null;
+}
+
+export interface CreateTableStatement extends Span {
+  readonly kind: 'createTable';
+  readonly database: string | null;
+  readonly name: string;
+  readonly ifNotExists: boolean;
+  readonly columns: readonly ColumnDef[];
+  readonly indexes: readonly IndexDef[];
+  readonly keysType: 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE' | null;
+  readonly keys: readonly string[];
+  readonly comment: string | null;
+  /** PARTITION BY clause, kept as text (partition pruning comes later). */
+  readonly partitionBy: string | null;
+  readonly distribution: { readonly type: 'HASH' | 'RANDOM'; readonly columns: readonly string[]; readonly buckets: number | 'AUTO' } | null;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly engine: string | null;
+  /** CREATE TABLE ... AS SELECT. */
+  readonly asQuery: QueryExpr | null;
+  /** CREATE TABLE t LIKE other. */
+  readonly like: { readonly database: string | null; readonly name: string } | null;
+}
+
+export interface DropTableStatement extends Span {
+  readonly kind: 'dropTable';
+  readonly database: string | null;
+  readonly name: string;
+  readonly ifExists: boolean;
+  readonly force: boolean;
+}
+
+export type AlterTableAction =
+  | { readonly kind: 'setProperties'; readonly properties: Readonly<Record<string, string>> }
+  | { readonly kind: 'addColumn'; readonly column: ColumnDef; readonly after: string | null }
+  | { readonly kind: 'dropColumn'; readonly name: string }
+  | { readonly kind: 'modifyColumn'; readonly column: ColumnDef }
+  | { readonly kind: 'renameTable'; readonly newName: string }
+  | { readonly kind: 'addIndex'; readonly index: IndexDef }
+  | { readonly kind: 'dropIndex'; readonly name: string };
+
+export interface AlterTableStatement extends Span {
+  readonly kind: 'alterTable';
+  readonly database: string | null;
+  readonly name: string;
+  readonly actions: readonly AlterTableAction[];
+}
+
+export interface TruncateTableStatement extends Span {
+  readonly kind: 'truncateTable';
+  readonly database: string | null;
+  readonly name: string;
+}
+
+/**
+ * SHOW statements. `what` names the object kind in lower case with spaces as written after SHOW
+ * ('databases', 'tables', 'create table', 'variables', 'query profile', 'columns', 'load',
+ * 'transaction', 'processlist', 'warnings', 'errors', 'status', 'table status', 'index', 'functions',
+ * 'tablets', 'backends', 'frontends', 'create database', 'grants', 'engines', 'charset', 'collation',
+ * 'proc', 'data', 'partitions', 'property', 'compute groups'...). Options hold the rest.
+ */
+export interface ShowStatement extends Span {
+  readonly kind: 'show';
+  readonly what: string;
+  readonly full: boolean;
+  readonly global: boolean;
+  /** SHOW CREATE TABLE x / SHOW COLUMNS FROM x / SHOW QUERY PROFILE "/id": the object named. */
+  readonly target: { readonly database: string | null; readonly name: string } | null;
+  /** FROM/IN db (SHOW TABLES FROM db). */
+  readonly database: string | null;
+  readonly like: string | null;
+  readonly where: Expr | null;
+  /** A string argument (SHOW QUERY PROFILE '/queryId', SHOW PROC '/path'). */
+  readonly path: string | null;
+  readonly limit: LimitClause | null;
+}
+
+export interface DescribeStatement extends Span {
+  readonly kind: 'describe';
+  readonly database: string | null;
+  readonly table: string;
+  readonly all: boolean;
+}
+
+export interface SetAssignment {
+  /** 'session' | 'global' for system variables, 'user' for @var, 'names' for SET NAMES, 'password' not here. */
+  readonly scope: 'session' | 'global' | 'user' | 'names' | 'charset';
+  readonly name: string;
+  /** null for SET NAMES DEFAULT. */
+  readonly value: Expr | null;
+}
+
+export interface SetStatement extends Span {
+  readonly kind: 'set';
+  readonly assignments: readonly SetAssignment[];
+}
+
+export interface UserIdentity {
+  readonly user: string;
+  readonly host: string;
+}
+
+export interface CreateUserStatement extends Span {
+  readonly kind: 'createUser';
+  readonly user: UserIdentity;
+  readonly password: string | null;
+  readonly ifNotExists: boolean;
+}
+
+export interface DropUserStatement extends Span {
+  readonly kind: 'dropUser';
+  readonly user: UserIdentity;
+  readonly ifExists: boolean;
+}
+
+export interface SetPasswordStatement extends Span {
+  readonly kind: 'setPassword';
+  /** null = the current user. */
+  readonly user: UserIdentity | null;
+  readonly password: string;
+}
+
+export interface TransactionStatement extends Span {
+  readonly kind: 'transaction';
+  readonly action: 'BEGIN' | 'COMMIT' | 'ROLLBACK';
+  readonly label: string | null;
+}
+
+export interface PrepareStatement extends Span {
+  readonly kind: 'prepare';
+  readonly name: string;
+  /** The statement text (string literal or @variable holding it). */
+  readonly source: Expr;
+}
+
+export interface ExecuteStatement extends Span {
+  readonly kind: 'execute';
+  readonly name: string;
+  readonly using: readonly Expr[];
+}
+
+export interface DeallocateStatement extends Span {
+  readonly kind: 'deallocate';
+  readonly name: string;
+}
+
+export interface KillStatement extends Span {
+  readonly kind: 'kill';
+  readonly target: 'CONNECTION' | 'QUERY';
+  readonly id: number;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Runs the whole suite on the compiled tree (npm test compiles first): every dist/test/**/*.test.js,
+// two files at a time (the machine has 2 cores). Pass paths to run a subset: node test/run-all.js protocol
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..', 'dist', 'test');
+const filters = process.argv.slice(2);
+const files = [];
+(function walk(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full);
+    else if (entry.name.endsWith('.test.js')) files.push(full);
+  }
+})(root);
+const selected = files.filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter))).sort();
+if (selected.length === 0) {
+  console.error('no test files found under', root);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...selected], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
