@@ -6,15 +6,9 @@ import type { Batch, RawValue } from '../common/column';
 import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
+import type { ScanPredicate } from '../storage/scan-predicate';
 
-/**
- * A simple predicate on one stored column that storage can use to skip data (zone maps, short-key index).
- * Pruning only: the scan may return rows that do not match; the Filter operator above always re-checks.
- */
-export type ScanPredicate =
-  | { readonly column: string; readonly op: '=' | '<' | '<=' | '>' | '>='; readonly value: RawValue }
-  | { readonly column: string; readonly op: 'in'; readonly values: readonly RawValue[] }
-  | { readonly column: string; readonly op: 'isnull' | 'isnotnull' };
+export type { ScanPredicate };
 
 export interface ScanRequest {
   /** Stored column names to return, in this order (may be empty: then batches carry only a length). */

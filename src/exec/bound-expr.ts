@@ -1,0 +1,87 @@
+/**
+ * Bound expressions: the typed, name-resolved form of SQL expressions that the binder produces from the
+ * AST and the evaluator compiles into vectorized kernels. Column references are positions in the input
+ * batch of the operator that evaluates them, so an expression never looks a name up at run time.
+ */
+import type { RawValue } from '../common/column';
+import type { DataType } from '../common/types';
+
+export type BoundExpr =
+  | BoundColumn
+  | BoundLiteral
+  | BoundParam
+  | BoundCall
+  | BoundCast
+  | BoundCase
+  | BoundInList
+  | BoundLogical
+  | BoundIsNull;
+
+/** Column `index` of the input batch. */
+export interface BoundColumn {
+  readonly kind: 'column';
+  readonly index: number;
+  readonly type: DataType;
+  /** For EXPLAIN and error messages. */
+  readonly name: string;
+}
+
+export interface BoundLiteral {
+  readonly kind: 'literal';
+  readonly type: DataType;
+  readonly value: RawValue;
+}
+
+/** A `?` parameter of a prepared statement, read from the ExecContext at execution. */
+export interface BoundParam {
+  readonly kind: 'param';
+  readonly index: number;
+  readonly type: DataType;
+}
+
+/**
+ * A scalar function or operator by its registry name ('add', 'eq', 'concat', 'date_format', 'like', ...),
+ * resolved by the function registry for these argument types.
+ */
+export interface BoundCall {
+  readonly kind: 'call';
+  readonly name: string;
+  readonly args: readonly BoundExpr[];
+  readonly type: DataType;
+}
+
+export interface BoundCast {
+  readonly kind: 'cast';
+  readonly operand: BoundExpr;
+  readonly type: DataType;
+}
+
+/** Searched CASE (simple CASE is rewritten to equality tests by the binder). */
+export interface BoundCase {
+  readonly kind: 'case';
+  readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[];
+  readonly elseExpr: BoundExpr | null;
+  readonly type: DataType;
+}
+
+export interface BoundInList {
+  readonly kind: 'in';
+  readonly operand: BoundExpr;
+  readonly list: readonly BoundExpr[];
+  readonly negated: boolean;
+  readonly type: DataType;
+}
+
+/** AND / OR / NOT with SQL three-valued logic. */
+export interface BoundLogical {
+  readonly kind: 'and' | 'or' | 'not';
+  readonly args: readonly BoundExpr[];
+  readonly type: DataType;
+}
+
+export interface BoundIsNull {
+  readonly kind: 'isnull';
+  readonly operand: BoundExpr;
+  readonly negated: boolean;
+  readonly type: DataType;
+}
