@@ -1,0 +1,110 @@
+/**
+ * Row ordering over column vectors: comparators and sort permutations shared by the memtable (rows sorted
+ * by key before a segment is written), the Sort/TopN operators and merges. Strings compare as UTF-8 bytes
+ * (Doris's default binary collation); NULLs sort by the caller's choice.
+ */
+import type { Vector } from './column';
+
+/** Compares row a with row b of one vector: negative, zero or positive. */
+export type RowComparator = (rowA: number, rowB: number) => number;
+
+function compareBytes(bytes: Uint8Array, startA: number, endA: number, bytesB: Uint8Array, startB: number, endB: number): number {
+  const lenA = endA - startA;
+  const lenB = endB - startB;
+  const len = lenA < lenB ? lenA : lenB;
+  for (let byteIdx = 0; byteIdx < len; byteIdx++) {
+    const diff = bytes[startA + byteIdx] - bytesB[startB + byteIdx];
+    if (diff !== 0) return diff;
+  }
+  return lenA - lenB;
+}
+
+/** Byte-wise comparison of two JS strings' UTF-8 forms without encoding (code-point order equals UTF-8 order). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const len = Math.min(a.length, b.length);
+  for (let charIdx = 0; charIdx < len; charIdx++) {
+    const ca = a.codePointAt(charIdx)!;
+    const cb = b.codePointAt(charIdx)!;
+    if (ca !== cb) return ca - cb;
+    if (ca > 0xffff) charIdx++;
+  }
+  return a.length - b.length;
+}
+
+/** Values-only comparator (ignores nulls) for one vector, ascending. */
+function valueComparator(vec: Vector): RowComparator {
+  switch (vec.kind) {
+    case 'fixed': {
+      const values = vec.values as Float64Array;
+      return (rowA, rowB) => {
+        const a = values[rowA];
+        const b = values[rowB];
+        return a < b ? -1 : a > b ? 1 : 0;
+      };
+    }
+    case 'object': {
+      const values = vec.values;
+      return (rowA, rowB) => (values[rowA] < values[rowB] ? -1 : values[rowA] > values[rowB] ? 1 : 0);
+    }
+    case 'string': {
+      const { offsets, bytes } = vec;
+      return (rowA, rowB) => compareBytes(bytes, offsets[rowA], offsets[rowA + 1], bytes, offsets[rowB], offsets[rowB + 1]);
+    }
+    case 'dict': {
+      // Rank the dictionary once, then compare ranks.
+      const order = vec.dict.map((_v, idx) => idx).sort((a, b) => compareStrings(vec.dict[a], vec.dict[b]));
+      const rank = new Int32Array(vec.dict.length);
+      order.forEach((dictIdx, pos) => (rank[dictIdx] = pos));
+      const codes = vec.codes;
+      return (rowA, rowB) => rank[codes[rowA]] - rank[codes[rowB]];
+    }
+  }
+}
+
+/**
+ * Comparator for one sort key. Doris/MySQL default: NULLs first when ascending, last when descending.
+ */
+export function rowComparator(vec: Vector, descending = false, nullsFirst = !descending): RowComparator {
+  const compareValues = valueComparator(vec);
+  const nulls = vec.nulls;
+  const sign = descending ? -1 : 1;
+  if (nulls === null) return descending ? (rowA, rowB) => -compareValues(rowA, rowB) : compareValues;
+  const nullSign = nullsFirst ? -1 : 1;
+  return (rowA, rowB) => {
+    const nullA = nulls[rowA];
+    const nullB = nulls[rowB];
+    if (nullA | nullB) return nullA === nullB ? 0 : nullA ? nullSign : -nullSign;
+    return sign * compareValues(rowA, rowB);
+  };
+}
+
+export interface SortKey {
+  readonly vector: Vector;
+  readonly descending: boolean;
+  readonly nullsFirst?: boolean;
+}
+
+/** Combined comparator over several keys, ties broken by row id (a stable order). */
+export function multiKeyComparator(keys: readonly SortKey[]): RowComparator {
+  const comparators = keys.map((key) => rowComparator(key.vector, key.descending, key.nullsFirst ?? !key.descending));
+  if (comparators.length === 1) {
+    const only = comparators[0];
+    return (rowA, rowB) => only(rowA, rowB) || rowA - rowB;
+  }
+  return (rowA, rowB) => {
+    for (let keyIdx = 0; keyIdx < comparators.length; keyIdx++) {
+      const diff = comparators[keyIdx](rowA, rowB);
+      if (diff !== 0) return diff;
+    }
+    return rowA - rowB;
+  };
+}
+
+/** Row ids 0..length-1 in key order (stable). */
+export function sortPermutation(length: number, keys: readonly SortKey[]): Int32Array {
+  const perm = new Int32Array(length);
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) perm[rowIdx] = rowIdx;
+  if (keys.length === 0 || length < 2) return perm;
+  return perm.sort(multiKeyComparator(keys));
+}

@@ -1,0 +1,350 @@
+/**
+ * Durable metadata in SQLite (better-sqlite3, synchronous, WAL journal, synchronous=FULL): databases,
+ * tables, tablets, rowsets with their versions, transactions and labels, users. Owned by the FE.
+ *
+ * Every state change is one SQLite transaction, so a crash leaves either the old or the new state: a
+ * load is visible exactly when its rowset rows and the table's new visible version commit together.
+ * Imports only common/ and meta/.
+ */
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { GaleneError } from '../common/errors';
+import type { TableSchema } from './schema';
+
+export interface DatabaseRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly properties: Record<string, string>;
+  readonly createTime: number;
+}
+
+export interface TabletRecord {
+  readonly id: number;
+  readonly tableId: number;
+  readonly bucket: number;
+}
+
+export interface SegmentRecord {
+  /** Object-store key of the segment file. */
+  readonly key: string;
+  readonly numRows: number;
+  readonly size: number;
+}
+
+export interface RowsetRecord {
+  readonly id: number;
+  readonly tabletId: number;
+  readonly tableId: number;
+  readonly txnId: number;
+  /** Table version at which this rowset became visible. */
+  readonly version: number;
+  readonly segments: readonly SegmentRecord[];
+  readonly numRows: number;
+  readonly dataSize: number;
+  readonly createTime: number;
+}
+
+export type TxnStatus = 'PREPARE' | 'COMMITTED' | 'VISIBLE' | 'ABORTED';
+
+export interface TransactionRecord {
+  readonly id: number;
+  readonly dbId: number;
+  readonly label: string;
+  readonly status: TxnStatus;
+  readonly tableIds: readonly number[];
+  readonly createTime: number;
+  readonly finishTime: number;
+  readonly reason: string;
+  readonly loadedRows: number;
+}
+
+export interface UserRecord {
+  readonly user: string;
+  readonly host: string;
+  /** hex SHA1(SHA1(password)), '' for an empty password. */
+  readonly passwordHash: string;
+}
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta_ids (name TEXT PRIMARY KEY, next_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS databases (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, properties TEXT NOT NULL, create_time INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, schema_json TEXT NOT NULL,
+  visible_version INTEGER NOT NULL DEFAULT 1, UNIQUE (db_id, name));
+CREATE TABLE IF NOT EXISTS tablets (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, bucket INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tablets_by_table ON tablets (table_id);
+CREATE TABLE IF NOT EXISTS rowsets (id INTEGER PRIMARY KEY, tablet_id INTEGER NOT NULL, table_id INTEGER NOT NULL, txn_id INTEGER NOT NULL,
+  version INTEGER NOT NULL, segments TEXT NOT NULL, num_rows INTEGER NOT NULL, data_size INTEGER NOT NULL, create_time INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS rowsets_by_table ON rowsets (table_id, version);
+CREATE TABLE IF NOT EXISTS transactions (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, label TEXT NOT NULL, status TEXT NOT NULL,
+  table_ids TEXT NOT NULL, create_time INTEGER NOT NULL, finish_time INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '',
+  loaded_rows INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS transactions_by_label ON transactions (db_id, label);
+CREATE TABLE IF NOT EXISTS users (user TEXT NOT NULL, host TEXT NOT NULL, password_hash TEXT NOT NULL, PRIMARY KEY (user, host));
+`;
+
+interface RowsetRow {
+  id: number;
+  tablet_id: number;
+  table_id: number;
+  txn_id: number;
+  version: number;
+  segments: string;
+  num_rows: number;
+  data_size: number;
+  create_time: number;
+}
+
+interface TxnRow {
+  id: number;
+  db_id: number;
+  label: string;
+  status: TxnStatus;
+  table_ids: string;
+  create_time: number;
+  finish_time: number;
+  reason: string;
+  loaded_rows: number;
+}
+
+const toRowset = (row: RowsetRow): RowsetRecord => ({
+  id: row.id,
+  tabletId: row.tablet_id,
+  tableId: row.table_id,
+  txnId: row.txn_id,
+  version: row.version,
+  segments: JSON.parse(row.segments) as SegmentRecord[],
+  numRows: row.num_rows,
+  dataSize: row.data_size,
+  createTime: row.create_time,
+});
+
+const toTxn = (row: TxnRow): TransactionRecord => ({
+  id: row.id,
+  dbId: row.db_id,
+  label: row.label,
+  status: row.status,
+  tableIds: JSON.parse(row.table_ids) as number[],
+  createTime: row.create_time,
+  finishTime: row.finish_time,
+  reason: row.reason,
+  loadedRows: row.loaded_rows,
+});
+
+/** A new rowset to publish in a commit. */
+export interface NewRowset {
+  readonly tabletId: number;
+  readonly tableId: number;
+  readonly segments: readonly SegmentRecord[];
+  readonly numRows: number;
+  readonly dataSize: number;
+}
+
+export class MetaStore {
+  private readonly db: Database.Database;
+
+  constructor(metaDir: string) {
+    fs.mkdirSync(metaDir, { recursive: true });
+    try {
+      this.db = new Database(path.join(metaDir, 'galene-meta.db'));
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.exec(SCHEMA_SQL);
+    } catch (err) {
+      throw new GaleneError('IO_ERROR', [`cannot open meta store in ${metaDir}: ${(err as Error).message}`], { cause: err });
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Run `fn` in one SQLite transaction (all or nothing). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Next id of a named sequence (table ids, tablet ids, txn ids...). Never reused, even after a crash. */
+  nextId(sequence: string, count = 1): number {
+    return this.transaction(() => {
+      const row = this.db.prepare('SELECT next_id FROM meta_ids WHERE name = ?').get(sequence) as { next_id: number } | undefined;
+      const first = row ? row.next_id : sequence === 'txn' ? 1000 : 10000;
+      this.db.prepare('INSERT INTO meta_ids (name, next_id) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET next_id = excluded.next_id').run(sequence, first + count);
+      return first;
+    });
+  }
+
+  // ------------------------------------------------------------ databases
+
+  listDatabases(): DatabaseRecord[] {
+    return (this.db.prepare('SELECT id, name, properties, create_time FROM databases ORDER BY name').all() as { id: number; name: string; properties: string; create_time: number }[]).map((row) => ({
+      id: row.id,
+      name: row.name,
+      properties: JSON.parse(row.properties) as Record<string, string>,
+      createTime: row.create_time,
+    }));
+  }
+
+  createDatabase(name: string, properties: Record<string, string>): DatabaseRecord {
+    const id = this.nextId('object');
+    const createTime = Date.now();
+    this.db.prepare('INSERT INTO databases (id, name, properties, create_time) VALUES (?, ?, ?, ?)').run(id, name, JSON.stringify(properties), createTime);
+    return { id, name, properties, createTime };
+  }
+
+  /** Drop a database and everything in it; returns the object keys its rowsets referenced. */
+  dropDatabase(dbId: number): string[] {
+    return this.transaction(() => {
+      const keys: string[] = [];
+      for (const table of this.db.prepare('SELECT id FROM tables WHERE db_id = ?').all(dbId) as { id: number }[]) keys.push(...this.dropTableRows(table.id));
+      this.db.prepare('DELETE FROM databases WHERE id = ?').run(dbId);
+      return keys;
+    });
+  }
+
+  // ------------------------------------------------------------ tables
+
+  listTables(): { schema: TableSchema; dbId: number; visibleVersion: number }[] {
+    return (this.db.prepare('SELECT db_id, schema_json, visible_version FROM tables').all() as { db_id: number; schema_json: string; visible_version: number }[]).map((row) => ({
+      schema: JSON.parse(row.schema_json) as TableSchema,
+      dbId: row.db_id,
+      visibleVersion: row.visible_version,
+    }));
+  }
+
+  /** Create a table and its tablets (one per bucket) atomically; returns the tablets. */
+  createTable(dbId: number, schema: TableSchema): TabletRecord[] {
+    return this.transaction(() => {
+      this.db.prepare('INSERT INTO tables (id, db_id, name, schema_json, visible_version) VALUES (?, ?, ?, ?, 1)').run(schema.id, dbId, schema.name, JSON.stringify(schema));
+      const firstTablet = this.nextId('object', schema.distribution.buckets);
+      const tablets: TabletRecord[] = [];
+      const insert = this.db.prepare('INSERT INTO tablets (id, table_id, bucket) VALUES (?, ?, ?)');
+      for (let bucket = 0; bucket < schema.distribution.buckets; bucket++) {
+        insert.run(firstTablet + bucket, schema.id, bucket);
+        tablets.push({ id: firstTablet + bucket, tableId: schema.id, bucket });
+      }
+      return tablets;
+    });
+  }
+
+  updateTableSchema(schema: TableSchema): void {
+    this.db.prepare('UPDATE tables SET schema_json = ?, name = ? WHERE id = ?').run(JSON.stringify(schema), schema.name, schema.id);
+  }
+
+  /** Drop a table; returns the object keys of its segments for deletion. */
+  dropTable(tableId: number): string[] {
+    return this.transaction(() => this.dropTableRows(tableId));
+  }
+
+  private dropTableRows(tableId: number): string[] {
+    const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+    this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM tablets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM tables WHERE id = ?').run(tableId);
+    return keys;
+  }
+
+  /** Remove every rowset of a table (TRUNCATE); returns their object keys. */
+  truncateTable(tableId: number): { keys: string[]; version: number } {
+    return this.transaction(() => {
+      const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+      this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+      this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
+      const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number };
+      return { keys, version: row.visible_version };
+    });
+  }
+
+  listTablets(tableId: number): TabletRecord[] {
+    return (this.db.prepare('SELECT id, table_id, bucket FROM tablets WHERE table_id = ? ORDER BY bucket').all(tableId) as { id: number; table_id: number; bucket: number }[]).map((row) => ({
+      id: row.id,
+      tableId: row.table_id,
+      bucket: row.bucket,
+    }));
+  }
+
+  listRowsets(tableId: number): RowsetRecord[] {
+    return (this.db.prepare('SELECT * FROM rowsets WHERE table_id = ? ORDER BY version, id').all(tableId) as RowsetRow[]).map(toRowset);
+  }
+
+  /** Every segment key any rowset references (orphan clean-up at start-up). */
+  allSegmentKeys(): Set<string> {
+    const keys = new Set<string>();
+    for (const row of this.db.prepare('SELECT segments FROM rowsets').iterate() as Iterable<{ segments: string }>) {
+      for (const segment of JSON.parse(row.segments) as SegmentRecord[]) keys.add(segment.key);
+    }
+    return keys;
+  }
+
+  // ------------------------------------------------------------ transactions
+
+  beginTransaction(dbId: number, label: string, tableIds: readonly number[]): TransactionRecord {
+    const id = this.nextId('txn');
+    const createTime = Date.now();
+    this.db.prepare('INSERT INTO transactions (id, db_id, label, status, table_ids, create_time) VALUES (?, ?, ?, ?, ?, ?)').run(id, dbId, label, 'PREPARE', JSON.stringify(tableIds), createTime);
+    return { id, dbId, label, status: 'PREPARE', tableIds, createTime, finishTime: 0, reason: '', loadedRows: 0 };
+  }
+
+  /**
+   * Publish a transaction: its rowsets become visible at a new version of each table they belong to, and
+   * the transaction becomes VISIBLE — one SQLite transaction, so all or nothing.
+   * Returns the new visible version per table.
+   */
+  commitTransaction(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): Map<number, number> {
+    return this.transaction(() => {
+      const versions = new Map<number, number>();
+      const tableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))];
+      for (const tableId of tableIds) {
+        this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
+        const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number } | undefined;
+        if (!row) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+        versions.set(tableId, row.visible_version);
+      }
+      const firstId = this.nextId('rowset', Math.max(1, rowsets.length));
+      const insert = this.db.prepare('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const now = Date.now();
+      rowsets.forEach((rowset, idx) => {
+        insert.run(firstId + idx, rowset.tabletId, rowset.tableId, txnId, versions.get(rowset.tableId)!, JSON.stringify(rowset.segments), rowset.numRows, rowset.dataSize, now);
+      });
+      this.db.prepare("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
+      return versions;
+    });
+  }
+
+  abortTransaction(txnId: number, reason: string): void {
+    this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PREPARE'").run(Date.now(), reason, txnId);
+  }
+
+  /** Transactions left in PREPARE by a crash are aborted at start-up. */
+  abortUnfinishedTransactions(): number {
+    return this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = 'aborted at restart' WHERE status = 'PREPARE'").run(Date.now()).changes;
+  }
+
+  findTransactionByLabel(dbId: number, label: string): TransactionRecord | null {
+    const row = this.db.prepare("SELECT * FROM transactions WHERE db_id = ? AND label = ? AND status != 'ABORTED' ORDER BY id DESC LIMIT 1").get(dbId, label) as TxnRow | undefined;
+    return row ? toTxn(row) : null;
+  }
+
+  getTransaction(txnId: number): TransactionRecord | null {
+    const row = this.db.prepare('SELECT * FROM transactions WHERE id = ?').get(txnId) as TxnRow | undefined;
+    return row ? toTxn(row) : null;
+  }
+
+  // ------------------------------------------------------------ users
+
+  listUsers(): UserRecord[] {
+    return (this.db.prepare('SELECT user, host, password_hash FROM users').all() as { user: string; host: string; password_hash: string }[]).map((row) => ({
+      user: row.user,
+      host: row.host,
+      passwordHash: row.password_hash,
+    }));
+  }
+
+  putUser(user: UserRecord): void {
+    this.db.prepare('INSERT INTO users (user, host, password_hash) VALUES (?, ?, ?) ON CONFLICT(user, host) DO UPDATE SET password_hash = excluded.password_hash').run(user.user, user.host, user.passwordHash);
+  }
+
+  deleteUser(user: string, host: string): boolean {
+    return this.db.prepare('DELETE FROM users WHERE user = ? AND host = ?').run(user, host).changes > 0;
+  }
+}
