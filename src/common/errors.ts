@@ -53,11 +53,16 @@ export const ERROR_CODES = {
   UNKNOWN_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown table property: {0}'),
   INVALID_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid value for property {0}: {1}'),
   UNKNOWN_QUERY_ID: entry(1105, 'HY000', 'errCode = 2, detailMessage = query id {0} not found'),
+  LABEL_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Label [{0}] has already been used.'),
   // users and sessions
   ACCESS_DENIED: entry(1045, '28000', "Access denied for user '{0}'@'{1}' (using password: {2})"),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
   USER_NOT_EXISTS: entry(1396, 'HY000', "Operation {0} failed for '{1}'@'{2}'"),
   UNKNOWN_COMMAND: entry(1047, '08S01', 'Unknown command'),
+  TOO_MANY_CONNECTIONS: entry(1040, '08004', 'Too many connections', 'resource'),
+  BAD_HANDSHAKE: entry(1043, '08S01', 'Bad handshake'),
+  PACKET_TOO_LARGE: entry(1153, '08S01', "Got a packet bigger than 'max_allowed_packet' bytes", 'resource'),
+  PS_UNSUPPORTED: entry(1295, 'HY000', 'This command is not supported in the prepared statement protocol yet'),
   MALFORMED_PACKET: entry(1835, 'HY000', 'Malformed communication packet.'),
   MULTI_STATEMENT_OFF: entry(1064, '42000', 'You have an error in your SQL syntax; multi-statements are disabled for this connection'),
   // resources

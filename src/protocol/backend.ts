@@ -32,6 +32,11 @@ export interface SessionHandler {
   readonly inTransaction: boolean;
   /** Client asked for CLIENT_MULTI_STATEMENTS. */
   multiStatements: boolean;
+  /**
+   * COM_RESET_CONNECTION: drop session state (user variables, temporary settings, an open transaction)
+   * as if the client had reconnected. Optional: without it the server only answers OK.
+   */
+  resetConnection?(): Promise<void>;
 }
 
 export interface ProtocolBackend {

@@ -1,0 +1,55 @@
+/**
+ * The galene command: `galene start [--setting value ...]` runs one FE and one BE in this process.
+ * Prints one JSON line `{"event":"ready",...ports}` on stdout when every server listens, so scripts and
+ * tests can start several servers side by side with port 0.
+ */
+import { loadConfig, settingsHelp } from '../common/config';
+import { toGaleneError } from '../common/errors';
+import { startGalene } from '../fe/galene-server';
+import { configurationMarkdown } from './config-docs';
+
+const USAGE = `Usage: galene start [--setting value ...]
+
+Starts Galene (one FE and one BE in one process) on embedded defaults: data under ./galene-data.
+Connect with: mysql -h127.0.0.1 -P9030 -uroot
+
+Settings (also read from galene.conf as "name = value" lines, or --config FILE, and from GALENE_<NAME>
+environment variables; flags win over the environment, which wins over the file):
+`;
+
+export async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help' || rest.includes('--help')) {
+    process.stdout.write(USAGE + settingsHelp() + '\n');
+    return;
+  }
+  if (command === 'config-docs') {
+    process.stdout.write(configurationMarkdown());
+    return;
+  }
+  if (command !== 'start') {
+    process.stderr.write(`galene: unknown command '${command}'\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  let server: Awaited<ReturnType<typeof startGalene>>;
+  try {
+    server = await startGalene(loadConfig(rest));
+  } catch (err) {
+    process.stderr.write(`galene: cannot start: ${toGaleneError(err).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify({ event: 'ready', ...server.ports }) + '\n');
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`galene: ${signal} received, shutting down\n`);
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

@@ -1,0 +1,98 @@
+/**
+ * The aggregate registry: resolveAggregate() for the binder / hash-aggregate operator, and DISTINCT
+ * applied around any aggregate (count(distinct x, y), sum(distinct x), group_concat(distinct x)...).
+ */
+import { getRaw, RawValue, Vector } from '../../../common/column';
+import { galeneError } from '../../../common/errors';
+import { DataType } from '../../../common/types';
+import type { AggregateAccumulator, ResolvedAggregate } from '../../expr-api';
+import { vectorFromValues } from '../vector-ops';
+import { AGGREGATE_FUNCTIONS, AggregateDef } from './aggregate-functions';
+
+const byName = new Map<string, AggregateDef>();
+for (const def of AGGREGATE_FUNCTIONS) for (const name of [def.name, ...(def.aliases ?? [])]) byName.set(name, def);
+
+export function isAggregateFunctionName(name: string): boolean {
+  return byName.has(name.toLowerCase());
+}
+
+export function listAggregateFunctions(): readonly AggregateDef[] {
+  return AGGREGATE_FUNCTIONS;
+}
+
+/** Key of one row's argument tuple for DISTINCT. */
+function tupleKey(values: readonly RawValue[]): RawValue {
+  if (values.length === 1) return values[0];
+  return values.map((value) => `${typeof value}:${String(value)}`).join('\u0001');
+}
+
+/**
+ * DISTINCT around an accumulator: keeps each group's distinct argument tuples (rows with a NULL argument
+ * are skipped, as SQL DISTINCT aggregates do), then feeds them to the inner accumulator at finalize.
+ */
+class DistinctAccumulator implements AggregateAccumulator {
+  private sets: (Set<RawValue> | undefined)[] = [];
+  private rows: RawValue[][] = [];
+  private groups: number[] = [];
+  private extraArgs: Vector[] | null = null;
+
+  constructor(private readonly inner: AggregateAccumulator, private readonly argTypes: readonly DataType[], private readonly distinctArgCount: number) {}
+
+  resize(groupCount: number): void {
+    while (this.sets.length < groupCount) this.sets.push(undefined);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const keyed = args.slice(0, this.distinctArgCount);
+    if (this.extraArgs === null && args.length > this.distinctArgCount && rowCount > 0) this.extraArgs = args.slice(this.distinctArgCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const values = keyed.map((vec) => getRaw(vec, rowIdx));
+      if (values.some((value) => value === null)) continue;
+      const group = groupIds[rowIdx];
+      const set = (this.sets[group] ??= new Set());
+      const key = tupleKey(values);
+      if (set.has(key)) continue;
+      set.add(key);
+      this.rows.push(values);
+      this.groups.push(group);
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    this.inner.resize(groupCount);
+    const count = this.rows.length;
+    const columns: Vector[] = [];
+    for (let argIdx = 0; argIdx < this.distinctArgCount; argIdx++) columns.push(vectorFromValues(this.argTypes[argIdx], this.rows.map((row) => row[argIdx])));
+    if (this.extraArgs !== null) {
+      for (const extra of this.extraArgs) columns.push(vectorFromValues(extra.type, new Array<RawValue>(count).fill(getRaw(extra, 0))));
+    }
+    if (count > 0) this.inner.update(Int32Array.from(this.groups), columns, count);
+    return this.inner.finalize(groupCount);
+  }
+}
+
+/**
+ * Resolve an aggregate for its argument types. COUNT(*) has zero arguments. GROUP_CONCAT's separator,
+ * when given, is a trailing constant argument. Throws UNKNOWN_FUNCTION / WRONG_ARG_COUNT.
+ */
+export function resolveAggregate(name: string, argTypes: readonly DataType[], distinct: boolean): ResolvedAggregate {
+  const def = byName.get(name.toLowerCase());
+  if (def === undefined) throw galeneError('UNKNOWN_FUNCTION', name);
+  if (argTypes.length < def.minArgs || argTypes.length > def.maxArgs) throw galeneError('WRONG_ARG_COUNT', name);
+  if (distinct && argTypes.length === 0) throw galeneError('SYNTAX_ERROR', `${name}(DISTINCT) needs an argument`);
+  const resolution = def.resolve(argTypes);
+  const resolvedArgs = resolution.argTypes;
+  const returnType = resolution.returnType;
+  const distinctArgCount = def.name === 'group_concat' ? 1 : resolvedArgs.length;
+  return {
+    name: def.name,
+    returnType,
+    argTypes: resolvedArgs,
+    distinct,
+    create: () => {
+      const inner = def.create(resolvedArgs, returnType);
+      return distinct ? new DistinctAccumulator(inner, resolvedArgs, distinctArgCount) : inner;
+    },
+  };
+}

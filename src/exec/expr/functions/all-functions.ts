@@ -1,0 +1,23 @@
+/**
+ * Registers every scalar function family with the registry, once. Add a family file's array here.
+ */
+import { registerFunctions } from '../function-registry';
+import { ARITHMETIC_FUNCTIONS } from './arithmetic';
+import { COMPARISON_FUNCTIONS } from './comparison';
+import { CONDITIONAL_FUNCTIONS } from './conditional-functions';
+import { DATETIME_FUNCTIONS } from './datetime-functions';
+import { LIKE_FUNCTIONS } from './like-functions';
+import { MATH_FUNCTIONS } from './math-functions';
+import { SESSION_FUNCTIONS } from './session-functions';
+import { STRING_FUNCTIONS } from './string-functions';
+
+let registered = false;
+
+/** Idempotent: the first call registers all families. */
+export function ensureFunctionsRegistered(): void {
+  if (registered) return;
+  registered = true;
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS]) {
+    registerFunctions(family);
+  }
+}

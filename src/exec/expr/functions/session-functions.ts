@@ -1,0 +1,36 @@
+/**
+ * Functions that read the session: version(), database(), user(), current_user(), connection_id().
+ * They are constant within a statement (volatility 'statement'): evaluated once per batch.
+ */
+import { constantVector } from '../../../common/column';
+import { Types } from '../../../common/types';
+import type { FunctionDef } from '../function-registry';
+
+function sessionFunction(name: string, aliases: string[], type: typeof Types.STRING, read: (ctx: Parameters<FunctionDef['kernel']>[3]) => string | number | null, description: string): FunctionDef {
+  return {
+    name,
+    aliases,
+    family: 'session',
+    signature: `${name}() -> ${type.name}`,
+    minArgs: 0,
+    maxArgs: 0,
+    resolve: () => ({ argTypes: [], returnType: type }),
+    nulls: 'custom',
+    volatility: 'statement',
+    kernel: (_args, rowCount, site, ctx) => {
+      const value = read(ctx);
+      return constantVector(site.returnType, type.name === 'BIGINT' && value !== null ? BigInt(value) : value, rowCount);
+    },
+    description,
+    example: `SELECT ${name}()`,
+  };
+}
+
+export const SESSION_FUNCTIONS: readonly FunctionDef[] = [
+  sessionFunction('version', [], Types.STRING, (ctx) => ctx.sessionInfo.version, 'The server version string (MySQL-compatible form).'),
+  sessionFunction('database', ['schema'], Types.STRING, (ctx) => ctx.currentDatabase, 'The current database, NULL when none is selected.'),
+  sessionFunction('user', ['session_user'], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'${ctx.sessionInfo.host}'`, "The connected user as 'user'@'host'."),
+  sessionFunction('current_user', [], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'%'`, "The account the session authenticated as, 'user'@'%'."),
+  sessionFunction('connection_id', [], Types.BIGINT, (ctx) => ctx.sessionInfo.connectionId, 'The id of this connection.'),
+  sessionFunction('current_catalog', [], Types.STRING, () => 'internal', "The current catalog (always 'internal')."),
+];

@@ -1,0 +1,632 @@
+/**
+ * String functions. Positions and lengths count characters (Unicode code points) except length(), which
+ * counts bytes, as in Doris. Kernels work on UTF-8 bytes where they can (length, concat, ASCII
+ * upper/lower/substring) and decode to JS strings only where the operation needs characters.
+ */
+import { createHash } from 'node:crypto';
+import { decodeUtf8, Vector } from '../../../common/column';
+import { DataType, isStringType, Types } from '../../../common/types';
+import type { CallSite, FunctionDef, Resolution } from '../function-registry';
+import { badArgs } from '../function-registry';
+import { StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
+
+/** Argument kinds in a simple signature: 's' string, 'i' integer, 'd' double. */
+type ArgKind = 's' | 'i' | 'd';
+
+function argType(kind: ArgKind, t: DataType): DataType {
+  if (kind === 's') return isStringType(t) ? t : Types.STRING;
+  if (kind === 'i') return t.name === 'TINYINT' || t.name === 'SMALLINT' || t.name === 'INT' ? t : Types.INT;
+  return Types.DOUBLE;
+}
+
+/** A resolver for positional argument kinds (the last kind repeats for variadic functions). */
+export function simpleSignature(name: string, kinds: readonly ArgKind[], returnType: DataType): (types: readonly DataType[]) => Resolution {
+  return (types) => {
+    if (types.length > kinds.length && kinds.length === 0) throw badArgs(name, types);
+    return { argTypes: types.map((t, argIdx) => argType(kinds[Math.min(argIdx, kinds.length - 1)], t)), returnType };
+  };
+}
+
+/** Byte ranges of a string vector: plain vectors as they are, dictionaries through their entries. */
+export interface ByteSource {
+  readonly bytes: Uint8Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+export function byteSource(vec: Vector): ByteSource {
+  if (vec.kind === 'string') return { bytes: vec.bytes, starts: vec.offsets, ends: vec.offsets.subarray(1) };
+  if (vec.kind === 'dict') {
+    const encoder = new TextEncoder();
+    const encoded = vec.dict.map((entry) => encoder.encode(entry));
+    let total = 0;
+    for (const entry of encoded) total += entry.length;
+    const bytes = new Uint8Array(total);
+    const entryStarts = new Int32Array(encoded.length + 1);
+    let pos = 0;
+    encoded.forEach((entry, entryIdx) => {
+      bytes.set(entry, pos);
+      entryStarts[entryIdx] = pos;
+      pos += entry.length;
+    });
+    entryStarts[encoded.length] = pos;
+    const starts = new Int32Array(vec.length);
+    const ends = new Int32Array(vec.length);
+    for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) {
+      const code = vec.codes[rowIdx];
+      starts[rowIdx] = entryStarts[code];
+      ends[rowIdx] = entryStarts[code + 1];
+    }
+    return { bytes, starts, ends };
+  }
+  const texts = toJsStrings(vec);
+  const out = new StringOut(Types.STRING, vec.length);
+  for (const text of texts) out.push(text ?? '');
+  return byteSource(out.finish());
+}
+
+/** Numbers of an integer/double argument. */
+function nums(vec: Vector): ArrayLike<number> {
+  return toF64(vec);
+}
+
+/** Row-wise string result from JS strings; `fn` returning null makes the row NULL. */
+function mapRows(site: CallSite, rowCount: number, fn: (rowIdx: number) => string | null): Vector {
+  const out = new StringOut(site.returnType, rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const value = fn(rowIdx);
+    if (value === null) out.pushNull();
+    else out.push(value);
+  }
+  return out.finish();
+}
+
+function intResult(values: Int32Array): Vector {
+  return { kind: 'fixed', type: Types.INT, length: values.length, values, nulls: null };
+}
+
+function boolResult(values: Uint8Array): Vector {
+  return { kind: 'fixed', type: Types.BOOLEAN, length: values.length, values, nulls: null };
+}
+
+const SURROGATE_RE = /[\uD800-\uDFFF]/;
+
+/** Characters of a string: the string itself when it has no surrogate pairs (index = UTF-16 unit). */
+function chars(text: string): string | string[] {
+  return SURROGATE_RE.test(text) ? Array.from(text) : text;
+}
+
+function charLen(text: string): number {
+  return SURROGATE_RE.test(text) ? Array.from(text).length : text.length;
+}
+
+/** MySQL SUBSTRING semantics over characters: 1-based, negative pos from the end, pos 0 gives ''. */
+export function substringChars(text: string, pos: number, len: number): string {
+  const cs = chars(text);
+  const count = cs.length;
+  if (pos === 0 || len <= 0 || !Number.isFinite(pos)) return '';
+  let start = pos > 0 ? pos - 1 : count + pos;
+  if (start < 0 || start >= count) return '';
+  const end = Math.min(count, start + Math.min(len, count));
+  if (typeof cs === 'string') return cs.slice(start, end);
+  return cs.slice(start, end).join('');
+}
+
+function substringKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const src = args[0];
+  const pos = nums(args[1]);
+  const len = args.length > 2 ? nums(args[2]) : null;
+  const out = new StringOut(site.returnType, rowCount);
+  if (src.kind === 'string') {
+    const { bytes, offsets } = src;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const start = offsets[rowIdx];
+      const end = offsets[rowIdx + 1];
+      let ascii = true;
+      for (let byteIdx = start; byteIdx < end; byteIdx++) {
+        if (bytes[byteIdx] > 0x7f) {
+          ascii = false;
+          break;
+        }
+      }
+      const p = Math.trunc(pos[rowIdx]);
+      const l = len === null ? Infinity : Math.trunc(len[rowIdx]);
+      if (ascii) {
+        const count = end - start;
+        let from = p > 0 ? p - 1 : count + p;
+        if (p === 0 || l <= 0 || from < 0 || from >= count) {
+          out.pushBytes(bytes, 0, 0);
+          continue;
+        }
+        const to = Math.min(count, from + Math.min(l, count));
+        out.pushBytes(bytes, start + from, start + to);
+      } else out.push(substringChars(decodeUtf8(bytes, start, end), p, l));
+    }
+    return out.finish();
+  }
+  const texts = toJsStrings(src);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(substringChars(texts[rowIdx] ?? '', Math.trunc(pos[rowIdx]), len === null ? Infinity : Math.trunc(len[rowIdx])));
+  return out.finish();
+}
+
+function concatKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const sources = args.map(byteSource);
+  let total = 0;
+  for (const source of sources) for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) total += source.ends[rowIdx] - source.starts[rowIdx];
+  const out = new StringOut(site.returnType, rowCount, total);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    for (const source of sources) out.appendPart(source.bytes, source.starts[rowIdx], source.ends[rowIdx]);
+    out.endValue();
+  }
+  return out.finish();
+}
+
+function concatWsKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const sources = args.map(byteSource);
+  const nullMaps = args.map((vec) => vec.nulls);
+  const out = new StringOut(site.returnType, rowCount);
+  const sep = sources[0];
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (nullMaps[0] !== null && nullMaps[0][rowIdx]) {
+      out.pushNull();
+      continue;
+    }
+    let first = true;
+    for (let argIdx = 1; argIdx < sources.length; argIdx++) {
+      const nulls = nullMaps[argIdx];
+      if (nulls !== null && nulls[rowIdx]) continue;
+      if (!first) out.appendPart(sep.bytes, sep.starts[rowIdx], sep.ends[rowIdx]);
+      first = false;
+      const source = sources[argIdx];
+      out.appendPart(source.bytes, source.starts[rowIdx], source.ends[rowIdx]);
+    }
+    out.endValue();
+  }
+  return out.finish();
+}
+
+/** Upper/lower case: ASCII bytes mapped directly, other rows through JS case mapping. */
+function caseKernel(upper: boolean) {
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const src = byteSource(args[0]);
+    const out = new StringOut(site.returnType, rowCount);
+    const lowBound = upper ? 0x61 : 0x41;
+    const highBound = upper ? 0x7a : 0x5a;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const start = src.starts[rowIdx];
+      const end = src.ends[rowIdx];
+      let ascii = true;
+      for (let byteIdx = start; byteIdx < end; byteIdx++) {
+        if (src.bytes[byteIdx] > 0x7f) {
+          ascii = false;
+          break;
+        }
+      }
+      if (!ascii) {
+        const text = decodeUtf8(src.bytes, start, end);
+        out.push(upper ? text.toUpperCase() : text.toLowerCase());
+        continue;
+      }
+      const copy = src.bytes.slice(start, end);
+      for (let byteIdx = 0; byteIdx < copy.length; byteIdx++) {
+        const byte = copy[byteIdx];
+        if (byte >= lowBound && byte <= highBound) copy[byteIdx] = byte ^ 0x20;
+      }
+      out.pushBytes(copy, 0, copy.length);
+    }
+    return out.finish();
+  };
+}
+
+function trimString(text: string, chars: string | null, left: boolean, right: boolean): string {
+  if (chars === null) {
+    let start = 0;
+    let end = text.length;
+    if (left) while (start < end && text.charCodeAt(start) === 0x20) start++;
+    if (right) while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
+    return text.slice(start, end);
+  }
+  if (chars === '') return text;
+  let out = text;
+  if (left) while (out.startsWith(chars)) out = out.slice(chars.length);
+  if (right) while (out.endsWith(chars)) out = out.slice(0, out.length - chars.length);
+  return out;
+}
+
+function trimDef(name: string, aliases: string[], left: boolean, right: boolean, what: string): FunctionDef {
+  return {
+    name,
+    aliases,
+    family: 'string',
+    signature: `${name}(str[, remove]) -> VARCHAR`,
+    minArgs: 1,
+    maxArgs: 2,
+    resolve: simpleSignature(name, ['s', 's'], Types.STRING),
+    nulls: 'propagate',
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const remove = args.length > 1 ? toJsStrings(args[1]) : null;
+      return mapRows(site, rowCount, (rowIdx) => trimString(texts[rowIdx] ?? '', remove === null ? null : remove[rowIdx] ?? '', left, right));
+    },
+    description: `Removes ${what} spaces (or repetitions of the given string).`,
+    example: `SELECT ${name}('  ab  ')`,
+  };
+}
+
+/** 1-based character position of `needle` in `hay` at or after character `from` (1-based); 0 if absent. */
+function locateChars(needle: string, hay: string, from: number): number {
+  if (from < 1) return 0;
+  const hasSurrogates = SURROGATE_RE.test(hay) || SURROGATE_RE.test(needle);
+  if (!hasSurrogates) {
+    if (from - 1 > hay.length) return 0;
+    return hay.indexOf(needle, from - 1) + 1;
+  }
+  const hayChars = Array.from(hay);
+  if (from - 1 > hayChars.length) return 0;
+  const prefix = hayChars.slice(0, from - 1).join('');
+  const unitIdx = hay.indexOf(needle, prefix.length);
+  if (unitIdx < 0) return 0;
+  return Array.from(hay.slice(0, unitIdx)).length + 1;
+}
+
+function padKernel(left: boolean) {
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const texts = toJsStrings(args[0]);
+    const lens = nums(args[1]);
+    const pads = toJsStrings(args[2]);
+    return mapRows(site, rowCount, (rowIdx) => {
+      const text = texts[rowIdx] ?? '';
+      const target = Math.trunc(lens[rowIdx]);
+      if (target < 0) return null;
+      const cs = Array.from(text);
+      if (cs.length >= target) return cs.slice(0, target).join('');
+      const pad = Array.from(pads[rowIdx] ?? '');
+      if (pad.length === 0) return '';
+      const need = target - cs.length;
+      const fill: string[] = [];
+      for (let charIdx = 0; charIdx < need; charIdx++) fill.push(pad[charIdx % pad.length]);
+      return left ? fill.join('') + text : text + fill.join('');
+    });
+  };
+}
+
+function str(name: string, def: Omit<FunctionDef, 'name' | 'family' | 'nulls'> & { nulls?: 'propagate' | 'custom' }): FunctionDef {
+  return { name, family: 'string', nulls: 'propagate', ...def };
+}
+
+export const STRING_FUNCTIONS: readonly FunctionDef[] = [
+  str('concat', {
+    signature: 'concat(str, ...) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: Infinity,
+    resolve: simpleSignature('concat', ['s'], Types.STRING),
+    kernel: concatKernel,
+    description: 'Concatenates its arguments; NULL if any argument is NULL.',
+    example: "SELECT concat('a', 'b', 'c')",
+  }),
+  str('concat_ws', {
+    signature: 'concat_ws(sep, str, ...) -> VARCHAR',
+    minArgs: 2,
+    maxArgs: Infinity,
+    resolve: simpleSignature('concat_ws', ['s'], Types.STRING),
+    nulls: 'custom',
+    kernel: concatWsKernel,
+    description: 'Joins the non-NULL arguments with a separator; NULL only when the separator is NULL.',
+    example: "SELECT concat_ws('-', 'a', NULL, 'b')",
+  }),
+  str('substring', {
+    aliases: ['substr', 'mid'],
+    signature: 'substring(str, pos[, len]) -> VARCHAR',
+    minArgs: 2,
+    maxArgs: 3,
+    resolve: simpleSignature('substring', ['s', 'i', 'i'], Types.STRING),
+    kernel: substringKernel,
+    description: 'Characters from 1-based position pos (negative: from the end), at most len of them.',
+    example: "SELECT substring('doris', 2, 3)",
+  }),
+  str('left', {
+    aliases: ['strleft'],
+    signature: 'left(str, len) -> VARCHAR',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('left', ['s', 'i'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const lens = nums(args[1]);
+      return mapRows(site, rowCount, (rowIdx) => substringChars(texts[rowIdx] ?? '', 1, Math.trunc(lens[rowIdx])));
+    },
+    description: 'The first len characters.',
+    example: "SELECT left('doris', 2)",
+  }),
+  str('right', {
+    aliases: ['strright'],
+    signature: 'right(str, len) -> VARCHAR',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('right', ['s', 'i'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const lens = nums(args[1]);
+      return mapRows(site, rowCount, (rowIdx) => {
+        const cs = Array.from(texts[rowIdx] ?? '');
+        const len = Math.trunc(lens[rowIdx]);
+        return len <= 0 ? '' : cs.slice(Math.max(0, cs.length - len)).join('');
+      });
+    },
+    description: 'The last len characters.',
+    example: "SELECT right('doris', 2)",
+  }),
+  str('length', {
+    aliases: ['octet_length'],
+    signature: 'length(str) -> INT',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('length', ['s'], Types.INT),
+    kernel: (args, rowCount) => {
+      const src = byteSource(args[0]);
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = src.ends[rowIdx] - src.starts[rowIdx];
+      return intResult(out);
+    },
+    description: 'Length in bytes (UTF-8).',
+    example: "SELECT length('héllo')",
+  }),
+  str('char_length', {
+    aliases: ['character_length'],
+    signature: 'char_length(str) -> INT',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('char_length', ['s'], Types.INT),
+    kernel: (args, rowCount) => {
+      const src = byteSource(args[0]);
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = utf8CharCount(src.bytes, src.starts[rowIdx], src.ends[rowIdx]);
+      return intResult(out);
+    },
+    description: 'Length in characters.',
+    example: "SELECT char_length('héllo')",
+  }),
+  str('upper', {
+    aliases: ['ucase'],
+    signature: 'upper(str) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('upper', ['s'], Types.STRING),
+    kernel: caseKernel(true),
+    description: 'Upper case.',
+    example: "SELECT upper('Doris')",
+  }),
+  str('lower', {
+    aliases: ['lcase'],
+    signature: 'lower(str) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('lower', ['s'], Types.STRING),
+    kernel: caseKernel(false),
+    description: 'Lower case.',
+    example: "SELECT lower('Doris')",
+  }),
+  trimDef('trim', ['btrim'], true, true, 'leading and trailing'),
+  trimDef('ltrim', [], true, false, 'leading'),
+  trimDef('rtrim', [], false, true, 'trailing'),
+  str('replace', {
+    signature: 'replace(str, from, to) -> VARCHAR',
+    minArgs: 3,
+    maxArgs: 3,
+    resolve: simpleSignature('replace', ['s', 's', 's'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const [texts, froms, tos] = args.map(toJsStrings);
+      return mapRows(site, rowCount, (rowIdx) => {
+        const from = froms[rowIdx] ?? '';
+        return from === '' ? texts[rowIdx] ?? '' : (texts[rowIdx] ?? '').split(from).join(tos[rowIdx] ?? '');
+      });
+    },
+    description: 'Replaces every occurrence of from by to.',
+    example: "SELECT replace('a-b-c', '-', '+')",
+  }),
+  str('reverse', {
+    signature: 'reverse(str) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('reverse', ['s'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      return mapRows(site, rowCount, (rowIdx) => Array.from(texts[rowIdx] ?? '').reverse().join(''));
+    },
+    description: 'Characters in reverse order.',
+    example: "SELECT reverse('abc')",
+  }),
+  str('lpad', {
+    signature: 'lpad(str, len, pad) -> VARCHAR',
+    minArgs: 3,
+    maxArgs: 3,
+    resolve: simpleSignature('lpad', ['s', 'i', 's'], Types.STRING),
+    kernel: padKernel(true),
+    description: 'Left-pads to len characters with pad (truncates when longer).',
+    example: "SELECT lpad('7', 3, '0')",
+  }),
+  str('rpad', {
+    signature: 'rpad(str, len, pad) -> VARCHAR',
+    minArgs: 3,
+    maxArgs: 3,
+    resolve: simpleSignature('rpad', ['s', 'i', 's'], Types.STRING),
+    kernel: padKernel(false),
+    description: 'Right-pads to len characters with pad (truncates when longer).',
+    example: "SELECT rpad('7', 3, '0')",
+  }),
+  str('instr', {
+    signature: 'instr(str, substr) -> INT',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('instr', ['s', 's'], Types.INT),
+    kernel: (args, rowCount) => {
+      const [hay, needle] = args.map(toJsStrings);
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = locateChars(needle[rowIdx] ?? '', hay[rowIdx] ?? '', 1);
+      return intResult(out);
+    },
+    description: '1-based character position of substr in str, 0 if absent.',
+    example: "SELECT instr('doris', 'ri')",
+  }),
+  str('locate', {
+    aliases: ['position'],
+    signature: 'locate(substr, str[, pos]) -> INT',
+    minArgs: 2,
+    maxArgs: 3,
+    resolve: simpleSignature('locate', ['s', 's', 'i'], Types.INT),
+    kernel: (args, rowCount) => {
+      const needle = toJsStrings(args[0]);
+      const hay = toJsStrings(args[1]);
+      const from = args.length > 2 ? nums(args[2]) : null;
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = locateChars(needle[rowIdx] ?? '', hay[rowIdx] ?? '', from === null ? 1 : Math.trunc(from[rowIdx]));
+      return intResult(out);
+    },
+    description: '1-based character position of substr in str at or after pos, 0 if absent. POSITION(a IN b) is locate(a, b).',
+    example: "SELECT locate('ri', 'doris')",
+  }),
+  str('repeat', {
+    signature: 'repeat(str, count) -> VARCHAR',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('repeat', ['s', 'i'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const counts = nums(args[1]);
+      return mapRows(site, rowCount, (rowIdx) => (counts[rowIdx] > 0 ? (texts[rowIdx] ?? '').repeat(Math.trunc(counts[rowIdx])) : ''));
+    },
+    description: 'str repeated count times.',
+    example: "SELECT repeat('ab', 3)",
+  }),
+  str('split_part', {
+    signature: 'split_part(str, delimiter, n) -> VARCHAR',
+    minArgs: 3,
+    maxArgs: 3,
+    resolve: simpleSignature('split_part', ['s', 's', 'i'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const delims = toJsStrings(args[1]);
+      const parts = nums(args[2]);
+      return mapRows(site, rowCount, (rowIdx) => {
+        const delim = delims[rowIdx] ?? '';
+        const part = Math.trunc(parts[rowIdx]);
+        if (delim === '' || part === 0) return null;
+        const pieces = (texts[rowIdx] ?? '').split(delim);
+        const idx = part > 0 ? part - 1 : pieces.length + part;
+        return idx >= 0 && idx < pieces.length ? pieces[idx] : null;
+      });
+    },
+    description: 'The n-th (1-based; negative from the end) part of str split by delimiter; NULL when absent.',
+    example: "SELECT split_part('a,b,c', ',', 2)",
+  }),
+  str('starts_with', {
+    signature: 'starts_with(str, prefix) -> BOOLEAN',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('starts_with', ['s', 's'], Types.BOOLEAN),
+    kernel: (args, rowCount) => {
+      const a = byteSource(args[0]);
+      const b = byteSource(args[1]);
+      const out = new Uint8Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const len = b.ends[rowIdx] - b.starts[rowIdx];
+        let match = a.ends[rowIdx] - a.starts[rowIdx] >= len ? 1 : 0;
+        for (let byteIdx = 0; match === 1 && byteIdx < len; byteIdx++) if (a.bytes[a.starts[rowIdx] + byteIdx] !== b.bytes[b.starts[rowIdx] + byteIdx]) match = 0;
+        out[rowIdx] = match;
+      }
+      return boolResult(out);
+    },
+    description: 'Whether str begins with prefix.',
+    example: "SELECT starts_with('doris', 'do')",
+  }),
+  str('ends_with', {
+    signature: 'ends_with(str, suffix) -> BOOLEAN',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('ends_with', ['s', 's'], Types.BOOLEAN),
+    kernel: (args, rowCount) => {
+      const a = byteSource(args[0]);
+      const b = byteSource(args[1]);
+      const out = new Uint8Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const len = b.ends[rowIdx] - b.starts[rowIdx];
+        const aStart = a.ends[rowIdx] - len;
+        let match = aStart >= a.starts[rowIdx] ? 1 : 0;
+        for (let byteIdx = 0; match === 1 && byteIdx < len; byteIdx++) if (a.bytes[aStart + byteIdx] !== b.bytes[b.starts[rowIdx] + byteIdx]) match = 0;
+        out[rowIdx] = match;
+      }
+      return boolResult(out);
+    },
+    description: 'Whether str ends with suffix.',
+    example: "SELECT ends_with('doris', 'is')",
+  }),
+  str('md5', {
+    signature: 'md5(str) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('md5', ['s'], Types.varchar(32)),
+    kernel: (args, rowCount, site) => {
+      const src = byteSource(args[0]);
+      return mapRows(site, rowCount, (rowIdx) => createHash('md5').update(src.bytes.subarray(src.starts[rowIdx], src.ends[rowIdx])).digest('hex'));
+    },
+    description: 'MD5 digest as 32 lower-case hex digits.',
+    example: "SELECT md5('abc')",
+  }),
+  str('ascii', {
+    signature: 'ascii(str) -> INT',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('ascii', ['s'], Types.INT),
+    kernel: (args, rowCount) => {
+      const src = byteSource(args[0]);
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = src.ends[rowIdx] > src.starts[rowIdx] ? src.bytes[src.starts[rowIdx]] : 0;
+      return intResult(out);
+    },
+    description: 'Code of the first byte, 0 for an empty string.',
+    example: "SELECT ascii('A')",
+  }),
+  str('space', {
+    signature: 'space(n) -> VARCHAR',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('space', ['i'], Types.STRING),
+    kernel: (args, rowCount, site) => {
+      const counts = nums(args[0]);
+      return mapRows(site, rowCount, (rowIdx) => (counts[rowIdx] > 0 ? ' '.repeat(Math.trunc(counts[rowIdx])) : ''));
+    },
+    description: 'A string of n spaces.',
+    example: 'SELECT space(3)',
+  }),
+  str('strcmp', {
+    signature: 'strcmp(a, b) -> INT',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: simpleSignature('strcmp', ['s', 's'], Types.INT),
+    kernel: (args, rowCount) => {
+      const [a, b] = args.map(toJsStrings);
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.sign(compareStrings(a[rowIdx] ?? '', b[rowIdx] ?? ''));
+      return intResult(out);
+    },
+    description: '-1, 0 or 1 comparing two strings byte-wise.',
+    example: "SELECT strcmp('a', 'b')",
+  }),
+  str('null_or_empty', {
+    signature: 'null_or_empty(str) -> BOOLEAN',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: simpleSignature('null_or_empty', ['s'], Types.BOOLEAN),
+    nulls: 'custom',
+    kernel: (args, rowCount) => {
+      const src = byteSource(args[0]);
+      const nulls = args[0].nulls;
+      const out = new Uint8Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (nulls !== null && nulls[rowIdx]) || src.ends[rowIdx] === src.starts[rowIdx] ? 1 : 0;
+      return boolResult(out);
+    },
+    description: 'True for NULL or the empty string.',
+    example: "SELECT null_or_empty('')",
+  }),
+];
+

@@ -1,0 +1,40 @@
+/**
+ * Generated element-wise loops for the hottest kernels (arithmetic and comparisons on numbers).
+ *
+ * A loop that takes the operation as a callback is megamorphic once several operators share it, and
+ * V8 stops inlining; writing every (operator x shape) loop by hand is hundreds of lines. So each loop is
+ * generated once from an expression template and cached per (template, shape, array classes): every
+ * cached function sees one combination of typed-array classes and stays monomorphic.
+ *
+ * Shapes: 'vv' (both operands vary), 'vc' (right operand constant: `a[rowIdx] < c`), 'cv'.
+ * Templates use `x` and `y` for the operands; comparisons write 0/1 with `? 1 : 0`, which V8 compiles
+ * to a conditional move (branch-free).
+ */
+export type LoopShape = 'vv' | 'vc' | 'cv';
+export type BinaryLoop = (a: ArrayLike<number>, b: ArrayLike<number>, out: { [index: number]: number }, rowCount: number) => void;
+
+const cache = new Map<string, BinaryLoop>();
+
+function build(template: string, shape: LoopShape): BinaryLoop {
+  const xRead = shape === 'cv' ? 'x0' : 'a[rowIdx]';
+  const yRead = shape === 'vc' ? 'y0' : 'b[rowIdx]';
+  const body = `
+    const x0 = a[0], y0 = b[0];
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const x = ${xRead};
+      const y = ${yRead};
+      out[rowIdx] = ${template};
+    }`;
+  return new Function('a', 'b', 'out', 'rowCount', body) as BinaryLoop;
+}
+
+/** The cached loop for `template` over this shape and these array classes. */
+export function binaryLoop(template: string, shape: LoopShape, a: object, b: object, out: object): BinaryLoop {
+  const key = `${template}|${shape}|${a.constructor.name}|${b.constructor.name}|${out.constructor.name}`;
+  let loop = cache.get(key);
+  if (loop === undefined) {
+    loop = build(template, shape);
+    cache.set(key, loop);
+  }
+  return loop;
+}

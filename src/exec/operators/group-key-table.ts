@@ -1,0 +1,267 @@
+/**
+ * Dense group ids for GROUP BY keys, one table per key shape so the common cases avoid JS strings:
+ *  - no key: every row is group 0 (global aggregate);
+ *  - one fixed-width numeric key (INT, DATE, DOUBLE, ...): open addressing over a Float64Array of keys;
+ *  - one string key: dictionary vectors map each dictionary code once per dictionary (code -> group id),
+ *    plain strings go through a Map keyed by the decoded value;
+ *  - several keys or a BIGINT/LARGEINT key: a Map keyed by the value or a length-prefixed serialization.
+ * NULL is a group of its own. Each table keeps one representative value per group in VectorBuilders.
+ */
+import { decodeUtf8, VectorBuilder, type Vector } from '../../common/column';
+import { physicalKind, type DataType } from '../../common/types';
+
+export interface GroupKeyTable {
+  readonly groupCount: number;
+  /** Writes the group id of rows [0, rowCount) into `out`, creating groups as needed. */
+  assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void;
+  /** One value per group, in group id order. */
+  finishKeys(): Vector[];
+}
+
+class NoKeyTable implements GroupKeyTable {
+  readonly groupCount = 1;
+  assign(_keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    out.fill(0, 0, rowCount);
+  }
+  finishKeys(): Vector[] {
+    return [];
+  }
+}
+
+const scratchF64 = new Float64Array(1);
+const scratchI32 = new Int32Array(scratchF64.buffer);
+
+function hashNumber(value: number): number {
+  if ((value | 0) === value) return Math.imul(value, 0x9e3779b1) >>> 0;
+  scratchF64[0] = value;
+  return Math.imul(scratchI32[0] ^ Math.imul(scratchI32[1], 0x85ebca6b), 0x9e3779b1) >>> 0;
+}
+
+/** Open addressing on numeric keys (all fixed kinds except BIGINT, which needs bigint equality). */
+class NumericKeyTable implements GroupKeyTable {
+  groupCount = 0;
+  private slotKeys = new Float64Array(1024);
+  private slotGroups = new Int32Array(1024).fill(-1);
+  private nullGroup = -1;
+  private readonly builder: VectorBuilder;
+
+  constructor(type: DataType) {
+    this.builder = new VectorBuilder(type);
+  }
+
+  private grow(): void {
+    const oldKeys = this.slotKeys;
+    const oldGroups = this.slotGroups;
+    const capacity = oldKeys.length * 2;
+    this.slotKeys = new Float64Array(capacity);
+    this.slotGroups = new Int32Array(capacity).fill(-1);
+    const mask = capacity - 1;
+    for (let slotIdx = 0; slotIdx < oldKeys.length; slotIdx++) {
+      if (oldGroups[slotIdx] < 0) continue;
+      let slot = hashNumber(oldKeys[slotIdx]) & mask;
+      while (this.slotGroups[slot] >= 0) slot = (slot + 1) & mask;
+      this.slotKeys[slot] = oldKeys[slotIdx];
+      this.slotGroups[slot] = oldGroups[slotIdx];
+    }
+  }
+
+  assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    const vec = keys[0];
+    const values = (vec as { values: ArrayLike<number> }).values;
+    const nulls = vec.nulls;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx] === 1) {
+        if (this.nullGroup < 0) {
+          this.nullGroup = this.groupCount++;
+          this.builder.append(null);
+        }
+        out[rowIdx] = this.nullGroup;
+        continue;
+      }
+      let value = values[rowIdx];
+      if (value === 0) value = 0; // -0 and 0 are one group
+      const mask = this.slotKeys.length - 1;
+      let slot = hashNumber(value) & mask;
+      for (;;) {
+        const group = this.slotGroups[slot];
+        if (group < 0) {
+          const created = this.groupCount++;
+          this.slotGroups[slot] = created;
+          this.slotKeys[slot] = value;
+          this.builder.appendFrom(vec, rowIdx);
+          out[rowIdx] = created;
+          if (this.groupCount * 2 > this.slotKeys.length) this.grow();
+          break;
+        }
+        const stored = this.slotKeys[slot];
+        if (stored === value || (stored !== stored && value !== value)) {
+          out[rowIdx] = group;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+  }
+
+  finishKeys(): Vector[] {
+    return [this.builder.finish()];
+  }
+}
+
+/** One string key: per-dictionary code -> group maps for dict vectors, a Map for plain strings. */
+class StringKeyTable implements GroupKeyTable {
+  groupCount = 0;
+  private readonly groups = new Map<string, number>();
+  private nullGroup = -1;
+  private readonly builder: VectorBuilder;
+  private lastDict: readonly string[] | null = null;
+  private codeGroups = new Int32Array(0);
+
+  constructor(type: DataType) {
+    this.builder = new VectorBuilder(type);
+  }
+
+  private groupOf(value: string): number {
+    let group = this.groups.get(value);
+    if (group === undefined) {
+      group = this.groupCount++;
+      this.groups.set(value, group);
+      this.builder.append(value);
+    }
+    return group;
+  }
+
+  private nullGroupId(): number {
+    if (this.nullGroup < 0) {
+      this.nullGroup = this.groupCount++;
+      this.builder.append(null);
+    }
+    return this.nullGroup;
+  }
+
+  assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    const vec = keys[0];
+    const nulls = vec.nulls;
+    if (vec.kind === 'dict') {
+      if (vec.dict !== this.lastDict) {
+        this.lastDict = vec.dict;
+        this.codeGroups = new Int32Array(vec.dict.length).fill(-1);
+      }
+      const codeGroups = this.codeGroups;
+      const codes = vec.codes;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (nulls !== null && nulls[rowIdx] === 1) {
+          out[rowIdx] = this.nullGroupId();
+          continue;
+        }
+        const code = codes[rowIdx];
+        let group = codeGroups[code];
+        if (group < 0) {
+          group = this.groupOf(vec.dict[code]);
+          codeGroups[code] = group;
+        }
+        out[rowIdx] = group;
+      }
+      return;
+    }
+    if (vec.kind !== 'string') throw new TypeError('string group key expects a string vector');
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx] === 1) out[rowIdx] = this.nullGroupId();
+      else out[rowIdx] = this.groupOf(decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]));
+    }
+  }
+
+  finishKeys(): Vector[] {
+    return [this.builder.finish()];
+  }
+}
+
+/** A per-row key usable in a Map, or `undefined` when `skipNulls` and some key is NULL (join probes). */
+export type RowKeyFn = (rowIdx: number) => string | number | bigint | null | undefined;
+
+function valueReader(vec: Vector): (rowIdx: number) => string | number | bigint {
+  switch (vec.kind) {
+    case 'fixed': {
+      const values = vec.values as ArrayLike<number | bigint>;
+      return (rowIdx) => {
+        const value = values[rowIdx];
+        return value === 0 ? 0 : value;
+      };
+    }
+    case 'object':
+      return (rowIdx) => vec.values[rowIdx];
+    case 'dict':
+      return (rowIdx) => vec.dict[vec.codes[rowIdx]];
+    case 'string':
+      return (rowIdx) => decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+  }
+}
+
+/**
+ * Row keys for Map-based tables. One key column: the value itself (NULL as null). Several: a
+ * length-prefixed serialization, so no separator inside a string can make two keys collide.
+ */
+export function makeRowKey(keys: readonly Vector[], skipNulls: boolean): RowKeyFn {
+  const readers = keys.map(valueReader);
+  if (keys.length === 1) {
+    const nulls = keys[0].nulls;
+    const read = readers[0];
+    if (nulls === null) return read;
+    return (rowIdx) => (nulls[rowIdx] === 1 ? (skipNulls ? undefined : null) : read(rowIdx));
+  }
+  return (rowIdx) => {
+    let out = '';
+    for (let keyIdx = 0; keyIdx < keys.length; keyIdx++) {
+      const nulls = keys[keyIdx].nulls;
+      if (nulls !== null && nulls[rowIdx] === 1) {
+        if (skipNulls) return undefined;
+        out += 'N|';
+        continue;
+      }
+      const value = readers[keyIdx](rowIdx);
+      if (typeof value === 'string') out += `s${value.length}:${value}|`;
+      else out += `${typeof value === 'bigint' ? 'b' : 'n'}${String(value)}|`;
+    }
+    return out;
+  };
+}
+
+/** Several keys, or a key with no faster table. */
+class GenericKeyTable implements GroupKeyTable {
+  groupCount = 0;
+  private readonly groups = new Map<string | number | bigint | null, number>();
+  private readonly builders: VectorBuilder[];
+
+  constructor(types: readonly DataType[]) {
+    this.builders = types.map((type) => new VectorBuilder(type));
+  }
+
+  assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    const rowKey = makeRowKey(keys, false);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const key = rowKey(rowIdx) as string | number | bigint | null;
+      let group = this.groups.get(key);
+      if (group === undefined) {
+        group = this.groupCount++;
+        this.groups.set(key, group);
+        for (let keyIdx = 0; keyIdx < keys.length; keyIdx++) this.builders[keyIdx].appendFrom(keys[keyIdx], rowIdx);
+      }
+      out[rowIdx] = group;
+    }
+  }
+
+  finishKeys(): Vector[] {
+    return this.builders.map((builder) => builder.finish());
+  }
+}
+
+/** The fastest table for these key types. */
+export function createGroupKeyTable(keyTypes: readonly DataType[]): GroupKeyTable {
+  if (keyTypes.length === 0) return new NoKeyTable();
+  if (keyTypes.length === 1) {
+    const kind = physicalKind(keyTypes[0]);
+    if (kind === 'string') return new StringKeyTable(keyTypes[0]);
+    if (kind !== 'i64' && kind !== 'bigint') return new NumericKeyTable(keyTypes[0]);
+  }
+  return new GenericKeyTable(keyTypes);
+}

@@ -1,0 +1,18 @@
+/**
+ * Physical operators: one file per operator, each exporting its node description (`<Name>Node`), its
+ * `open<Name>` (one run: child batch streams in, its batch stream out, pull-based async iterables) and
+ * `explain<Name>` (EXPLAIN parameter lines). The per-kind tables live in ../plan/operator-registry.ts.
+ * May import common/, meta/ and storage/ types, ../bound-expr, ../context, ../expr and ../plan; never sql/.
+ */
+export * from './filter';
+export * from './hash-aggregate';
+export * from './hash-join';
+export * from './limit';
+export * from './nested-loop-join';
+export * from './project';
+export * from './sort';
+export * from './table-scan';
+export * from './top-n';
+export * from './union-all';
+export * from './values';
+export { createGroupKeyTable, makeRowKey, type GroupKeyTable } from './group-key-table';

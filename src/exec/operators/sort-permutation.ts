@@ -1,0 +1,103 @@
+/**
+ * The ordering core of Sort and TopN: evaluates the sort keys over one materialized batch and returns the
+ * row permutation that orders it. Keys become typed arrays first (dictionary strings become ranks of their
+ * sorted dictionary), so the comparator touches no vectors; ties keep input order (stable).
+ */
+import { concatVectors, decodeUtf8, takeRows, BATCH_SIZE, type Batch, type Vector } from '../../common/column';
+import type { SortKey } from '../plan/physical-plan';
+import type { OperatorRuntime } from '../plan/operator-runtime';
+import { sliceBatch } from './limit';
+
+interface KeyColumn {
+  readonly values: ArrayLike<number | bigint | string>;
+  readonly nulls: Uint8Array | null;
+  /** 1 for ASC, -1 for DESC. */
+  readonly direction: number;
+  /** -1 when NULL sorts first, 1 when last. */
+  readonly nullOrder: number;
+}
+
+function comparableValues(vec: Vector): ArrayLike<number | bigint | string> {
+  switch (vec.kind) {
+    case 'fixed':
+      return vec.values;
+    case 'object':
+      return vec.values;
+    case 'dict': {
+      const order = vec.dict.map((_value, code) => code).sort((left, right) => (vec.dict[left] < vec.dict[right] ? -1 : vec.dict[left] > vec.dict[right] ? 1 : 0));
+      const rank = new Int32Array(vec.dict.length);
+      for (let pos = 0; pos < order.length; pos++) rank[order[pos]] = pos;
+      const ranks = new Int32Array(vec.length);
+      for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) ranks[rowIdx] = rank[vec.codes[rowIdx]];
+      return ranks;
+    }
+    case 'string': {
+      const strings = new Array<string>(vec.length);
+      for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) strings[rowIdx] = decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+      return strings;
+    }
+  }
+}
+
+/** Concatenate batches of one schema into one batch. */
+export function concatBatches(batches: readonly Batch[], columnCount: number): Batch {
+  if (batches.length === 1) return batches[0];
+  let length = 0;
+  for (const batch of batches) length += batch.length;
+  const columns: Vector[] = [];
+  for (let colIdx = 0; colIdx < columnCount; colIdx++) {
+    columns.push(concatVectors(batches[0].columns[colIdx].type, batches.map((batch) => batch.columns[colIdx])));
+  }
+  return { length, columns };
+}
+
+/** Row order of `batch` under `keys`. */
+export function sortPermutation(batch: Batch, keys: readonly SortKey[], compiled: readonly ((b: Batch) => Vector)[]): Int32Array {
+  const keyColumns: KeyColumn[] = keys.map((key, keyIdx) => {
+    const vec = compiled[keyIdx](batch);
+    return { values: comparableValues(vec), nulls: vec.nulls, direction: key.descending ? -1 : 1, nullOrder: key.nullsFirst ? -1 : 1 };
+  });
+  const perm = new Int32Array(batch.length);
+  for (let rowIdx = 0; rowIdx < perm.length; rowIdx++) perm[rowIdx] = rowIdx;
+  const keyCount = keyColumns.length;
+  perm.sort((left, right) => {
+    for (let keyIdx = 0; keyIdx < keyCount; keyIdx++) {
+      const key = keyColumns[keyIdx];
+      if (key.nulls !== null) {
+        const leftNull = key.nulls[left];
+        const rightNull = key.nulls[right];
+        if (leftNull !== rightNull) return leftNull === 1 ? key.nullOrder : -key.nullOrder;
+        if (leftNull === 1) continue;
+      }
+      const leftValue = key.values[left];
+      const rightValue = key.values[right];
+      if (leftValue < rightValue) return -key.direction;
+      if (leftValue > rightValue) return key.direction;
+    }
+    return left - right;
+  });
+  return perm;
+}
+
+/** Compile the key expressions of a Sort/TopN for one run. */
+export function compileSortKeys(keys: readonly SortKey[], rt: OperatorRuntime): ((b: Batch) => Vector)[] {
+  return keys.map((key) => {
+    if (key.expr.kind === 'column') {
+      const index = key.expr.index;
+      return (batch: Batch) => batch.columns[index];
+    }
+    const fn = rt.compile(key.expr);
+    return (batch: Batch) => fn(batch, rt.ctx);
+  });
+}
+
+/** Rows perm[start..end) of a batch as output batches of at most BATCH_SIZE rows. */
+export function* emitPermuted(batch: Batch, perm: Int32Array, start: number, end: number): Iterable<Batch> {
+  for (let pos = start; pos < end; pos += BATCH_SIZE) {
+    const stop = Math.min(end, pos + BATCH_SIZE);
+    const rowIds = perm.subarray(pos, stop);
+    yield { length: stop - pos, columns: batch.columns.map((vec) => takeRows(vec, rowIds, stop - pos)) };
+  }
+}
+
+export { sliceBatch };

@@ -1,0 +1,31 @@
+/**
+ * Sort: materializes its input, then emits it in key order (multi-key, ASC/DESC, NULLS FIRST/LAST; stable).
+ * Doris defaults: NULLS FIRST for ASC, NULLS LAST for DESC (decided by the binder, stored in the keys).
+ */
+import type { Batch } from '../../common/column';
+import { exprToString } from '../plan/bound-expr-utils';
+import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
+import type { OperatorRuntime } from '../plan/operator-runtime';
+import { compileSortKeys, concatBatches, emitPermuted, sortPermutation } from './sort-permutation';
+
+export interface SortNode extends PlanNodeBase {
+  readonly kind: 'Sort';
+  readonly keys: readonly SortKey[];
+}
+
+export async function* openSort(node: SortNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+  const batches: Batch[] = [];
+  for await (const batch of inputs[0]) if (batch.length > 0) batches.push(batch);
+  if (batches.length === 0) return;
+  const all = concatBatches(batches, node.output.length);
+  const perm = sortPermutation(all, node.keys, compileSortKeys(node.keys, rt));
+  yield* emitPermuted(all, perm, 0, all.length);
+}
+
+export function sortKeyToString(key: SortKey): string {
+  return `${exprToString(key.expr)} ${key.descending ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`;
+}
+
+export function explainSort(node: SortNode): string[] {
+  return [`order by: ${node.keys.map(sortKeyToString).join(', ')}`];
+}

@@ -1,0 +1,60 @@
+/**
+ * TableScan: reads a table through its TableSource with the columns, pruning predicates and row limit the
+ * optimizer pushed down. The predicates only let storage skip data; a Filter above re-checks every row.
+ * Counts RowsRead in the query profile.
+ */
+import type { Batch } from '../../common/column';
+import { formatValue } from '../../common/convert';
+import type { TableSchema } from '../../meta/schema';
+import type { ScanPredicate } from '../../storage/scan-predicate';
+import { findColumn } from '../../meta/schema';
+import type { PlanNodeBase } from '../plan/physical-plan';
+import type { OperatorRuntime } from '../plan/operator-runtime';
+
+export interface TableScanNode extends PlanNodeBase {
+  readonly kind: 'TableScan';
+  readonly table: TableSchema;
+  /** Name the query refers to the table by (alias or table name). */
+  readonly alias: string;
+  /** Stored column names to read, in output order; empty when only the row count matters (COUNT(*)). */
+  readonly columns: readonly string[];
+  readonly predicates: readonly ScanPredicate[];
+  readonly limit: number | null;
+}
+
+export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+  const source = rt.ctx.openTable(node.table);
+  const profile = rt.ctx.profile;
+  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile })) {
+    profile.add('RowsRead', batch.length);
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/** Text of one pushed predicate, e.g. `k >= 10`, `s IN ('a', 'b')`, `v IS NULL`. */
+export function scanPredicateToString(table: TableSchema, pred: ScanPredicate): string {
+  const column = findColumn(table, pred.column);
+  const show = (value: (typeof pred & { op: '=' })['value']): string => {
+    if (value === null) return 'NULL';
+    const text = column ? formatValue(column.type, value) : String(value);
+    return typeof value === 'string' || column?.type.name === 'DATE' || column?.type.name === 'DATETIME' ? `'${text}'` : String(text);
+  };
+  switch (pred.op) {
+    case 'isnull':
+      return `${pred.column} IS NULL`;
+    case 'isnotnull':
+      return `${pred.column} IS NOT NULL`;
+    case 'in':
+      return `${pred.column} IN (${pred.values.map(show).join(', ')})`;
+    default:
+      return `${pred.column} ${pred.op} ${show(pred.value)}`;
+  }
+}
+
+export function explainTableScan(node: TableScanNode): string[] {
+  const lines = [`table: ${node.table.databaseName}.${node.table.name}${node.alias.toLowerCase() !== node.table.name.toLowerCase() ? ` AS ${node.alias}` : ''}`];
+  lines.push(`columns: [${node.columns.join(', ')}]`);
+  if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
+  if (node.limit !== null) lines.push(`limit: ${node.limit}`);
+  return lines;
+}

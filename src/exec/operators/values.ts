@@ -1,0 +1,29 @@
+/**
+ * Values: constant rows (VALUES queries, SELECT without FROM, INSERT ... VALUES). Each cell is evaluated
+ * once per run with evaluateConstant, so `?` parameters and session functions take their run-time value.
+ * A node with zero columns yields `rows.length` rows of no columns (the one-row source of SELECT 1).
+ */
+import { VectorBuilder, type Batch } from '../../common/column';
+import type { BoundExpr } from '../bound-expr';
+import { evaluateConstant } from '../expr';
+import type { PlanNodeBase } from '../plan/physical-plan';
+import type { OperatorRuntime } from '../plan/operator-runtime';
+
+export interface ValuesNode extends PlanNodeBase {
+  readonly kind: 'Values';
+  /** Cells already cast to the output column types. */
+  readonly rows: readonly (readonly BoundExpr[])[];
+}
+
+export async function* openValues(node: ValuesNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+  if (node.rows.length === 0) return;
+  const builders = node.output.map((column) => new VectorBuilder(column.type, node.rows.length));
+  for (const row of node.rows) {
+    for (let colIdx = 0; colIdx < builders.length; colIdx++) builders[colIdx].append(evaluateConstant(rt.resolve(row[colIdx]), rt.ctx));
+  }
+  yield { length: node.rows.length, columns: builders.map((builder) => builder.finish()) };
+}
+
+export function explainValues(node: ValuesNode): string[] {
+  return [`rows: ${node.rows.length}`, `columns: ${node.output.length}`];
+}

@@ -1,0 +1,120 @@
+/**
+ * Runs a physical plan: first its uncorrelated subqueries (once each, their results substituted into the
+ * main plan's expressions as literals), then the operator tree, pull-based. Every operator's stream is
+ * wrapped to count RowsIn / RowsOut and inclusive wall time (`<Kind>#<id>.<metric>` profile counters),
+ * which EXPLAIN ANALYZE prints.
+ */
+import { getRaw, type Batch, type RawValue } from '../../common/column';
+import { GaleneError } from '../../common/errors';
+import { Types, type DataType } from '../../common/types';
+import type { BoundExpr } from '../bound-expr';
+import type { ExecContext } from '../context';
+import { compileExpr } from '../expr';
+import { exprKey, literal, transformExpr } from './bound-expr-utils';
+import { operatorCounter } from './explain-plan';
+import { operatorDef } from './operator-registry';
+import type { OperatorRuntime } from './operator-runtime';
+import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan, type SubqueryPlan } from './physical-plan';
+
+interface SubqueryResult {
+  readonly mode: SubqueryPlan['mode'];
+  readonly values: readonly RawValue[];
+}
+
+async function runSubquery(sub: SubqueryPlan, ctx: ExecContext): Promise<SubqueryResult> {
+  const values: RawValue[] = [];
+  const seen = new Set<string>();
+  const type: DataType = sub.plan.columns[0]?.type ?? Types.NULL;
+  for await (const batch of executePhysicalPlan(sub.plan, ctx)) {
+    if (sub.mode === 'exists') {
+      if (batch.length > 0) return { mode: sub.mode, values: [1] };
+      continue;
+    }
+    const vec = batch.columns[0];
+    for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) {
+      const value = vec.nulls !== null && vec.nulls[rowIdx] === 1 ? null : getRaw(vec, rowIdx);
+      if (sub.mode === 'scalar') {
+        if (values.length >= 1) throw new GaleneError('TYPE_MISMATCH', ['Expected LE 1 to be returned by expression: subquery returns more than 1 row']);
+        values.push(value);
+      } else {
+        const key = exprKey(literal(type, value));
+        if (!seen.has(key)) {
+          seen.add(key);
+          values.push(value);
+        }
+      }
+    }
+  }
+  return { mode: sub.mode, values: sub.mode === 'exists' ? [0] : values };
+}
+
+function isSlot(expr: BoundExpr): expr is BoundExpr & { kind: 'param' } {
+  return expr.kind === 'param' && expr.index >= SUBQUERY_SLOT_BASE;
+}
+
+/** Replace subquery placeholders by their results. */
+function substituteSubqueries(expr: BoundExpr, results: ReadonlyMap<number, SubqueryResult>): BoundExpr {
+  if (results.size === 0) return expr;
+  return transformExpr(expr, (node) => {
+    if (node.kind === 'in' && node.list.length === 1) {
+      // `x IN (subquery)`: the list is the placeholder, possibly under a cast to the compared type.
+      const item = node.list[0];
+      const slot = isSlot(item) ? item : item.kind === 'cast' && isSlot(item.operand) ? item.operand : null;
+      const result = slot ? results.get(slot.index) : undefined;
+      if (slot && result?.mode === 'in') {
+        if (result.values.length === 0) return literal(Types.BOOLEAN, node.negated ? 1 : 0);
+        const list = result.values.map((value): BoundExpr => {
+          const lit = literal(slot.type, value);
+          return item.kind === 'cast' ? { ...item, operand: lit } : lit;
+        });
+        return { ...node, list };
+      }
+    }
+    if (isSlot(node)) {
+      const result = results.get(node.index);
+      if (!result) throw new GaleneError('INTERNAL', [`subquery slot ${node.index} has no result`]);
+      if (result.mode === 'in') return node; // expanded by its IN node
+      if (result.mode === 'exists') return literal(Types.BOOLEAN, result.values[0]);
+      return literal(node.type, result.values[0] ?? null);
+    }
+    return node;
+  });
+}
+
+async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null): AsyncIterable<Batch> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const profile = ctx.profile;
+  let done = false;
+  try {
+    for (;;) {
+      const start = performance.now();
+      const step = await iterator.next();
+      if (timeCounter !== null) profile.add(timeCounter, performance.now() - start);
+      if (step.done) {
+        done = true;
+        return;
+      }
+      profile.add(rowsCounter, step.value.length);
+      yield step.value;
+    }
+  } finally {
+    if (!done && iterator.return) await iterator.return();
+  }
+}
+
+function openNode(node: PhysicalNode, rt: OperatorRuntime): AsyncIterable<Batch> {
+  const inputs = node.children.map((child) => instrument(openNode(child, rt), rt.ctx, operatorCounter(node, 'RowsIn'), null));
+  return instrument(operatorDef(node).open(node, inputs, rt), rt.ctx, operatorCounter(node, 'RowsOut'), operatorCounter(node, 'TimeMs'));
+}
+
+/** The batches of a plan's result, produced as the consumer pulls them. */
+export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+  const results = new Map<number, SubqueryResult>();
+  for (const sub of plan.subqueries) results.set(sub.slot, await runSubquery(sub, ctx));
+  const rt: OperatorRuntime = {
+    ctx,
+    resolve: (expr) => substituteSubqueries(expr, results),
+    compile: (expr) => compileExpr(substituteSubqueries(expr, results)),
+  };
+  yield* openNode(plan.root, rt);
+}

@@ -1,0 +1,79 @@
+/**
+ * The FE role: catalog and metadata, users, sessions, query profiles; the MySQL protocol's backend.
+ * Statements run in sessions (session.ts); their handlers live in fe/statements/.
+ */
+import * as path from 'node:path';
+import type { Config } from '../common/config';
+import { GaleneError } from '../common/errors';
+import type { QueryProfile } from '../common/profile';
+import { Backend } from '../be/backend';
+import { Catalog } from '../meta/catalog';
+import { MetaStore } from '../meta/meta-store';
+import type { ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import { Session } from './session';
+import { SERVER_VERSION } from './session-variables';
+import { UserManager } from './users';
+
+/** How many finished query profiles SHOW QUERY PROFILE keeps. */
+const PROFILE_HISTORY = 100;
+
+export class Frontend implements ProtocolBackend {
+  readonly serverVersion = SERVER_VERSION;
+  readonly sessions = new Map<number, Session>();
+  readonly globalVariables = new Map<string, string | number | boolean>();
+  private readonly profiles: QueryProfile[] = [];
+  private queryCounter = 0;
+
+  private constructor(
+    readonly config: Config,
+    readonly meta: MetaStore,
+    readonly catalog: Catalog,
+    readonly users: UserManager,
+    readonly backend: Backend,
+  ) {}
+
+  /** Open the metadata and storage under the configured data_dir, recovering from a crash. */
+  static async open(config: Config): Promise<Frontend> {
+    const dataDir = config.getString('data_dir');
+    const meta = new MetaStore(config.getString('meta_dir') || path.join(dataDir, 'meta'));
+    // A load cut short by a crash never became visible: abort its transaction and drop its objects.
+    meta.abortUnfinishedTransactions();
+    const backend = await Backend.open(config);
+    await backend.removeOrphans(meta.allSegmentKeys());
+    return new Frontend(config, meta, new Catalog(meta), new UserManager(meta), backend);
+  }
+
+  lookupUser(user: string, host: string): UserAuthInfo | null {
+    return this.users.lookup(user, host);
+  }
+
+  async openSession(info: SessionInfo): Promise<SessionHandler> {
+    if (info.database !== null && !this.catalog.hasDatabase(info.database)) throw new GaleneError('UNKNOWN_DATABASE', [info.database]);
+    const session = new Session(this, info);
+    this.sessions.set(info.connectionId, session);
+    return session;
+  }
+
+  closeSession(connectionId: number): void {
+    this.sessions.delete(connectionId);
+  }
+
+  newQueryId(): string {
+    this.queryCounter++;
+    return `${Date.now().toString(16)}-${this.queryCounter.toString(16).padStart(8, '0')}`;
+  }
+
+  recordProfile(profile: QueryProfile): void {
+    this.profiles.push(profile);
+    if (this.profiles.length > PROFILE_HISTORY) this.profiles.shift();
+  }
+
+  /** Finished profiles, newest first. */
+  recentProfiles(): readonly QueryProfile[] {
+    return [...this.profiles].reverse();
+  }
+
+  close(): void {
+    this.meta.close();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Starts one FE and one BE in this process: opens metadata and storage under data_dir (recovering from a
+ * crash), then the MySQL server (query_port) and the HTTP servers (http_port, webserver_port, brpc_port).
+ */
+import type { Server } from 'node:http';
+import type { Config } from '../common/config';
+import { MysqlServer } from '../protocol/mysql-server';
+import { Frontend } from './frontend';
+import { createHttpServer, listenHttp } from './http-api';
+
+export interface RunningGalene {
+  readonly frontend: Frontend;
+  readonly ports: { query_port: number; http_port: number; webserver_port: number; brpc_port: number };
+  stop(): Promise<void>;
+}
+
+export async function startGalene(config: Config): Promise<RunningGalene> {
+  const frontend = await Frontend.open(config);
+  const host = config.getString('bind_address');
+  const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port'), maxConnections: config.getInt('max_connections') });
+  const httpServers: Server[] = [];
+  try {
+    const queryPort = await mysql.listen();
+    const ports = { query_port: queryPort, http_port: 0, webserver_port: 0, brpc_port: 0 };
+    for (const [role, setting] of [['fe', 'http_port'], ['be', 'webserver_port'], ['brpc', 'brpc_port']] as const) {
+      const server = createHttpServer(frontend, role);
+      httpServers.push(server);
+      ports[setting] = await listenHttp(server, host, config.getInt(setting));
+    }
+    // Statements see the ports actually bound (SHOW FRONTENDS / BACKENDS).
+    for (const [name, port] of Object.entries(ports)) config.set(name, port);
+    return {
+      frontend,
+      ports,
+      async stop() {
+        await mysql.close();
+        await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+        frontend.close();
+      },
+    };
+  } catch (err) {
+    await mysql.close().catch(() => undefined);
+    for (const server of httpServers) server.close();
+    frontend.close();
+    throw err;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Session variables: one registry entry per variable (Doris/MySQL name, type, default, description,
+ * validator). SET, SHOW VARIABLES, @@name and the docs read this registry. Connectors read several of
+ * these on connect (auto_increment_increment, character_set_*, max_allowed_packet, sql_mode...).
+ */
+import type { RawValue } from '../common/column';
+import { GaleneError } from '../common/errors';
+import { DataType, Types } from '../common/types';
+
+export interface SessionVariableDef {
+  readonly name: string;
+  readonly type: 'int' | 'bool' | 'string';
+  readonly defaultValue: string | number | boolean;
+  readonly description: string;
+  /** Only SET GLOBAL may change it (read-only for sessions). */
+  readonly readOnly?: boolean;
+  /** Returns an error reason, or null when the value is acceptable. */
+  readonly validate?: (value: string | number | boolean) => string | null;
+}
+
+const v = (name: string, type: SessionVariableDef['type'], defaultValue: string | number | boolean, description: string, extra: Partial<SessionVariableDef> = {}): SessionVariableDef => ({ name, type, defaultValue, description, ...extra });
+
+const oneOf = (...allowed: string[]) => (value: string | number | boolean): string | null => (allowed.includes(String(value).toLowerCase()) ? null : `expected one of ${allowed.join(', ')}`);
+
+export const SERVER_VERSION = '5.7.99';
+export const VERSION_COMMENT = 'Galene (Doris-compatible), version 0.1.0';
+
+export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
+  v('autocommit', 'bool', true, 'Statements commit on their own (Doris always behaves so outside BEGIN ... COMMIT).'),
+  v('auto_increment_increment', 'int', 1, 'MySQL compatibility.'),
+  v('auto_increment_offset', 'int', 1, 'MySQL compatibility.'),
+  v('character_set_client', 'string', 'utf8mb4', 'MySQL compatibility.'),
+  v('character_set_connection', 'string', 'utf8mb4', 'MySQL compatibility.'),
+  v('character_set_results', 'string', 'utf8mb4', 'MySQL compatibility.'),
+  v('character_set_server', 'string', 'utf8mb4', 'MySQL compatibility.'),
+  v('collation_connection', 'string', 'utf8mb4_0900_bin', 'MySQL compatibility.'),
+  v('collation_database', 'string', 'utf8mb4_0900_bin', 'MySQL compatibility.'),
+  v('collation_server', 'string', 'utf8mb4_0900_bin', 'MySQL compatibility.'),
+  v('init_connect', 'string', '', 'MySQL compatibility.'),
+  v('interactive_timeout', 'int', 3600, 'Seconds an idle interactive connection is kept.'),
+  v('wait_timeout', 'int', 28800, 'Seconds an idle connection is kept.'),
+  v('net_write_timeout', 'int', 60, 'MySQL compatibility.'),
+  v('net_read_timeout', 'int', 60, 'MySQL compatibility.'),
+  v('net_buffer_length', 'int', 16384, 'MySQL compatibility.'),
+  v('max_allowed_packet', 'int', 67108864, 'Largest packet the server accepts.'),
+  v('lower_case_table_names', 'int', 0, 'Table names are case-sensitive (0), as in Doris by default.', { readOnly: true }),
+  v('license', 'string', 'Apache License, Version 2.0', 'License.', { readOnly: true }),
+  v('language', 'string', '/palo/share/english/', 'MySQL compatibility.', { readOnly: true }),
+  v('sql_mode', 'string', 'ONLY_FULL_GROUP_BY', 'SQL mode (accepted for compatibility).'),
+  v('sql_select_limit', 'string', '18446744073709551615', 'MySQL compatibility.'),
+  v('system_time_zone', 'string', 'UTC', 'Time zone of the server.', { readOnly: true }),
+  v('time_zone', 'string', 'UTC', 'Session time zone (accepted; DATETIME values are wall-clock values).'),
+  v('transaction_isolation', 'string', 'REPEATABLE-READ', 'MySQL compatibility.'),
+  v('tx_isolation', 'string', 'REPEATABLE-READ', 'MySQL compatibility.'),
+  v('transaction_read_only', 'bool', false, 'MySQL compatibility.'),
+  v('tx_read_only', 'bool', false, 'MySQL compatibility.'),
+  v('have_query_cache', 'string', 'YES', 'MySQL compatibility.', { readOnly: true }),
+  v('query_cache_size', 'int', 1048576, 'MySQL compatibility.'),
+  v('query_cache_type', 'int', 0, 'MySQL compatibility.'),
+  v('performance_schema', 'bool', false, 'MySQL compatibility.', { readOnly: true }),
+  v('version', 'string', SERVER_VERSION, 'Server version reported to MySQL clients.', { readOnly: true }),
+  v('version_comment', 'string', VERSION_COMMENT, 'Server description.', { readOnly: true }),
+  v('query_timeout', 'int', 900, 'Seconds a query may run.', { validate: (value) => (Number(value) > 0 ? null : 'must be positive') }),
+  v('insert_timeout', 'int', 14400, 'Seconds an INSERT may run.'),
+  v('exec_mem_limit', 'int', 2147483648, 'Bytes of memory one query may use.'),
+  v('parallel_pipeline_task_num', 'int', 0, 'Scan parallelism per query (0 = one per core).'),
+  v('enable_profile', 'bool', false, 'Doris compatibility; Galene keeps a profile for every query.'),
+  v('group_commit', 'string', 'off_mode', 'Group Commit mode for INSERT INTO VALUES.', { validate: oneOf('off_mode', 'sync_mode', 'async_mode') }),
+  v('enable_prepared_stmt_audit_log', 'bool', false, 'Write prepared executions to the audit log.'),
+  v('enable_insert_strict', 'bool', true, 'INSERT fails on a row that does not fit its column instead of filtering it.'),
+  v('sql_quote_show_create', 'bool', true, 'MySQL compatibility.'),
+  v('default_storage_engine', 'string', 'olap', 'MySQL compatibility.'),
+  v('storage_engine', 'string', 'olap', 'MySQL compatibility.'),
+  v('sql_safe_updates', 'int', 0, 'MySQL compatibility.'),
+  v('names', 'string', 'utf8mb4', 'Set by SET NAMES.'),
+];
+
+const BY_NAME = new Map(SESSION_VARIABLES.map((def) => [def.name, def]));
+
+export function findSessionVariable(name: string): SessionVariableDef | undefined {
+  return BY_NAME.get(name.toLowerCase());
+}
+
+export function variableType(def: SessionVariableDef): DataType {
+  return def.type === 'string' ? Types.varchar(1024) : Types.BIGINT;
+}
+
+/** Convert a SET value (raw value of any type) to the variable's type, or throw WRONG_VALUE_FOR_VAR. */
+export function coerceVariable(def: SessionVariableDef, value: RawValue): string | number | boolean {
+  const text = value === null ? 'NULL' : String(value);
+  let out: string | number | boolean;
+  if (def.type === 'int') {
+    const num = Number(text);
+    if (!Number.isFinite(num)) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, text]);
+    out = Math.trunc(num);
+  } else if (def.type === 'bool') {
+    const lower = text.toLowerCase();
+    if (lower === '1' || lower === 'true' || lower === 'on') out = true;
+    else if (lower === '0' || lower === 'false' || lower === 'off') out = false;
+    else throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, text]);
+  } else {
+    out = text;
+  }
+  const why = def.validate?.(out);
+  if (why) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, text]);
+  return out;
+}
+
+/** Raw value of a variable for @@name and SHOW VARIABLES (bools as 1/0 as MySQL shows them). */
+export function variableRaw(def: SessionVariableDef, value: string | number | boolean): RawValue {
+  if (def.type === 'bool') return value ? 1n : 0n;
+  if (def.type === 'int') return BigInt(Math.trunc(Number(value)));
+  return String(value);
+}

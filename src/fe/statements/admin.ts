@@ -1,0 +1,105 @@
+/**
+ * Session and server administration: USE, SET, users, transactions, prepared statements, KILL.
+ */
+import type { RawValue } from '../../common/column';
+import { GaleneError } from '../../common/errors';
+import type { QueryProfile } from '../../common/profile';
+import type { StatementResult } from '../../common/result';
+import { evaluateConstant } from '../../exec/expr';
+import type {
+  CreateUserStatement,
+  DeallocateStatement,
+  DropUserStatement,
+  ExecuteStatement,
+  Expr,
+  KillStatement,
+  PrepareStatement,
+  SetPasswordStatement,
+  SetStatement,
+  TransactionStatement,
+  UseStatement,
+} from '../../sql/ast';
+import { bindScalarExpr } from '../../sql/query';
+import type { Session } from '../session';
+import { coerceVariable, findSessionVariable } from '../session-variables';
+import { okResult } from './result-rows';
+
+export async function use(session: Session, statement: UseStatement): Promise<StatementResult> {
+  if (statement.computeGroup !== null && statement.computeGroup !== 'default_compute_group') {
+    throw new GaleneError('UNSUPPORTED', [`compute group '${statement.computeGroup}' (this server has only default_compute_group)`]);
+  }
+  if (statement.database !== null) await session.useDatabase(statement.database);
+  return okResult();
+}
+
+/** Evaluate a SET right-hand side; a bare identifier (SET group_commit = async_mode) is its name as a string. */
+function setValue(session: Session, expr: Expr, profile: QueryProfile): RawValue {
+  if (expr.kind === 'column' && expr.qualifier.length === 0) return expr.name;
+  const ctx = session.execContext(profile);
+  return evaluateConstant(bindScalarExpr(expr, ctx), ctx);
+}
+
+export async function set(session: Session, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+  // Validate every assignment before applying any, so a bad one changes nothing.
+  const apply: (() => void)[] = [];
+  for (const assignment of statement.assignments) {
+    if (assignment.scope === 'names' || assignment.scope === 'charset') continue;
+    if (assignment.scope === 'user') {
+      const ctx = session.execContext(profile);
+      const bound = bindScalarExpr(assignment.value!, ctx);
+      const value = evaluateConstant(bound, ctx);
+      apply.push(() => session.userVariables.set(assignment.name.toLowerCase(), { type: bound.type, value }));
+      continue;
+    }
+    const def = findSessionVariable(assignment.name);
+    if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [assignment.name]);
+    if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
+    if (assignment.value === null || assignment.value.kind === 'default') {
+      apply.push(() => (assignment.scope === 'global' ? session.fe.globalVariables.delete(def.name) : session.variables.delete(def.name)));
+      continue;
+    }
+    const value = coerceVariable(def, setValue(session, assignment.value, profile));
+    apply.push(() => (assignment.scope === 'global' ? session.fe.globalVariables.set(def.name, value) : session.variables.set(def.name, value)));
+  }
+  for (const change of apply) change();
+  return okResult();
+}
+
+export async function createUser(session: Session, statement: CreateUserStatement): Promise<StatementResult> {
+  session.fe.users.create(statement.user.user, statement.user.host, statement.password, statement.ifNotExists);
+  return okResult();
+}
+
+export async function dropUser(session: Session, statement: DropUserStatement): Promise<StatementResult> {
+  session.fe.users.drop(statement.user.user, statement.user.host, statement.ifExists);
+  return okResult();
+}
+
+export async function setPassword(session: Session, statement: SetPasswordStatement): Promise<StatementResult> {
+  const target = statement.user ?? { user: session.user, host: session.host };
+  session.fe.users.setPassword(target.user, target.host, statement.password);
+  return okResult();
+}
+
+export async function transaction(_session: Session, statement: TransactionStatement): Promise<StatementResult> {
+  // Outside an explicit transaction every statement commits on its own; COMMIT/ROLLBACK then do nothing (as MySQL).
+  if (statement.action === 'BEGIN') throw new GaleneError('UNSUPPORTED', ['explicit transactions (BEGIN ... COMMIT)']);
+  return okResult();
+}
+
+export async function prepare(_session: Session, _statement: PrepareStatement): Promise<StatementResult> {
+  throw new GaleneError('UNSUPPORTED', ['SQL-level PREPARE']);
+}
+
+export async function execute(_session: Session, _statement: ExecuteStatement): Promise<StatementResult> {
+  throw new GaleneError('UNSUPPORTED', ['SQL-level EXECUTE']);
+}
+
+export async function deallocate(_session: Session, _statement: DeallocateStatement): Promise<StatementResult> {
+  throw new GaleneError('UNSUPPORTED', ['DEALLOCATE PREPARE']);
+}
+
+export async function kill(session: Session, statement: KillStatement): Promise<StatementResult> {
+  if (!session.fe.sessions.has(statement.id)) throw new GaleneError('INTERNAL', [`Unknown thread id: ${statement.id}`]);
+  throw new GaleneError('UNSUPPORTED', ['KILL']);
+}

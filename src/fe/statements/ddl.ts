@@ -1,0 +1,267 @@
+/**
+ * Data definition: databases and tables, with Doris's validation rules and messages.
+ */
+import { parseValue } from '../../common/convert';
+import { GaleneError } from '../../common/errors';
+import type { StatementResult } from '../../common/result';
+import { isStringType, typeToSql } from '../../common/types';
+import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
+import type {
+  AlterTableStatement,
+  ColumnDef,
+  CreateDatabaseStatement,
+  CreateTableStatement,
+  DropDatabaseStatement,
+  DropTableStatement,
+  Expr,
+  TruncateTableStatement,
+} from '../../sql/ast';
+import { tableCompression } from '../../load/table-writer';
+import type { Session } from '../session';
+import { okResult } from './result-rows';
+
+const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
+
+export async function createDatabase(session: Session, statement: CreateDatabaseStatement): Promise<StatementResult> {
+  if (statement.ifNotExists && session.fe.catalog.hasDatabase(statement.name)) return okResult();
+  session.fe.catalog.createDatabase(statement.name, { ...statement.properties });
+  return okResult();
+}
+
+export async function dropDatabase(session: Session, statement: DropDatabaseStatement): Promise<StatementResult> {
+  if (statement.ifExists && !session.fe.catalog.hasDatabase(statement.name)) return okResult();
+  const keys = session.fe.catalog.dropDatabase(statement.name);
+  if (session.database === statement.name) session.database = null;
+  await session.fe.backend.deleteObjects(keys);
+  return okResult();
+}
+
+/** Table properties Galene understands or accepts for Doris compatibility; anything else is an error, as in Doris. */
+const KNOWN_PROPERTIES = new Set([
+  'replication_num',
+  'replication_allocation',
+  'compression',
+  'storage_format',
+  'storage_medium',
+  'storage_policy',
+  'light_schema_change',
+  'enable_unique_key_merge_on_write',
+  'function_column.sequence_col',
+  'function_column.sequence_type',
+  'group_commit_interval_ms',
+  'group_commit_data_bytes',
+  'group_commit_mode',
+  'bloom_filter_columns',
+  'bloom_filter_fpp',
+  'in_memory',
+  'is_being_synced',
+  'disable_auto_compaction',
+  'enable_single_replica_compaction',
+  'store_row_column',
+  'row_store_columns',
+  'compaction_policy',
+  'estimate_partition_size',
+  'file_cache_ttl_seconds',
+  'skip_write_index_on_load',
+  'enable_mow_light_delete',
+  'min_load_replica_num',
+  'enable_duplicate_without_keys_by_default',
+  'inverted_index_storage_format',
+  'variant_enable_flatten_nested',
+  'time_series_compaction_goal_size_mbytes',
+  'time_series_compaction_file_count_threshold',
+  'time_series_compaction_time_threshold_seconds',
+  'time_series_compaction_empty_rowsets_threshold',
+  'time_series_compaction_level_threshold',
+]);
+const KNOWN_PROPERTY_PREFIXES = ['dynamic_partition.', 'binlog.'];
+
+export function validateTableProperties(properties: Readonly<Record<string, string>>, forSchema?: { keysType: KeysType; columns: readonly ColumnSchema[] }): void {
+  for (const [key, value] of Object.entries(properties)) {
+    if (!KNOWN_PROPERTIES.has(key) && !KNOWN_PROPERTY_PREFIXES.some((prefix) => key.startsWith(prefix))) throw new GaleneError('UNKNOWN_PROPERTY', [key]);
+    if ((key === 'replication_num' || key === 'group_commit_interval_ms' || key === 'group_commit_data_bytes') && !/^\d+$/.test(value.trim())) {
+      throw new GaleneError('INVALID_PROPERTY', [key, value]);
+    }
+    if (key === 'group_commit_mode' && !['off_mode', 'sync_mode', 'async_mode'].includes(value.toLowerCase())) {
+      throw new GaleneError('INVALID_PROPERTY', [key, `${value} (group_commit can only be [async_mode, sync_mode, off_mode])`]);
+    }
+    if (key === 'function_column.sequence_col' && forSchema) {
+      if (forSchema.keysType !== 'UNIQUE') throw bad('sequence column only support UNIQUE_KEYS');
+      if (!forSchema.columns.some((column) => column.name.toLowerCase() === value.toLowerCase())) throw bad(`The sequence_col[${value}] does not exist`);
+    }
+  }
+  tableCompression({ properties } as TableSchema);
+}
+
+function defaultText(expr: Expr | undefined, column: ColumnDef): string | null {
+  if (expr === undefined) return null;
+  if (expr.kind === 'literal') {
+    if (expr.value === null) return null;
+    const text = String(expr.value);
+    const parsed = parseValue(column.type, text);
+    if (parsed.failure) throw bad(`Invalid default value for '${column.name}': ${text}`);
+    return text;
+  }
+  if (expr.kind === 'call' && ['current_timestamp', 'now'].includes(expr.name.toLowerCase())) {
+    if (column.type.name !== 'DATETIME') throw bad(`Invalid default value for '${column.name}': CURRENT_TIMESTAMP needs a DATETIME column`);
+    return 'CURRENT_TIMESTAMP';
+  }
+  if (expr.kind === 'unary' && expr.op === '-' && expr.operand.kind === 'literal') return '-' + String(expr.operand.value);
+  throw bad(`Invalid default value for '${column.name}': only constants and CURRENT_TIMESTAMP are allowed`);
+}
+
+const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
+
+/** Build and validate a table schema from CREATE TABLE (Doris's rules). */
+export function buildTableSchema(session: Session, statement: CreateTableStatement, database: string, tableId: number): TableSchema {
+  if (statement.columns.length === 0) throw bad('Table should have at least one column');
+  const seen = new Set<string>();
+  for (const column of statement.columns) {
+    const lower = column.name.toLowerCase();
+    if (seen.has(lower)) throw new GaleneError('DUPLICATE_COLUMN', [column.name]);
+    seen.add(lower);
+  }
+  const keysType: KeysType = statement.keysType ?? 'DUPLICATE';
+  let keys = statement.keys.map((key) => key);
+  if (keys.length === 0) {
+    if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
+    // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
+    for (const column of statement.columns.slice(0, 3)) {
+      if (column.aggregation) break;
+      keys.push(column.name);
+      if (isStringType(column.type)) break;
+    }
+  }
+  keys.forEach((key, keyIdx) => {
+    const column = statement.columns[keyIdx];
+    if (!statement.columns.some((candidate) => candidate.name.toLowerCase() === key.toLowerCase())) throw new GaleneError('UNKNOWN_COLUMN', [key, 'key desc']);
+    if (!column || column.name.toLowerCase() !== key.toLowerCase()) throw bad('Key columns should be a ordered prefix of the schema. KeyColumns[' + (keyIdx + 1) + '] (starts from zero) is ' + key + ', but corresponding column is ' + (column?.name ?? '') + ' in the previous columns declaration.');
+  });
+  keys = keys.map((key, keyIdx) => statement.columns[keyIdx].name);
+  const columns: ColumnSchema[] = statement.columns.map((column, colIdx) => {
+    const isKey = colIdx < keys.length;
+    let aggregation: AggregationType | null = null;
+    if (column.aggregation) {
+      const upper = column.aggregation.toUpperCase() as AggregationType;
+      if (!AGGREGATIONS.includes(upper)) throw bad(`Unknown aggregation type ${column.aggregation}`);
+      if (keysType !== 'AGGREGATE') throw bad(`The column[${column.name}] is not allowed to have aggregation type ${upper} in ${keysType} KEY table`);
+      if (isKey) throw bad(`Key column ${column.name} can not set aggregation type`);
+      if (upper === 'SUM' && !['TINYINT', 'SMALLINT', 'INT', 'BIGINT', 'LARGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL'].includes(column.type.name)) {
+        throw bad(`Aggregate type SUM is not compatible with primitive type ${typeToSql(column.type)}`);
+      }
+      aggregation = upper;
+    } else if (keysType === 'AGGREGATE' && !isKey) {
+      throw bad(`The column[${column.name}] must have aggregation type in AGGREGATE KEY table`);
+    }
+    if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
+    return {
+      name: column.name,
+      type: column.type,
+      nullable: column.nullable,
+      isKey,
+      aggregation,
+      defaultValue: defaultText(column.defaultValue, column),
+      comment: column.comment ?? '',
+      uniqueId: colIdx,
+    };
+  });
+  const defaultBuckets = session.fe.config.getInt('default_bucket_num');
+  let distribution: TableSchema['distribution'];
+  if (statement.distribution) {
+    const buckets = statement.distribution.buckets === 'AUTO' ? defaultBuckets : statement.distribution.buckets;
+    if (!Number.isInteger(buckets) || buckets <= 0 || buckets > 1024) throw bad(`Number of hash distribution should be between 1 and 1024: ${buckets}`);
+    if (statement.distribution.type === 'RANDOM' && keysType !== 'DUPLICATE') throw bad('Random distribution for non-DUPLICATE table is unsupported');
+    for (const name of statement.distribution.columns) {
+      const column = columns.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+      if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'distribution desc']);
+      if (keysType !== 'DUPLICATE' && !column.isKey) throw bad(`Distribution column[${name}] is not key column`);
+      if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
+    }
+    distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
+  } else {
+    distribution = { type: 'HASH', columns: [keys[0] ?? columns[0].name], buckets: defaultBuckets };
+  }
+  const indexes: IndexSchema[] = statement.indexes.map((index) => {
+    for (const name of index.columns) if (!columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) throw new GaleneError('UNKNOWN_COLUMN', [name, 'index definition']);
+    return { name: index.name, columns: index.columns, indexType: index.indexType.toUpperCase(), properties: { ...index.properties }, comment: index.comment ?? '' };
+  });
+  validateTableProperties(statement.properties, { keysType, columns });
+  if (statement.engine && statement.engine.toUpperCase() !== 'OLAP') throw bad(`Unknown engine ${statement.engine}: only OLAP tables are supported`);
+  return {
+    id: tableId,
+    databaseName: database,
+    name: statement.name,
+    columns,
+    keysType,
+    keyColumns: keys,
+    indexes,
+    distribution,
+    properties: { ...statement.properties },
+    comment: statement.comment ?? '',
+    schemaVersion: 1,
+    createTime: Date.now(),
+  };
+}
+
+export async function createTable(session: Session, statement: CreateTableStatement): Promise<StatementResult> {
+  const database = session.requireDatabase(statement.database);
+  const catalog = session.fe.catalog;
+  catalog.getDatabase(database);
+  if (catalog.findTable(database, statement.name)) {
+    if (statement.ifNotExists) return okResult();
+    throw new GaleneError('TABLE_EXISTS', [statement.name]);
+  }
+  if (statement.asQuery) throw new GaleneError('UNSUPPORTED', ['CREATE TABLE ... AS SELECT']);
+  if (statement.like) {
+    const source = session.resolveTable(statement.like.database, statement.like.name);
+    catalog.createTable(database, { ...source, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
+    return okResult();
+  }
+  const schema = buildTableSchema(session, statement, database, catalog.newObjectId());
+  catalog.createTable(database, schema);
+  return okResult();
+}
+
+export async function dropTable(session: Session, statement: DropTableStatement): Promise<StatementResult> {
+  const database = session.requireDatabase(statement.database);
+  if (!session.fe.catalog.findTable(database, statement.name)) {
+    if (statement.ifExists) return okResult();
+    throw new GaleneError('BAD_TABLE_DROP', [statement.name]);
+  }
+  const keys = session.fe.catalog.dropTable(database, statement.name);
+  await session.fe.backend.deleteObjects(keys);
+  return okResult();
+}
+
+export async function truncateTable(session: Session, statement: TruncateTableStatement): Promise<StatementResult> {
+  const database = session.requireDatabase(statement.database);
+  const keys = session.fe.catalog.truncateTable(database, statement.name);
+  await session.fe.backend.deleteObjects(keys);
+  return okResult();
+}
+
+export async function alterTable(session: Session, statement: AlterTableStatement): Promise<StatementResult> {
+  const database = session.requireDatabase(statement.database);
+  const catalog = session.fe.catalog;
+  const current = catalog.getTable(database, statement.name).schema;
+  // Validate every action first so a bad one changes nothing.
+  let next: TableSchema = current;
+  for (const action of statement.actions) {
+    switch (action.kind) {
+      case 'setProperties': {
+        const properties = { ...next.properties, ...action.properties };
+        validateTableProperties(action.properties, next);
+        next = { ...next, properties };
+        break;
+      }
+      case 'renameTable':
+        if (catalog.findTable(database, action.newName)) throw new GaleneError('TABLE_EXISTS', [action.newName]);
+        next = { ...next, name: action.newName };
+        break;
+      default:
+        throw new GaleneError('UNSUPPORTED', [`ALTER TABLE ... ${action.kind}`]);
+    }
+  }
+  catalog.updateSchema(database, statement.name, () => next);
+  return okResult();
+}

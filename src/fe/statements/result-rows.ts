@@ -1,0 +1,35 @@
+/**
+ * Building small result sets (SHOW, DESC, EXPLAIN) from rows of raw values.
+ */
+import { RawValue, vectorFromRaw } from '../../common/column';
+import type { OkResult, RowsResult } from '../../common/result';
+import { DataType, Types } from '../../common/types';
+
+export type ColumnSpec = readonly [name: string, type?: DataType];
+
+/** A result set from rows; columns default to VARCHAR. */
+export function rowsResult(columns: readonly ColumnSpec[], rows: readonly (readonly RawValue[])[]): RowsResult {
+  const types = columns.map(([, type]) => type ?? Types.varchar(65533));
+  return {
+    kind: 'rows',
+    columns: columns.map(([name], colIdx) => ({ name, type: types[colIdx] })),
+    batches: [{ length: rows.length, columns: types.map((type, colIdx) => vectorFromRaw(type, rows.map((row) => row[colIdx] ?? null))) }],
+  };
+}
+
+export function okResult(affectedRows = 0, info?: string): OkResult {
+  return info === undefined ? { kind: 'ok', affectedRows } : { kind: 'ok', affectedRows, info };
+}
+
+/** SQL LIKE pattern (as in SHOW ... LIKE) to a case-insensitive RegExp. */
+export function likeToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (let charIdx = 0; charIdx < pattern.length; charIdx++) {
+    const ch = pattern[charIdx];
+    if (ch === '\\' && charIdx + 1 < pattern.length) source += pattern[++charIdx].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (ch === '%') source += '.*';
+    else if (ch === '_') source += '.';
+    else source += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 'is');
+}

@@ -1,0 +1,260 @@
+/**
+ * SHOW and DESCRIBE. Result shapes follow Doris (column names, order) so tools that parse them work.
+ */
+import { formatValue } from '../../common/convert';
+import type { RawValue } from '../../common/column';
+import { formatDatetime } from '../../common/datetime';
+import { GaleneError } from '../../common/errors';
+import type { QueryProfile } from '../../common/profile';
+import type { StatementResult } from '../../common/result';
+import { Types, typeToSql } from '../../common/types';
+import { INFORMATION_SCHEMA } from '../../meta/catalog';
+import type { TableSchema } from '../../meta/schema';
+import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
+import type { Session } from '../session';
+import { SESSION_VARIABLES, variableRaw } from '../session-variables';
+import { ColumnSpec, likeToRegExp, rowsResult } from './result-rows';
+
+const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
+const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
+
+/** CREATE TABLE text that recreates the table (SHOW CREATE TABLE). */
+export function showCreateTableText(schema: TableSchema): string {
+  const lines = schema.columns.map((column) => {
+    let line = `  ${quoteIdent(column.name)} ${typeToSql(column.type)}`;
+    if (column.aggregation) line += ` ${column.aggregation}`;
+    line += column.nullable ? ' NULL' : ' NOT NULL';
+    if (column.defaultValue !== null) line += column.defaultValue === 'CURRENT_TIMESTAMP' ? ' DEFAULT CURRENT_TIMESTAMP' : ` DEFAULT ${quoteString(column.defaultValue)}`;
+    if (column.comment) line += ` COMMENT ${quoteString(column.comment)}`;
+    return line;
+  });
+  for (const index of schema.indexes) {
+    let line = `  INDEX ${quoteIdent(index.name)} (${index.columns.map(quoteIdent).join(', ')}) USING ${index.indexType}`;
+    const props = Object.entries(index.properties);
+    if (props.length) line += ` PROPERTIES (${props.map(([key, value]) => `${quoteString(key)} = ${quoteString(value)}`).join(', ')})`;
+    if (index.comment) line += ` COMMENT ${quoteString(index.comment)}`;
+    lines.push(line);
+  }
+  let text = `CREATE TABLE ${quoteIdent(schema.name)} (\n${lines.join(',\n')}\n) ENGINE=OLAP\n`;
+  text += `${schema.keysType} KEY(${schema.keyColumns.map(quoteIdent).join(', ')})\n`;
+  text += `COMMENT ${quoteString(schema.comment || 'OLAP')}\n`;
+  const dist = schema.distribution;
+  text += dist.type === 'HASH' ? `DISTRIBUTED BY HASH(${dist.columns.map(quoteIdent).join(', ')}) BUCKETS ${dist.buckets}\n` : `DISTRIBUTED BY RANDOM BUCKETS ${dist.buckets}\n`;
+  const properties: Record<string, string> = { replication_allocation: 'tag.location.default: 1', ...schema.properties };
+  if ((properties['group_commit_mode'] ?? 'off_mode').toLowerCase() === 'off_mode') delete properties['group_commit_mode'];
+  text += `PROPERTIES (\n${Object.entries(properties).map(([key, value]) => `${quoteString(key)} = ${quoteString(value)}`).join(',\n')}\n);`;
+  return text;
+}
+
+/** Apply SHOW ... LIKE 'pattern' to the first column, or a simple WHERE over named columns. */
+function filterRows(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): RawValue[][] {
+  let out = rows;
+  if (statement.like !== null) {
+    const re = likeToRegExp(statement.like);
+    out = out.filter((row) => re.test(String(row[0])));
+  }
+  if (statement.where) {
+    const where = statement.where;
+    out = out.filter((row) => whereMatches(where, columns, row) === true);
+  }
+  return out;
+}
+
+/** A small evaluator for SHOW ... WHERE: column = / != / LIKE / IN literals, AND, OR, NOT. */
+function whereMatches(expr: Expr, columns: readonly ColumnSpec[], row: RawValue[]): boolean | null {
+  const valueOf = (operand: Expr): string | null => {
+    if (operand.kind === 'literal') return operand.value === null ? null : String(operand.value);
+    if (operand.kind === 'column') {
+      const colIdx = columns.findIndex(([name]) => name.toLowerCase() === operand.name.toLowerCase());
+      if (colIdx < 0) throw new GaleneError('UNKNOWN_COLUMN', [operand.name, 'where clause']);
+      const raw = row[colIdx];
+      return raw === null ? null : formatValue(columns[colIdx][1] ?? Types.STRING, raw);
+    }
+    throw new GaleneError('UNSUPPORTED', ['this expression in SHOW ... WHERE']);
+  };
+  switch (expr.kind) {
+    case 'binary': {
+      if (expr.op === 'AND') return whereMatches(expr.left, columns, row) === true && whereMatches(expr.right, columns, row) === true;
+      if (expr.op === 'OR') return whereMatches(expr.left, columns, row) === true || whereMatches(expr.right, columns, row) === true;
+      const left = valueOf(expr.left);
+      const right = valueOf(expr.right);
+      if (left === null || right === null) return null;
+      if (expr.op === '=') return left.toLowerCase() === right.toLowerCase();
+      if (expr.op === '!=') return left.toLowerCase() !== right.toLowerCase();
+      throw new GaleneError('UNSUPPORTED', [`operator ${expr.op} in SHOW ... WHERE`]);
+    }
+    case 'like': {
+      const left = valueOf(expr.operand);
+      const pattern = valueOf(expr.pattern);
+      if (left === null || pattern === null) return null;
+      return likeToRegExp(pattern).test(left) !== expr.negated;
+    }
+    case 'in': {
+      const left = valueOf(expr.operand);
+      if (left === null) return null;
+      return expr.list.some((item) => valueOf(item)?.toLowerCase() === left.toLowerCase()) !== expr.negated;
+    }
+    case 'unary':
+      if (expr.op === 'NOT') {
+        const inner = whereMatches(expr.operand, columns, row);
+        return inner === null ? null : !inner;
+      }
+      break;
+    default:
+      break;
+  }
+  throw new GaleneError('UNSUPPORTED', ['this expression in SHOW ... WHERE']);
+}
+
+function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult {
+  return rowsResult(columns, filterRows(statement, columns, rows));
+}
+
+function showTables(session: Session, statement: ShowStatement): StatementResult {
+  const database = session.requireDatabase(statement.database);
+  const tables = database === INFORMATION_SCHEMA ? [] : session.fe.catalog.listTables(database);
+  const name = `Tables_in_${database}`;
+  if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
+  return result(statement, [[name]], tables.map((table) => [table.schema.name]));
+}
+
+function showColumns(session: Session, statement: ShowStatement): StatementResult {
+  const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
+  if (statement.full) {
+    const columns: ColumnSpec[] = [['Field'], ['Type'], ['Collation'], ['Null'], ['Key'], ['Default'], ['Extra'], ['Privileges'], ['Comment']];
+    return result(statement, columns, schema.columns.map((column) => [column.name, typeToSql(column.type), null, column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '', 'select,insert,update,references', column.comment]));
+  }
+  const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
+  return result(statement, columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
+}
+
+function showVariables(session: Session, statement: ShowStatement): StatementResult {
+  const rows = SESSION_VARIABLES.map((def) => {
+    const value = statement.global ? (session.fe.globalVariables.get(def.name) ?? def.defaultValue) : session.getVariable(def.name);
+    const raw = variableRaw(def, value);
+    return [def.name, typeof raw === 'bigint' ? raw.toString() : (raw as string)];
+  });
+  rows.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  return result(statement, [['Variable_name'], ['Value']], rows);
+}
+
+function showQueryProfile(session: Session, statement: ShowStatement): StatementResult {
+  const profiles = session.fe.recentProfiles();
+  const wanted = (statement.path ?? '/').replace(/^\/+/, '').split('/')[0];
+  if (!wanted) {
+    const columns: ColumnSpec[] = [['Profile ID'], ['Task Type'], ['Start Time'], ['End Time'], ['Total'], ['Task State'], ['User'], ['Default Db'], ['Sql Statement']];
+    return rowsResult(
+      columns,
+      profiles.map((profile) => [
+        profile.queryId,
+        'QUERY',
+        formatDatetime(profile.startTime * 1000),
+        formatDatetime(profile.endTime * 1000),
+        `${profile.endTime - profile.startTime}ms`,
+        profile.state,
+        profile.user,
+        profile.database,
+        profile.sql,
+      ]),
+    );
+  }
+  const profile = profiles.find((candidate) => candidate.queryId === wanted);
+  if (!profile) throw new GaleneError('UNKNOWN_QUERY_ID', [wanted]);
+  const rows: RawValue[][] = [
+    ['QueryId', profile.queryId],
+    ['Sql', profile.sql],
+    ['State', profile.state],
+    ['TotalTimeMs', String(profile.endTime - profile.startTime)],
+  ];
+  if (profile.errorMessage) rows.push(['Error', profile.errorMessage]);
+  for (const [name, value] of profile.counters) rows.push([name, String(Math.round(value * 1000) / 1000)]);
+  for (const [column, stats] of profile.columnStats) {
+    rows.push([`Column.${column}.RowsRead`, String(stats.rows)]);
+    rows.push([`Column.${column}.BytesRead`, String(stats.bytes)]);
+  }
+  if (profile.planText) rows.push(['Plan', profile.planText]);
+  return rowsResult([['Name'], ['Value']], rows);
+}
+
+function showTablets(session: Session, statement: ShowStatement): StatementResult {
+  const database = session.requireDatabase(statement.target?.database ?? statement.database);
+  const table = session.fe.catalog.getTable(database, statement.target!.name);
+  const columns: ColumnSpec[] = [['TabletId', Types.BIGINT], ['Bucket', Types.INT], ['VersionCount', Types.BIGINT], ['RowCount', Types.BIGINT], ['DataSize', Types.BIGINT], ['SegmentCount', Types.BIGINT], ['VisibleVersion', Types.BIGINT]];
+  const rows = table.tablets.map((tablet) => {
+    const rowsets = table.rowsets.filter((rowset) => rowset.tabletId === tablet.id);
+    return [
+      BigInt(tablet.id),
+      tablet.bucket,
+      BigInt(rowsets.length),
+      BigInt(rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)),
+      BigInt(rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0)),
+      BigInt(rowsets.reduce((sum, rowset) => sum + rowset.segments.length, 0)),
+      BigInt(table.visibleVersion),
+    ];
+  });
+  return rowsResult(columns, rows);
+}
+
+type ShowHandler = (session: Session, statement: ShowStatement, profile: QueryProfile) => StatementResult;
+
+const SHOW_HANDLERS: Record<string, ShowHandler> = {
+  databases: (session, statement) => result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().map((db) => [db.name])]),
+  schemas: (session, statement) => SHOW_HANDLERS.databases(session, statement, null as never),
+  tables: showTables,
+  'create table': (session, statement) => {
+    const schema = session.resolveTable(statement.target?.database ?? null, statement.target!.name);
+    return rowsResult([['Table'], ['Create Table']], [[schema.name, showCreateTableText(schema)]]);
+  },
+  'create database': (session, statement) => {
+    const name = statement.target?.name ?? statement.database!;
+    session.fe.catalog.getDatabase(name);
+    return rowsResult([['Database'], ['Create Database']], [[name, `CREATE DATABASE ${quoteIdent(name)}`]]);
+  },
+  columns: showColumns,
+  fields: showColumns,
+  variables: showVariables,
+  'query profile': showQueryProfile,
+  tablets: showTablets,
+  processlist: (session) =>
+    rowsResult(
+      [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']],
+      [...session.fe.sessions.values()].map((other) => [BigInt(other.connectionId), other.user, other.host, other.database, 'Sleep', 0, '', null]),
+    ),
+  warnings: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
+  errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
+  status: (_session, statement) => result(statement, [['Variable_name'], ['Value']], []),
+  'table status': (session, statement) => {
+    const database = session.requireDatabase(statement.database);
+    return result(
+      statement,
+      [['Name'], ['Engine'], ['Version', Types.BIGINT], ['Rows', Types.BIGINT], ['Create_time'], ['Comment']],
+      session.fe.catalog.listTables(database).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
+    );
+  },
+  index: (session, statement) => {
+    const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
+    return rowsResult([['Table'], ['Key_name'], ['Column_name'], ['Index_type'], ['Comment'], ['Properties']], schema.indexes.map((index) => [schema.name, index.name, index.columns.join(','), index.indexType, index.comment, JSON.stringify(index.properties)]));
+  },
+  engines: () => rowsResult([['Engine'], ['Support'], ['Comment'], ['Transactions'], ['XA'], ['Savepoints']], [['Olap engine', 'DEFAULT', 'Default storage engine of Galene', 'YES', 'NO', 'NO']]),
+  charset: () => rowsResult([['Charset'], ['Description'], ['Default collation'], ['Maxlen', Types.INT]], [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_0900_bin', 4]]),
+  collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),
+  grants: (session) => rowsResult([['UserIdentity'], ['GlobalPrivs']], [[`'${session.user}'@'${session.host}'`, 'Admin_priv']]),
+  backends: (session) =>
+    rowsResult(
+      [['BackendId', Types.BIGINT], ['Host'], ['HeartbeatPort', Types.INT], ['BePort', Types.INT], ['HttpPort', Types.INT], ['BrpcPort', Types.INT], ['Alive'], ['Tag']],
+      [[10001n, session.fe.config.getString('bind_address'), 0, 0, session.fe.config.getInt('webserver_port'), session.fe.config.getInt('brpc_port'), 'true', '{"compute_group_name" : "default_compute_group"}']],
+    ),
+  frontends: (session) => rowsResult([['Name'], ['Host'], ['QueryPort', Types.INT], ['HttpPort', Types.INT], ['Role'], ['IsMaster'], ['Alive']], [['fe_1', session.fe.config.getString('bind_address'), session.fe.config.getInt('query_port'), session.fe.config.getInt('http_port'), 'FOLLOWER', 'true', 'true']]),
+};
+
+export async function runShow(session: Session, statement: ShowStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+  const handler = SHOW_HANDLERS[statement.what];
+  if (!handler) throw new GaleneError('UNSUPPORTED', [`SHOW ${statement.what.toUpperCase()}`]);
+  return handler(session, statement, profile);
+}
+
+export async function runDescribe(session: Session, statement: DescribeStatement): Promise<StatementResult> {
+  const schema = session.resolveTable(statement.database, statement.table);
+  const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
+  return rowsResult(columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'Yes' : 'No', column.isKey ? 'true' : 'false', column.defaultValue, column.aggregation ?? (schema.keysType === 'UNIQUE' && !column.isKey ? 'REPLACE' : '')]));
+}

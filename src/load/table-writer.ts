@@ -1,0 +1,90 @@
+/**
+ * The write path of one load into one table: rows (already converted to the column types, in schema
+ * order) -> bucket per row -> per tablet: memtable (sort, UNIQUE dedup) -> segment files -> object store.
+ * Returns the rowsets to publish; nothing is visible until the caller commits the transaction, and the
+ * caller deletes the written objects if it aborts.
+ */
+import { Batch, takeRows, sliceVector, Vector } from '../common/column';
+import { GaleneError } from '../common/errors';
+import type { ObjectStore } from '../io/object-store';
+import type { TableState } from '../meta/catalog';
+import type { NewRowset, SegmentRecord } from '../meta/meta-store';
+import type { TableSchema } from '../meta/schema';
+import { prepareTabletRows } from '../storage/memtable';
+import { writeSegment } from '../storage/segment-writer';
+import { computeBuckets } from './bucket-hash';
+
+/** Rows per segment file: large enough for few files, small enough to prune and to cache well. */
+export const SEGMENT_MAX_ROWS = 1 << 20;
+
+export type CompressionName = 'LZ4' | 'ZSTD' | 'NONE';
+
+export function tableCompression(schema: TableSchema): CompressionName {
+  const value = (schema.properties['compression'] ?? 'LZ4').toUpperCase();
+  if (value === 'LZ4' || value === 'LZ4F' || value === 'DEFAULT') return 'LZ4';
+  if (value === 'ZSTD') return 'ZSTD';
+  if (value === 'NONE' || value === 'NO_COMPRESSION') return 'NONE';
+  throw new GaleneError('INVALID_PROPERTY', ['compression', `${value} (expected LZ4, ZSTD or NONE)`]);
+}
+
+/** Object key of a segment: stable and self-describing (DESIGN §2). */
+export function segmentKey(tabletId: number, txnId: number, segmentIdx: number): string {
+  return `data/${tabletId}/${txnId}_${segmentIdx}.dat`;
+}
+
+export interface WrittenLoad {
+  readonly rowsets: NewRowset[];
+  /** Every object written, for clean-up when the transaction aborts. */
+  readonly objectKeys: string[];
+}
+
+/** Group row ids by bucket with a counting sort: one pass to count, one to place. */
+function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
+  const counts = new Int32Array(bucketCount);
+  for (let rowIdx = 0; rowIdx < buckets.length; rowIdx++) counts[buckets[rowIdx]]++;
+  const groups = Array.from(counts, (count) => new Int32Array(count));
+  const fill = new Int32Array(bucketCount);
+  for (let rowIdx = 0; rowIdx < buckets.length; rowIdx++) {
+    const bucket = buckets[rowIdx];
+    groups[bucket][fill[bucket]++] = rowIdx;
+  }
+  return groups;
+}
+
+/**
+ * Write a batch of rows of `table` as new segments under transaction `txnId`. The batch's columns are the
+ * table's columns in schema order, of the schema's types.
+ */
+export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number): Promise<WrittenLoad> {
+  const schema = table.schema;
+  const compression = tableCompression(schema);
+  const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
+  const distributionColumns = schema.distribution.type === 'HASH' ? schema.distribution.columns.map((name) => batch.columns[columnIndex.get(name.toLowerCase())!]) : [];
+  const bucketCount = table.tablets.length;
+  const buckets = computeBuckets(distributionColumns, batch.length, bucketCount, txnId);
+  const groups = rowsByBucket(buckets, bucketCount);
+  const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
+  const written: WrittenLoad = { rowsets: [], objectKeys: [] };
+  for (let bucket = 0; bucket < bucketCount; bucket++) {
+    const rowIds = groups[bucket];
+    if (rowIds.length === 0) continue;
+    const tablet = table.tablets[bucket];
+    const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => takeRows(column, rowIds));
+    const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType);
+    const segments: SegmentRecord[] = [];
+    let dataSize = 0;
+    for (let start = 0, segmentIdx = 0; start < prepared.length; start += SEGMENT_MAX_ROWS, segmentIdx++) {
+      const end = Math.min(prepared.length, start + SEGMENT_MAX_ROWS);
+      const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
+      const parts = await writeSegment(segmentColumns, data, { compression, numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) });
+      const key = segmentKey(tablet.id, txnId, segmentIdx);
+      await store.put(key, parts);
+      written.objectKeys.push(key);
+      const size = parts.reduce((sum, part) => sum + part.length, 0);
+      dataSize += size;
+      segments.push({ key, numRows: end - start, size });
+    }
+    written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows: prepared.length, dataSize });
+  }
+  return written;
+}

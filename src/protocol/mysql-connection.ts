@@ -1,0 +1,333 @@
+/**
+ * One client connection: connection phase (handshake, optional auth switch, password check, session
+ * open), then the command phase, one command at a time.
+ *
+ * Packets are handled strictly in arrival order through a promise queue, so replies keep their order
+ * even when `execute()` is slow and a client pipelines commands. Every reply is built in one
+ * PacketWriter and written between `cork()` and `uncork()` (with `setNoDelay(true)`), which the
+ * calibration notes measure at 0.5 ms instead of 44 ms per reply.
+ *
+ * Nothing a client or backend does may escape this class: bad packets become ERR packets (or a close in
+ * the connection phase), a backend error becomes an ERR packet and the connection stays usable, and a
+ * socket that goes away mid-reply ends the work at the next flush.
+ */
+import type { Socket } from 'node:net';
+import { GaleneError } from '../common/errors';
+import type { ProtocolBackend, SessionHandler } from './backend';
+import { CommandContext, COMMAND_HANDLERS, ServerStats } from './command-handlers';
+import { Capability, CommandCode, NATIVE_PASSWORD_PLUGIN, SERVER_CAPABILITIES, ServerStatus } from './constants';
+import { parseHandshakeResponse, writeAuthSwitchRequest, writeInitialHandshake } from './handshake';
+import { newScramble, verifyNativePassword } from './native-password';
+import { IncomingPacket, PacketFramer, PacketTooLargeError } from './packet-framer';
+import { PacketReader } from './packet-reader';
+import { PacketWriter } from './packet-writer';
+import { writeErr, writeOk } from './reply-packets';
+import { ResultSink } from './result-encoder';
+import { PROTOCOL_ERRORS, toWireError, WireError } from './wire-error';
+
+export interface ConnectionOptions {
+  readonly backend: ProtocolBackend;
+  readonly connectionId: number;
+  readonly stats: ServerStats;
+  /** Largest logical packet accepted from the client (max_allowed_packet). */
+  readonly maxPacketSize: number;
+  /** Called once when the socket has closed. */
+  readonly onClosed: (conn: MysqlConnection) => void;
+}
+
+type Phase = 'handshake' | 'auth-switch' | 'command' | 'closed';
+
+/** Thrown into a running reply when the client has gone; the reply is dropped silently. */
+class ConnectionGoneError extends Error {
+  constructor() {
+    super('connection closed');
+  }
+}
+
+/** Above this many buffered socket bytes the encoder waits for 'drain'. */
+const SOCKET_HIGH_WATER = 1024 * 1024;
+/** Stop reading from a client that has this many commands waiting. */
+const MAX_QUEUED_PACKETS = 64;
+/** A client that does not close after a fatal error is cut off after this long. */
+const CLOSE_GRACE_MS = 5000;
+
+function normalizeHost(address: string | undefined): string {
+  if (!address) return 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/** One socket's protocol state machine; created and tracked by MysqlServer. */
+export class MysqlConnection implements CommandContext, ResultSink {
+  readonly connectionId: number;
+  readonly host: string;
+  readonly writer = new PacketWriter();
+  private readonly framer: PacketFramer;
+  private readonly scramble = newScramble();
+  private phase: Phase = 'handshake';
+  private capabilities = 0;
+  private sessionHandler: SessionHandler | null = null;
+  private pendingLogin: { user: string; database: string | null } | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private queuedPackets = 0;
+  private paused = false;
+  private inputClosed = false;
+  private socketClosed = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.connectionId = options.connectionId;
+    this.host = normalizeHost(socket.remoteAddress);
+    this.framer = new PacketFramer(options.maxPacketSize);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.onSocketClose());
+  }
+
+  /** Command handlers write their replies through the connection itself. */
+  get sink(): ResultSink {
+    return this;
+  }
+
+  get stats(): ServerStats {
+    return this.options.stats;
+  }
+
+  get session(): SessionHandler {
+    if (this.sessionHandler === null) throw new GaleneError('INTERNAL', ['no session before authentication']);
+    return this.sessionHandler;
+  }
+
+  get deprecateEof(): boolean {
+    return (this.capabilities & Capability.DEPRECATE_EOF) !== 0;
+  }
+
+  statusFlags(): number {
+    return ServerStatus.AUTOCOMMIT | (this.sessionHandler?.inTransaction ? ServerStatus.IN_TRANS : 0);
+  }
+
+  /** Send the server greeting (Handshake v10). */
+  start(): void {
+    this.beginReply(0);
+    writeInitialHandshake(this.writer, this.options.backend.serverVersion, this.connectionId, this.scramble, ServerStatus.AUTOCOMMIT);
+    this.endReply();
+  }
+
+  /** Close from the server side (server shutdown). */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  quit(): void {
+    this.phase = 'closed';
+    this.inputClosed = true;
+    this.socket.end();
+  }
+
+  // ---- input ----
+
+  private onData(chunk: Buffer): void {
+    if (this.inputClosed) return;
+    try {
+      this.framer.push(chunk);
+      for (let packet = this.framer.next(); packet !== null; packet = this.framer.next()) {
+        this.enqueue(packet);
+        if (this.inputClosed) break;
+      }
+    } catch (err) {
+      this.inputClosed = true;
+      const sequenceId = err instanceof PacketTooLargeError ? err.sequenceId + 1 : 0;
+      const wireError = err instanceof PacketTooLargeError ? PROTOCOL_ERRORS.PACKET_TOO_LARGE : PROTOCOL_ERRORS.BAD_HANDSHAKE;
+      this.runQueued(() => this.failAndClose(wireError, sequenceId));
+    }
+  }
+
+  private enqueue(packet: IncomingPacket): void {
+    this.queuedPackets++;
+    if (this.queuedPackets >= MAX_QUEUED_PACKETS && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    }
+    this.runQueued(async () => {
+      this.queuedPackets--;
+      if (this.paused && this.queuedPackets < MAX_QUEUED_PACKETS / 2) {
+        this.paused = false;
+        this.socket.resume();
+      }
+      await this.handlePacket(packet);
+    });
+  }
+
+  private runQueued(task: () => Promise<void> | void): void {
+    this.queue = this.queue.then(task).catch(() => {
+      // A failure outside a command's own error handling: the connection state is unknown, so end it.
+      this.phase = 'closed';
+      this.socket.destroy();
+    });
+  }
+
+  private async handlePacket(packet: IncomingPacket): Promise<void> {
+    switch (this.phase) {
+      case 'handshake':
+        return this.onHandshakeResponse(packet);
+      case 'auth-switch':
+        return this.onAuthSwitchResponse(packet);
+      case 'command':
+        return this.onCommand(packet);
+      case 'closed':
+        return;
+    }
+  }
+
+  // ---- connection phase ----
+
+  private async onHandshakeResponse(packet: IncomingPacket): Promise<void> {
+    const replySeq = (packet.sequenceId + 1) & 0xff;
+    let response;
+    try {
+      response = parseHandshakeResponse(packet.payload);
+    } catch {
+      return this.failAndClose(PROTOCOL_ERRORS.BAD_HANDSHAKE, replySeq);
+    }
+    if (response.sslRequest) return this.failAndClose(PROTOCOL_ERRORS.BAD_HANDSHAKE, replySeq);
+    this.capabilities = response.clientFlags & SERVER_CAPABILITIES;
+    const plugin = this.capabilities & Capability.PLUGIN_AUTH ? response.authPlugin : null;
+    if (plugin !== null && plugin !== NATIVE_PASSWORD_PLUGIN) {
+      this.pendingLogin = { user: response.user, database: response.database };
+      this.phase = 'auth-switch';
+      this.beginReply(replySeq);
+      writeAuthSwitchRequest(this.writer, this.scramble);
+      this.endReply();
+      return;
+    }
+    return this.login(response.user, response.database, response.authResponse, replySeq);
+  }
+
+  private async onAuthSwitchResponse(packet: IncomingPacket): Promise<void> {
+    const login = this.pendingLogin!;
+    this.pendingLogin = null;
+    return this.login(login.user, login.database, packet.payload, (packet.sequenceId + 1) & 0xff);
+  }
+
+  private async login(user: string, database: string | null, token: Buffer, replySeq: number): Promise<void> {
+    const backend = this.options.backend;
+    let authorized = false;
+    try {
+      const info = backend.lookupUser(user, this.host);
+      authorized = info !== null && verifyNativePassword(token, this.scramble, info.passwordDoubleSha1);
+    } catch (err) {
+      return this.failAndClose(toWireError(err), replySeq);
+    }
+    if (!authorized) {
+      return this.failAndClose(new GaleneError('ACCESS_DENIED', [user, this.host, token.length > 0 ? 'YES' : 'NO']), replySeq);
+    }
+    let session: SessionHandler;
+    try {
+      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database });
+    } catch (err) {
+      return this.failAndClose(toWireError(err), replySeq);
+    }
+    if (this.socketClosed) {
+      closeQuietly(session);
+      return;
+    }
+    session.multiStatements = (this.capabilities & Capability.MULTI_STATEMENTS) !== 0;
+    this.sessionHandler = session;
+    this.phase = 'command';
+    this.beginReply(replySeq);
+    writeOk(this.writer, { statusFlags: this.statusFlags() });
+    this.endReply();
+  }
+
+  /** ERR packet, then close (connection-phase failures, protocol violations). */
+  private failAndClose(err: WireError, sequenceId: number): void {
+    this.phase = 'closed';
+    this.inputClosed = true;
+    if (this.socketClosed) return;
+    this.beginReply(sequenceId);
+    writeErr(this.writer, err);
+    this.endReply();
+    this.socket.end();
+    this.socket.setTimeout(CLOSE_GRACE_MS, () => this.socket.destroy());
+  }
+
+  // ---- command phase ----
+
+  private async onCommand(packet: IncomingPacket): Promise<void> {
+    if (this.socketClosed) return;
+    const payload = packet.payload;
+    this.beginReply((packet.sequenceId + 1) & 0xff);
+    try {
+      if (payload.length === 0) throw new GaleneError('MALFORMED_PACKET');
+      const handler = COMMAND_HANDLERS[payload[0] as CommandCode];
+      if (handler === undefined) throw new GaleneError('UNKNOWN_COMMAND');
+      await handler(this, new PacketReader(payload, 1));
+    } catch (err) {
+      if (err instanceof ConnectionGoneError || this.socketClosed) return;
+      this.writer.abortPacket();
+      writeErr(this.writer, toWireError(err));
+    } finally {
+      this.endReply();
+    }
+  }
+
+  // ---- output ----
+
+  private beginReply(sequenceId: number): void {
+    this.writer.reset();
+    this.writer.sequenceId = sequenceId;
+    if (this.canWrite()) this.socket.cork();
+  }
+
+  private endReply(): void {
+    if (this.canWrite()) {
+      if (this.writer.length > 0) this.socket.write(this.writer.take());
+      this.socket.uncork();
+    }
+    this.writer.reset();
+  }
+
+  private canWrite(): boolean {
+    return !this.socketClosed && this.socket.writable;
+  }
+
+  /** ResultSink.flush: hand buffered rows to the socket, waiting while the client is slow to read. */
+  flush(): Promise<void> | undefined {
+    if (!this.canWrite()) throw new ConnectionGoneError();
+    if (this.writer.length > 0) this.socket.write(this.writer.take());
+    if (this.socket.writableLength < SOCKET_HIGH_WATER) return undefined;
+    this.socket.uncork();
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        if (!this.canWrite()) reject(new ConnectionGoneError());
+        else {
+          this.socket.cork();
+          resolve();
+        }
+      };
+      this.socket.on('drain', done);
+      this.socket.on('close', done);
+    });
+  }
+
+  private onSocketClose(): void {
+    if (this.socketClosed) return;
+    this.socketClosed = true;
+    this.phase = 'closed';
+    this.inputClosed = true;
+    if (this.sessionHandler !== null) closeQuietly(this.sessionHandler);
+    this.options.onClosed(this);
+  }
+}
+
+function closeQuietly(session: SessionHandler): void {
+  try {
+    session.close();
+  } catch {
+    // The session is gone either way; a failing close must not take the server down.
+  }
+}

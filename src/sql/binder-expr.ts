@@ -1,0 +1,303 @@
+/**
+ * Expression binding: AST expressions (ast.ts) -> typed bound expressions (bound-expr.ts). Resolves column
+ * names through a Scope, types every node through the expression engine (resolveFunction,
+ * commonSuperType, literalValue) and inserts the casts it asks for. Desugars on the way: simple CASE to
+ * searched CASE, BETWEEN to >= AND <=, `d +/- INTERVAL n UNIT` and DATE_ADD/DATE_SUB(d, INTERVAL n UNIT)
+ * to `<unit>s_add` / `<unit>s_sub`, LIKE/REGEXP negation to NOT. Subqueries are handed to the statement's
+ * SubqueryPlanner, which returns the placeholder the executor fills in.
+ *
+ * The query binder (binder.ts) steers binding with a BindEnv: the scope, the clause (for error messages)
+ * and an optional `override` consulted before each node (GROUP BY matching, aggregates, select aliases).
+ */
+import { GaleneError } from '../common/errors';
+import { isStringType, typesEqual, Types, type DataType } from '../common/types';
+import type { BoundExpr } from '../exec/bound-expr';
+import { commonSuperType, isAggregateFunctionName, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
+import type { AggregateSpec } from '../exec/plan/physical-plan';
+import type { ExecContext } from '../exec/context';
+import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
+import { unknownColumn, type Clause, type Scope } from './binder-scope';
+
+export interface BindEnv {
+  readonly scope: Scope;
+  readonly clause: Clause;
+  /** Consulted before binding each node; a result replaces normal binding of that node. */
+  readonly override?: (ast: Expr) => BoundExpr | undefined;
+}
+
+/** Plans uncorrelated subqueries of the statement; returns the placeholder parameter for their result. */
+export interface SubqueryPlanner {
+  planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType };
+}
+
+const BOOLEAN = Types.BOOLEAN;
+
+/** The direct sub-expressions of an AST expression (subquery bodies excluded). */
+export function astChildren(expr: Expr): Expr[] {
+  switch (expr.kind) {
+    case 'literal':
+    case 'column':
+    case 'star':
+    case 'param':
+    case 'variable':
+    case 'subquery':
+    case 'exists':
+    case 'default':
+      return [];
+    case 'unary':
+      return [expr.operand];
+    case 'binary':
+      return [expr.left, expr.right];
+    case 'call':
+      return [...expr.args, ...(expr.orderBy ?? []).map((item) => item.expr)];
+    case 'cast':
+      return [expr.operand];
+    case 'case': {
+      const out: Expr[] = expr.operand ? [expr.operand] : [];
+      for (const w of expr.whens) out.push(w.when, w.then);
+      if (expr.elseExpr) out.push(expr.elseExpr);
+      return out;
+    }
+    case 'in':
+      return [expr.operand, ...expr.list];
+    case 'between':
+      return [expr.operand, expr.low, expr.high];
+    case 'like':
+      return [expr.operand, expr.pattern];
+    case 'isnull':
+      return [expr.operand];
+    case 'interval':
+      return [expr.value];
+    case 'insubquery':
+      return [expr.operand];
+  }
+}
+
+export function isAggregateCall(expr: Expr): expr is FunctionCallExpr {
+  return expr.kind === 'call' && isAggregateFunctionName(expr.name.toLowerCase());
+}
+
+/** True when an aggregate call appears in the expression (not counting subqueries). */
+export function containsAggregate(expr: Expr): boolean {
+  if (isAggregateCall(expr)) return true;
+  return astChildren(expr).some(containsAggregate);
+}
+
+export function containsSubquery(expr: Expr): boolean {
+  if (expr.kind === 'subquery' || expr.kind === 'exists' || expr.kind === 'insubquery') return true;
+  return astChildren(expr).some(containsSubquery);
+}
+
+const INTERVAL_FUNCTIONS: Readonly<Record<IntervalExpr['unit'], string>> = {
+  YEAR: 'years',
+  QUARTER: 'quarters',
+  MONTH: 'months',
+  WEEK: 'weeks',
+  DAY: 'days',
+  HOUR: 'hours',
+  MINUTE: 'minutes',
+  SECOND: 'seconds',
+  MICROSECOND: 'microseconds',
+};
+
+/** Cast `expr` to `type` unless it already has it (string-to-string casts are no-ops and skipped). */
+export function castTo(expr: BoundExpr, type: DataType): BoundExpr {
+  if (typesEqual(expr.type, type)) return expr;
+  if (isStringType(expr.type) && isStringType(type)) return expr;
+  if (expr.kind === 'literal' && expr.value === null) return { kind: 'literal', type, value: null };
+  if (type.name === 'NULL') return expr;
+  return { kind: 'cast', operand: expr, type };
+}
+
+export function toBoolean(expr: BoundExpr): BoundExpr {
+  return expr.type.name === 'BOOLEAN' ? expr : castTo(expr, BOOLEAN);
+}
+
+export class ExprBinder {
+  readonly ctx: ExecContext;
+  private readonly subqueries: SubqueryPlanner | null;
+  private readonly sql: string | undefined;
+
+  constructor(ctx: ExecContext, subqueries: SubqueryPlanner | null, sql: string | undefined) {
+    this.ctx = ctx;
+    this.subqueries = subqueries;
+    this.sql = sql;
+  }
+
+  /** Source text of a node when the statement text is known. */
+  sourceText(node: Span): string | null {
+    if (this.sql === undefined || node.end <= node.pos || node.end > this.sql.length) return null;
+    return this.sql.slice(node.pos, node.end);
+  }
+
+  /** A scalar function call with casts to the argument types the registry asks for. */
+  call(name: string, args: readonly BoundExpr[]): BoundExpr {
+    const resolved = resolveFunction(name, args.map((arg) => arg.type));
+    return {
+      kind: 'call',
+      name: resolved.name,
+      args: args.map((arg, argIdx) => castTo(arg, resolved.argTypes[argIdx] ?? arg.type)),
+      type: resolved.returnType,
+    };
+  }
+
+  private logical(kind: 'and' | 'or', left: BoundExpr, right: BoundExpr): BoundExpr {
+    const args: BoundExpr[] = [];
+    for (const side of [toBoolean(left), toBoolean(right)]) {
+      if (side.kind === kind) args.push(...side.args);
+      else args.push(side);
+    }
+    return { kind, args, type: BOOLEAN };
+  }
+
+  private not(expr: BoundExpr): BoundExpr {
+    return { kind: 'not', args: [toBoolean(expr)], type: BOOLEAN };
+  }
+
+  private intervalCall(date: BoundExpr, interval: IntervalExpr, subtract: boolean, env: BindEnv): BoundExpr {
+    const amount = this.bind(interval.value, env);
+    return this.call(`${INTERVAL_FUNCTIONS[interval.unit]}_${subtract ? 'sub' : 'add'}`, [date, amount]);
+  }
+
+  private subquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
+    if (this.subqueries === null) throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
+    return this.subqueries.planSubquery(query, mode);
+  }
+
+  /** An aggregate call: its arguments bound in `env` (nested aggregates are error 1111). */
+  bindAggregate(ast: FunctionCallExpr, env: BindEnv): AggregateSpec {
+    const name = ast.name.toLowerCase();
+    if (ast.orderBy && ast.orderBy.length > 0) throw new GaleneError('UNSUPPORTED', [`ORDER BY inside ${name}()`]);
+    const plainEnv: BindEnv = { scope: env.scope, clause: env.clause };
+    const isStar = ast.args.length === 1 && ast.args[0].kind === 'star';
+    if (isStar && name !== 'count') throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
+    const args = isStar ? [] : ast.args.map((arg) => this.bind(arg, plainEnv));
+    if (ast.separator !== undefined) args.push({ kind: 'literal', type: Types.varchar(Math.max(1, ast.separator.length)), value: ast.separator });
+    const resolved = resolveAggregate(name, args.map((arg) => arg.type), ast.distinct);
+    const cast = args.map((arg, argIdx) => castTo(arg, resolved.argTypes[argIdx] ?? arg.type));
+    return { name: resolved.name, args: cast, argTypes: cast.map((arg) => arg.type), distinct: ast.distinct, type: resolved.returnType };
+  }
+
+  bind(ast: Expr, env: BindEnv): BoundExpr {
+    if (env.override) {
+      const replaced = env.override(ast);
+      if (replaced !== undefined) return replaced;
+    }
+    switch (ast.kind) {
+      case 'literal': {
+        const { type, value } = literalValue(ast);
+        return { kind: 'literal', type, value };
+      }
+      case 'column': {
+        const column = env.scope.find(ast, env.clause);
+        if (column === null) throw unknownColumn(ast, env.clause);
+        return { kind: 'column', index: column.index, type: column.type, name: column.name };
+      }
+      case 'star':
+        throw new GaleneError('SYNTAX_ERROR', ["'*' is only allowed in the select list and in COUNT(*)"]);
+      case 'param': {
+        const given = this.ctx.parameters[ast.index];
+        return { kind: 'param', index: ast.index, type: given?.type ?? Types.STRING };
+      }
+      case 'variable': {
+        const { type, value } = ast.system ? this.ctx.getSystemVariable(ast.name, ast.scope) : this.ctx.getUserVariable(ast.name);
+        return { kind: 'literal', type, value };
+      }
+      case 'unary': {
+        if (ast.op === '+') return this.bind(ast.operand, env);
+        const operand = this.bind(ast.operand, env);
+        if (ast.op === 'NOT') return this.not(operand);
+        return this.call(operatorFunctionName(ast.op === '-' ? 'neg' : 'bitnot'), [operand]);
+      }
+      case 'binary':
+        return this.bindBinary(ast.op, ast.left, ast.right, env);
+      case 'call':
+        return this.bindCall(ast, env);
+      case 'cast': {
+        const operand = this.bind(ast.operand, env);
+        if (typesEqual(operand.type, ast.targetType)) return operand;
+        return { kind: 'cast', operand, type: ast.targetType };
+      }
+      case 'case': {
+        const operand = ast.operand ? this.bind(ast.operand, env) : null;
+        const whens = ast.whens.map((w) => ({
+          when: operand ? this.call('eq', [operand, this.bind(w.when, env)]) : toBoolean(this.bind(w.when, env)),
+          then: this.bind(w.then, env),
+        }));
+        const elseExpr = ast.elseExpr ? this.bind(ast.elseExpr, env) : null;
+        const type = commonSuperType([...whens.map((w) => w.then.type), ...(elseExpr ? [elseExpr.type] : [])], 'CASE');
+        return {
+          kind: 'case',
+          whens: whens.map((w) => ({ when: w.when, then: castTo(w.then, type) })),
+          elseExpr: elseExpr ? castTo(elseExpr, type) : null,
+          type,
+        };
+      }
+      case 'in': {
+        const operand = this.bind(ast.operand, env);
+        const list = ast.list.map((item) => this.bind(item, env));
+        const type = commonSuperType([operand.type, ...list.map((item) => item.type)], 'in');
+        return { kind: 'in', operand: castTo(operand, type), list: list.map((item) => castTo(item, type)), negated: ast.negated, type: BOOLEAN };
+      }
+      case 'between': {
+        const operand = this.bind(ast.operand, env);
+        const range = this.logical('and', this.call('ge', [operand, this.bind(ast.low, env)]), this.call('le', [operand, this.bind(ast.high, env)]));
+        return ast.negated ? this.not(range) : range;
+      }
+      case 'like': {
+        const test = this.call(ast.regexp ? 'regexp' : 'like', [this.bind(ast.operand, env), this.bind(ast.pattern, env)]);
+        return ast.negated ? this.not(test) : test;
+      }
+      case 'isnull':
+        return { kind: 'isnull', operand: this.bind(ast.operand, env), negated: ast.negated, type: BOOLEAN };
+      case 'interval':
+        throw new GaleneError('SYNTAX_ERROR', ['INTERVAL is only allowed in date arithmetic']);
+      case 'subquery': {
+        const { slot, type } = this.subquery(ast.query, 'scalar');
+        return { kind: 'param', index: slot, type };
+      }
+      case 'exists': {
+        const { slot } = this.subquery(ast.query, 'exists');
+        const test: BoundExpr = { kind: 'param', index: slot, type: BOOLEAN };
+        return ast.negated ? this.not(test) : test;
+      }
+      case 'insubquery': {
+        const operand = this.bind(ast.operand, env);
+        const { slot, type: subType } = this.subquery(ast.query, 'in');
+        const type = commonSuperType([operand.type, subType], 'in');
+        const placeholder = castTo({ kind: 'param', index: slot, type: subType }, type);
+        return { kind: 'in', operand: castTo(operand, type), list: [placeholder], negated: ast.negated, type: BOOLEAN };
+      }
+      case 'default':
+        throw new GaleneError('SYNTAX_ERROR', ['DEFAULT is only allowed in INSERT ... VALUES']);
+    }
+  }
+
+  private bindBinary(op: BinaryOp, leftAst: Expr, rightAst: Expr, env: BindEnv): BoundExpr {
+    if ((op === '+' || op === '-') && rightAst.kind === 'interval') return this.intervalCall(this.bind(leftAst, env), rightAst, op === '-', env);
+    if (op === '+' && leftAst.kind === 'interval') return this.intervalCall(this.bind(rightAst, env), leftAst, false, env);
+    const left = this.bind(leftAst, env);
+    const right = this.bind(rightAst, env);
+    const name = operatorFunctionName(op);
+    if (name === 'and' || name === 'or') return this.logical(name, left, right);
+    return this.call(name, [left, right]);
+  }
+
+  private bindCall(ast: FunctionCallExpr, env: BindEnv): BoundExpr {
+    const name = ast.name.toLowerCase();
+    if (isAggregateFunctionName(name)) throw new GaleneError('INVALID_GROUP_FUNC');
+    if (ast.distinct) throw new GaleneError('SYNTAX_ERROR', [`DISTINCT is not valid in ${ast.name}()`]);
+    if (ast.args.some((arg) => arg.kind === 'star')) throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
+    const second = ast.args[1];
+    if (ast.args.length === 2 && second.kind === 'interval' && ['date_add', 'adddate', 'date_sub', 'subdate'].includes(name)) {
+      return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);
+    }
+    const first = ast.args[0];
+    if ((name === 'timestampdiff' || name === 'timestampadd') && first?.kind === 'column' && first.qualifier.length === 0 && first.name.toUpperCase() in INTERVAL_FUNCTIONS) {
+      // TIMESTAMPDIFF(MONTH, a, b): the unit keyword arrives as a bare name; the registry takes it as a string.
+      const unit: BoundExpr = { kind: 'literal', type: Types.varchar(first.name.length), value: first.name.toUpperCase() };
+      return this.call(name, [unit, ...ast.args.slice(1).map((arg) => this.bind(arg, env))]);
+    }
+    return this.call(name, ast.args.map((arg) => this.bind(arg, env)));
+  }
+}

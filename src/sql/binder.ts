@@ -1,0 +1,465 @@
+/**
+ * The query binder: turns a QueryExpr (SELECT, UNION, VALUES) into a logical plan whose output schema
+ * carries the result column names MySQL shows (alias, else column name, else the expression's source
+ * text). Resolves tables through the ExecContext catalog, names through scopes (binder-scope.ts) and
+ * expressions through ExprBinder (binder-expr.ts).
+ *
+ * SELECT plan shape: FROM (scans, joins, derived tables) -> Filter(WHERE) -> [Aggregate -> Filter(HAVING)]
+ * -> Project(select list + hidden ORDER BY columns) -> [Aggregate(DISTINCT)] -> Sort -> Limit
+ * -> [Project dropping hidden columns].
+ *
+ * Doris rules enforced here: select-list columns outside GROUP BY and aggregates are rejected (1055),
+ * aggregates in WHERE / GROUP BY / ON are error 1111, unknown / ambiguous columns are 1054 / 1052 with the
+ * clause name. Uncorrelated subqueries in expressions are planned as separate plans run before the query.
+ */
+import type { RawValue } from '../common/column';
+import { GaleneError } from '../common/errors';
+import { Types, type DataType } from '../common/types';
+import type { BoundExpr } from '../exec/bound-expr';
+import type { ExecContext } from '../exec/context';
+import { commonSuperType, literalValue } from '../exec/expr';
+import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
+import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
+import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
+import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
+import { Scope, type Clause } from './binder-scope';
+import type { LogicalPlan, PlanColumn } from './logical-plan';
+import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeLimit, makeProject, makeSort } from './logical-plan-build';
+
+/** State shared by the binding of one statement and its nested queries. */
+export interface PlanningSession {
+  readonly ctx: ExecContext;
+  readonly sql: string | undefined;
+  /** Subqueries of the query being bound (each nested query plan keeps its own list). */
+  readonly subqueries: SubqueryPlan[];
+  /** A placeholder slot number unique within the statement. */
+  allocateSlot(): number;
+  /** Binds, optimizes and physically plans a nested query (provided by query.ts). */
+  planNested(query: QueryExpr): PhysicalPlan;
+}
+
+export interface BoundRelation {
+  readonly plan: LogicalPlan;
+  readonly scope: Scope;
+}
+
+/** One select-list entry after `*` expansion. */
+interface SelectEntry {
+  readonly ast: Expr | null;
+  /** Set for `*` expansions: the input column. */
+  readonly column: number | null;
+  readonly alias: string | null;
+  readonly name: string;
+}
+
+function oneRowSource(): LogicalPlan {
+  return { kind: 'values', rows: [[]], schema: [] };
+}
+
+function isOrdinal(expr: Expr): expr is Expr & { kind: 'literal' } {
+  return expr.kind === 'literal' && expr.literalType === 'integer';
+}
+
+export class QueryBinder implements SubqueryPlanner {
+  private readonly session: PlanningSession;
+  private readonly exprs: ExprBinder;
+
+  constructor(session: PlanningSession) {
+    this.session = session;
+    this.exprs = new ExprBinder(session.ctx, this, session.sql);
+  }
+
+  planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
+    const plan = this.session.planNested(query);
+    if (mode !== 'exists' && plan.columns.length !== 1) throw new GaleneError('TYPE_MISMATCH', ['Operand should contain 1 column(s)']);
+    const slot = this.session.allocateSlot();
+    this.session.subqueries.push({ slot, mode, plan });
+    return { slot, type: mode === 'exists' ? Types.BOOLEAN : plan.columns[0].type };
+  }
+
+  bindQuery(query: QueryExpr): LogicalPlan {
+    switch (query.kind) {
+      case 'select':
+        return this.bindSelect(query);
+      case 'setop':
+        return this.bindSetOp(query);
+      case 'values':
+        return this.bindValues(query);
+    }
+  }
+
+  /** Expressions without FROM (SET values, INSERT VALUES cells, DEFAULT values). */
+  bindScalar(expr: Expr): BoundExpr {
+    return this.exprs.bind(expr, { scope: Scope.EMPTY, clause: 'field list' });
+  }
+
+  // ------------------------------------------------------------------ FROM
+
+  bindFrom(ref: TableRef): BoundRelation {
+    switch (ref.kind) {
+      case 'table': {
+        const table = this.session.ctx.getTable(ref.database, ref.name);
+        const alias = ref.alias ?? table.name;
+        const schema: PlanColumn[] = table.columns.map((column) => ({
+          name: column.name,
+          type: column.type,
+          nullable: column.nullable,
+          table: alias,
+          orgTable: table.name,
+          orgName: column.name,
+          database: table.databaseName,
+        }));
+        const plan: LogicalPlan = { kind: 'scan', table, alias, columns: table.columns.map((column) => column.name), predicates: [], limit: null, schema };
+        return { plan, scope: Scope.of(schema, alias, ref.alias ? null : table.databaseName) };
+      }
+      case 'subqueryTable': {
+        const plan = this.bindQuery(ref.query);
+        const schema = plan.schema.map((column) => ({ name: column.name, type: column.type, nullable: column.nullable, table: ref.alias }));
+        return { plan, scope: Scope.of(schema, ref.alias, null) };
+      }
+      case 'join':
+        return this.bindJoin(ref);
+    }
+  }
+
+  private bindJoin(ref: TableRef & { kind: 'join' }): BoundRelation {
+    if (ref.joinType === 'FULL') throw new GaleneError('UNSUPPORTED', ['FULL OUTER JOIN']);
+    const left = this.bindFrom(ref.left);
+    const right = this.bindFrom(ref.right);
+    let scope = left.scope.concat(right.scope);
+    const parts: BoundExpr[] = [];
+    if (ref.using) {
+      const hidden = new Set<number>();
+      for (const name of ref.using) {
+        const leftCol = left.scope.find({ qualifier: [], name }, 'on clause');
+        const rightCol = right.scope.find({ qualifier: [], name }, 'on clause');
+        if (!leftCol || !rightCol) throw new GaleneError('UNKNOWN_COLUMN', [name, 'from clause']);
+        const shift = left.plan.schema.length;
+        parts.push(
+          this.exprs.call('eq', [
+            { kind: 'column', index: leftCol.index, type: leftCol.type, name: leftCol.name },
+            { kind: 'column', index: rightCol.index + shift, type: rightCol.type, name: rightCol.name },
+          ]),
+        );
+        hidden.add(ref.joinType === 'RIGHT' ? leftCol.index : rightCol.index + shift);
+      }
+      scope = new Scope(scope.columns.map((column) => (hidden.has(column.index) ? { ...column, hiddenUnqualified: true } : column)));
+    }
+    if (ref.on) {
+      const env: BindEnv = { scope, clause: 'on clause' };
+      parts.push(toBoolean(this.exprs.bind(ref.on, env)));
+    }
+    const condition = parts.length === 0 ? null : parts.length === 1 ? parts[0] : ({ kind: 'and', args: parts, type: Types.BOOLEAN } as BoundExpr);
+    if (ref.joinType === 'RIGHT') {
+      // a RIGHT JOIN b = b LEFT JOIN a, with the columns put back in written order.
+      const leftCount = left.plan.schema.length;
+      const rightCount = right.plan.schema.length;
+      const swap = (index: number): number => (index < leftCount ? index + rightCount : index - leftCount);
+      const swapped = condition ? substituteIndex(condition, swap) : null;
+      const join = makeJoin('left', right.plan, left.plan, swapped);
+      const order = [...Array.from({ length: leftCount }, (_v, idx) => idx + rightCount), ...Array.from({ length: rightCount }, (_v, idx) => idx)];
+      return { plan: makeColumnProject(join, order), scope };
+    }
+    const joinType = ref.joinType === 'LEFT' ? 'left' : ref.joinType === 'CROSS' ? 'cross' : 'inner';
+    return { plan: makeJoin(joinType, left.plan, right.plan, condition), scope };
+  }
+
+  // ------------------------------------------------------------------ SELECT
+
+  private expandSelectList(query: SelectQuery, scope: Scope): SelectEntry[] {
+    const entries: SelectEntry[] = [];
+    for (const item of query.items) {
+      if (item.expr.kind === 'star') {
+        const qualifier = item.expr.qualifier;
+        if (qualifier.length > 0 && !scope.hasQualifier(qualifier[qualifier.length - 1])) throw new GaleneError('BAD_TABLE_DROP', [qualifier.join('.')]);
+        const table = qualifier.length > 0 ? qualifier[qualifier.length - 1].toLowerCase() : null;
+        for (const column of scope.columns) {
+          if (table === null ? column.hiddenUnqualified : column.qualifier?.toLowerCase() !== table) continue;
+          entries.push({ ast: null, column: column.index, alias: null, name: column.name });
+        }
+        if (query.from === null) throw new GaleneError('SYNTAX_ERROR', ["'SELECT *' needs a FROM clause"]);
+        continue;
+      }
+      const name = item.alias ?? (item.expr.kind === 'column' ? item.expr.name : this.exprs.sourceText(item.expr) ?? this.exprs.sourceText(item) ?? 'expr');
+      entries.push({ ast: item.expr, column: null, alias: item.alias, name });
+    }
+    return entries;
+  }
+
+  private columnRef(scope: Scope, index: number): BoundExpr {
+    const column = scope.columns.find((candidate) => candidate.index === index)!;
+    return { kind: 'column', index, type: column.type, name: column.name };
+  }
+
+  private bindSelect(query: SelectQuery): LogicalPlan {
+    const from = query.from ? this.bindFrom(query.from) : { plan: oneRowSource(), scope: Scope.EMPTY };
+    const scope = from.scope;
+    let plan = from.plan;
+    if (query.where) {
+      plan = makeFilter(plan, toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' })));
+    }
+    const entries = this.expandSelectList(query, scope);
+    const aggregating =
+      query.groupBy.length > 0 ||
+      query.having !== null ||
+      entries.some((entry) => entry.ast !== null && containsAggregate(entry.ast)) ||
+      query.orderBy.some((item) => containsAggregate(item.expr));
+
+    const aliasIndex = (name: string): number => {
+      const lower = name.toLowerCase();
+      return entries.findIndex((entry) => entry.alias !== null && entry.alias.toLowerCase() === lower);
+    };
+
+    let selectExprs: BoundExpr[];
+    /** Binds ORDER BY / HAVING expressions in the space the select list was bound in. */
+    let bindLate: (ast: Expr, clause: Clause) => BoundExpr;
+
+    if (aggregating) {
+      // GROUP BY keys over the input scope.
+      const groupKeys: BoundExpr[] = [];
+      const keyNames: string[] = [];
+      const keyIndex = new Map<string, number>();
+      for (const keyAst of query.groupBy) {
+        let target: Expr | number = keyAst;
+        if (isOrdinal(keyAst)) {
+          const ordinal = Number(keyAst.value);
+          if (ordinal < 1 || ordinal > entries.length) throw new GaleneError('UNKNOWN_COLUMN', [String(keyAst.value), 'group statement']);
+          const entry = entries[ordinal - 1];
+          target = entry.column ?? entry.ast!;
+        } else if (keyAst.kind === 'column' && keyAst.qualifier.length === 0 && !scope.hasName(keyAst.name) && aliasIndex(keyAst.name) >= 0) {
+          const entry = entries[aliasIndex(keyAst.name)];
+          target = entry.column ?? entry.ast!;
+        }
+        if (typeof target !== 'number' && containsAggregate(target)) throw new GaleneError('INVALID_GROUP_FUNC');
+        const bound = typeof target === 'number' ? this.columnRef(scope, target) : this.exprs.bind(target, { scope, clause: 'group statement' });
+        const key = exprKey(bound);
+        if (keyIndex.has(key)) continue;
+        keyIndex.set(key, groupKeys.length);
+        groupKeys.push(bound);
+        keyNames.push(typeof target === 'number' || target.kind !== 'column' ? exprToString(bound) : target.name);
+      }
+      const aggregates: AggregateSpec[] = [];
+      const aggIndex = new Map<string, number>();
+      const aggregateRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
+        const spec = this.exprs.bindAggregate(ast, { scope, clause });
+        const key = `${spec.name}|${spec.distinct}|${spec.args.map(exprKey).join(',')}`;
+        let aggIdx = aggIndex.get(key);
+        if (aggIdx === undefined) {
+          aggIdx = aggregates.length;
+          aggIndex.set(key, aggIdx);
+          aggregates.push(spec);
+        }
+        return { kind: 'column', index: groupKeys.length + aggIdx, type: spec.type, name: this.exprs.sourceText(ast) ?? `${spec.name}(...)` };
+      };
+      let selectBound: BoundExpr[] = [];
+      const postAggEnv = (clause: Clause, aliases: boolean): BindEnv => ({
+        scope,
+        clause,
+        override: (ast) => {
+          if (isAggregateCall(ast)) return aggregateRef(ast, clause);
+          if (aliases && ast.kind === 'column' && ast.qualifier.length === 0) {
+            const idx = aliasIndex(ast.name);
+            if (idx >= 0 && idx < selectBound.length) return selectBound[idx];
+          }
+          if (containsAggregate(ast) || containsSubquery(ast)) return undefined;
+          let bound: BoundExpr;
+          try {
+            bound = this.exprs.bind(ast, { scope, clause });
+          } catch (err) {
+            // A select alias deeper inside (HAVING s > 1): bind the parts one by one instead.
+            if (aliases && err instanceof GaleneError && err.code === 'UNKNOWN_COLUMN' && ast.kind !== 'column') return undefined;
+            throw err;
+          }
+          const keyIdx = keyIndex.get(exprKey(bound));
+          if (keyIdx !== undefined) return { kind: 'column', index: keyIdx, type: bound.type, name: keyNames[keyIdx] };
+          if (collectColumns(bound).size === 0) return bound;
+          if (ast.kind === 'column') throw new GaleneError('NOT_GROUP_BY', [this.exprs.sourceText(ast) ?? [...ast.qualifier, ast.name].join('.')]);
+          return undefined;
+        },
+      });
+      const selectEnv = postAggEnv('field list', false);
+      for (const entry of entries) {
+        if (entry.column !== null) {
+          const keyIdx = keyIndex.get(exprKey(this.columnRef(scope, entry.column)));
+          if (keyIdx === undefined) throw new GaleneError('NOT_GROUP_BY', [entry.name]);
+          selectBound.push({ kind: 'column', index: keyIdx, type: groupKeys[keyIdx].type, name: entry.name });
+        } else {
+          selectBound.push(this.exprs.bind(entry.ast!, selectEnv));
+        }
+      }
+      selectBound = [...selectBound];
+      const havingBound = query.having ? toBoolean(this.exprs.bind(query.having, postAggEnv('having clause', true))) : null;
+      const orderEnv = postAggEnv('order clause', true);
+      const lateBound = new Map<OrderByItem, BoundExpr>();
+      for (const item of query.orderBy) {
+        if (isOrdinal(item.expr)) continue;
+        lateBound.set(item, this.exprs.bind(item.expr, orderEnv));
+      }
+      plan = makeAggregate(plan, groupKeys, aggregates, keyNames);
+      if (havingBound) plan = makeFilter(plan, havingBound);
+      selectExprs = selectBound;
+      bindLate = (ast) => {
+        const found = query.orderBy.find((item) => item.expr === ast);
+        return found && lateBound.has(found) ? lateBound.get(found)! : this.exprs.bind(ast, orderEnv);
+      };
+    } else {
+      selectExprs = entries.map((entry) => (entry.column !== null ? this.columnRef(scope, entry.column) : this.exprs.bind(entry.ast!, { scope, clause: 'field list' })));
+      bindLate = (ast, clause) =>
+        this.exprs.bind(ast, {
+          scope,
+          clause,
+          override: (node) => {
+            if (node.kind === 'column' && node.qualifier.length === 0) {
+              const idx = aliasIndex(node.name);
+              if (idx >= 0) return selectExprs[idx];
+            }
+            return undefined;
+          },
+        });
+    }
+
+    // Project: the select list, then hidden ORDER BY columns.
+    const outputSchema: PlanColumn[] = entries.map((entry, colIdx) => {
+      const bound = selectExprs[colIdx];
+      const inputColumn = bound.kind === 'column' ? plan.schema[bound.index] : undefined;
+      const origin = inputColumn && inputColumn.orgName !== undefined ? inputColumn : undefined;
+      return {
+        name: entry.name,
+        type: bound.type,
+        nullable: inputColumn?.nullable ?? true,
+        ...(origin ? { table: origin.table, orgTable: origin.orgTable, orgName: origin.orgName, database: origin.database } : {}),
+      };
+    });
+    const projectExprs = [...selectExprs];
+    const projectSchema = [...outputSchema];
+    const visibleCount = entries.length;
+    const sortKeys: SortKey[] = [];
+    for (const item of query.orderBy) {
+      let index: number;
+      if (isOrdinal(item.expr)) {
+        index = Number(item.expr.value) - 1;
+        if (index < 0 || index >= visibleCount) throw new GaleneError('UNKNOWN_COLUMN', [String(item.expr.value), 'order clause']);
+      } else {
+        const bound = bindLate(item.expr, 'order clause');
+        const key = exprKey(bound);
+        index = projectExprs.findIndex((expr) => exprKey(expr) === key);
+        if (index < 0) {
+          if (query.distinct) throw new GaleneError('NOT_GROUP_BY', [this.exprs.sourceText(item.expr) ?? exprToString(bound)]);
+          index = projectExprs.length;
+          projectExprs.push(bound);
+          projectSchema.push({ name: `__order_${index}`, type: bound.type, nullable: true });
+        }
+      }
+      sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
+    }
+    plan = makeProject(plan, projectExprs, projectSchema);
+    if (query.distinct) {
+      plan = makeAggregate(
+        plan,
+        projectSchema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })),
+        [],
+        projectSchema.map((column) => column.name),
+      );
+      plan = { ...plan, schema: projectSchema } as LogicalPlan;
+    }
+    plan = this.applyOrderLimit(plan, sortKeys, query.limit);
+    if (projectExprs.length > visibleCount) plan = makeColumnProject(plan, Array.from({ length: visibleCount }, (_v, idx) => idx));
+    return plan;
+  }
+
+  private applyOrderLimit(plan: LogicalPlan, sortKeys: readonly SortKey[], limit: LimitClause | null): LogicalPlan {
+    let out = plan;
+    if (sortKeys.length > 0) out = makeSort(out, sortKeys);
+    if (limit) {
+      const count = this.limitValue(limit.count);
+      const offset = limit.offset ? this.limitValue(limit.offset) : 0;
+      out = makeLimit(out, count, offset);
+    }
+    return out;
+  }
+
+  private limitValue(expr: Expr): number {
+    let value: RawValue;
+    if (expr.kind === 'literal') value = literalValue(expr).value;
+    else if (expr.kind === 'param') value = this.session.ctx.parameters[expr.index]?.value ?? null;
+    else throw new GaleneError('SYNTAX_ERROR', ['LIMIT takes integer constants']);
+    const num = Number(value);
+    if (value === null || !Number.isInteger(num) || num < 0) throw new GaleneError('SYNTAX_ERROR', [`invalid LIMIT value ${String(value)}`]);
+    return num;
+  }
+
+  // ------------------------------------------------------------------ UNION / VALUES
+
+  /** Cast each input's columns to the unified types (a Project where needed). */
+  private unify(inputs: readonly LogicalPlan[], context: string): { inputs: LogicalPlan[]; types: DataType[] } {
+    const width = inputs[0].schema.length;
+    for (const input of inputs) if (input.schema.length !== width) throw new GaleneError('WRONG_VALUE_COUNT');
+    const types = Array.from({ length: width }, (_v, colIdx) => {
+      const type = commonSuperType(inputs.map((input) => input.schema[colIdx].type), context);
+      return type.name === 'NULL' ? Types.BOOLEAN : type;
+    });
+    const cast = inputs.map((input) => {
+      const exprs = input.schema.map((column, index) => castTo({ kind: 'column', index, type: column.type, name: column.name }, types[index]));
+      if (exprs.every((expr) => expr.kind === 'column')) return input;
+      return makeProject(input, exprs, input.schema.map((column, index) => ({ ...column, type: types[index] })));
+    });
+    return { inputs: cast, types };
+  }
+
+  private bindSetOp(query: SetOperationQuery): LogicalPlan {
+    if (query.op !== 'UNION') throw new GaleneError('UNSUPPORTED', [query.op]);
+    const collect = (node: QueryExpr, out: LogicalPlan[]): void => {
+      if (node.kind === 'setop' && node.op === 'UNION' && node.all === query.all && node.orderBy.length === 0 && node.limit === null) {
+        collect(node.left, out);
+        collect(node.right, out);
+      } else {
+        out.push(this.bindQuery(node));
+      }
+    };
+    const parts: LogicalPlan[] = [];
+    collect(query.left, parts);
+    collect(query.right, parts);
+    const { inputs, types } = this.unify(parts, 'UNION');
+    const schema: PlanColumn[] = parts[0].schema.map((column, colIdx) => ({ name: column.name, type: types[colIdx], nullable: true }));
+    let plan: LogicalPlan = { kind: 'union', inputs, schema };
+    if (!query.all) {
+      plan = makeAggregate(plan, schema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })), [], schema.map((column) => column.name));
+      plan = { ...plan, schema } as LogicalPlan;
+    }
+    const scope = Scope.of(schema, null, null);
+    const sortKeys = query.orderBy.map((item) => {
+      if (isOrdinal(item.expr)) {
+        const index = Number(item.expr.value) - 1;
+        if (index < 0 || index >= schema.length) throw new GaleneError('UNKNOWN_COLUMN', [String(item.expr.value), 'order clause']);
+        return sortKeyFor(item, { kind: 'column', index, type: schema[index].type, name: schema[index].name });
+      }
+      return sortKeyFor(item, this.exprs.bind(item.expr, { scope, clause: 'order clause' }));
+    });
+    return this.applyOrderLimit(plan, sortKeys, query.limit);
+  }
+
+  private bindValues(query: ValuesQuery): LogicalPlan {
+    const width = query.rows[0]?.length ?? 0;
+    const rows = query.rows.map((row, rowIdx) => {
+      if (row.length !== width) throw new GaleneError('COLUMN_COUNT_MISMATCH', [rowIdx + 1]);
+      return row.map((cell) => this.bindScalar(cell));
+    });
+    const types = Array.from({ length: width }, (_v, colIdx) => {
+      const type = commonSuperType(rows.map((row) => row[colIdx].type), 'VALUES');
+      return type.name === 'NULL' ? Types.BOOLEAN : type;
+    });
+    const schema: PlanColumn[] = types.map((type, colIdx) => ({ name: `column_${colIdx}`, type, nullable: true }));
+    return { kind: 'values', rows: rows.map((row) => row.map((cell, colIdx) => castTo(cell, types[colIdx]))), schema };
+  }
+}
+
+function sortKeyFor(item: OrderByItem, expr: BoundExpr): SortKey {
+  const descending = item.direction === 'DESC';
+  return { expr, descending, nullsFirst: item.nulls === null ? !descending : item.nulls === 'FIRST' };
+}
+
+function substituteIndex(expr: BoundExpr, fn: (index: number) => number): BoundExpr {
+  return remapColumns(expr, fn);
+}
+
+export type { OutputColumn };

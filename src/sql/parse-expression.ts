@@ -1,0 +1,545 @@
+/**
+ * Expression grammar with MySQL operator precedence, by precedence climbing (few stack frames per
+ * nesting level, so deep expressions hit the depth guard long before the JS stack limit).
+ *
+ * Precedence, loosest first (https://dev.mysql.com/doc/refman/8.0/en/operator-precedence.html):
+ * OR/|| < XOR < AND/&& < NOT < comparison, IS, BETWEEN, IN, LIKE, REGEXP, MATCH_* < | < & < << >> < + - <
+ * * / DIV % MOD < ^ < unary - + ~ ! < INTERVAL/primary.
+ * Mappings where the AST has no node of its own: `||` is OR and `&&` AND (MySQL default sql_mode);
+ * `x IS [NOT] TRUE|FALSE` is `[NOT] (x <=> TRUE|FALSE)`; IS [NOT] UNKNOWN is IS [NOT] NULL; `<<`/`>>` are
+ * calls bit_shift_left/bit_shift_right; `[a, b]` is a call array(a, b); `c MATCH_ANY 'x'` is a call
+ * match_any(c, 'x'); EXTRACT(unit FROM x) is extract('UNIT', x); POSITION(a IN b) is locate(a, b);
+ * TRIM(LEADING r FROM s) is ltrim(s, r), TRAILING rtrim, BOTH/none trim; SUBSTRING(s FROM p FOR n) is
+ * substring(s, p, n); a minus sign directly before a number literal is folded into the literal ('-5').
+ */
+import type {
+  CaseExpr, Expr, FunctionCallExpr, LiteralExpr, OrderByItem, QueryExpr, StarExpr,
+} from './ast';
+import { INTERVAL_UNITS, isReservedWord, MATCH_OPERATORS, NILADIC_FUNCTIONS } from './keywords';
+import { Token, TokenKind } from './lexer';
+import { DataTypeParser } from './parse-data-type';
+
+const PREC_OR = 1;
+const PREC_XOR = 2;
+const PREC_AND = 3;
+const PREC_NOT = 4;
+const PREC_CMP = 5;
+const PREC_BITOR = 6;
+const PREC_BITAND = 7;
+const PREC_SHIFT = 8;
+const PREC_ADD = 9;
+const PREC_MUL = 10;
+const PREC_BITXOR = 11;
+
+/** Reserved words that are still callable as functions when followed by `(`. */
+const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set([
+  'IF', 'LEFT', 'RIGHT', 'REPLACE', 'INSERT', 'CHAR', 'DATABASE', 'SCHEMA', 'CURRENT_USER', 'CURRENT_DATE',
+  'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'LOCALTIME', 'LOCALTIMESTAMP', 'UTC_DATE', 'UTC_TIME', 'UTC_TIMESTAMP',
+  'VALUES', 'MOD', 'DEFAULT', 'CONVERT',
+]);
+
+/** Operator-position tokens: precedence and AST operator. */
+const OP_PRECEDENCE: Record<string, number> = {
+  '||': PREC_OR, '&&': PREC_AND,
+  '=': PREC_CMP, '<=>': PREC_CMP, '!=': PREC_CMP, '<>': PREC_CMP, '<': PREC_CMP, '<=': PREC_CMP, '>': PREC_CMP, '>=': PREC_CMP,
+  '|': PREC_BITOR, '&': PREC_BITAND, '<<': PREC_SHIFT, '>>': PREC_SHIFT,
+  '+': PREC_ADD, '-': PREC_ADD, '*': PREC_MUL, '/': PREC_MUL, '%': PREC_MUL, '^': PREC_BITXOR,
+};
+
+const WORD_PRECEDENCE: Record<string, number> = {
+  OR: PREC_OR, XOR: PREC_XOR, AND: PREC_AND, DIV: PREC_MUL, MOD: PREC_MUL,
+  IS: PREC_CMP, LIKE: PREC_CMP, REGEXP: PREC_CMP, RLIKE: PREC_CMP, IN: PREC_CMP, BETWEEN: PREC_CMP,
+};
+
+type SimpleBinaryOp = '+' | '-' | '*' | '/' | '%' | 'DIV' | '=' | '<=>' | '!=' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR' | 'XOR' | '&' | '|' | '^';
+
+const BINARY_OPS: Record<string, SimpleBinaryOp> = {
+  '||': 'OR', '&&': 'AND', '=': '=', '<=>': '<=>', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
+  '|': '|', '&': '&', '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', '^': '^',
+  OR: 'OR', XOR: 'XOR', AND: 'AND', DIV: 'DIV', MOD: '%',
+};
+
+export abstract class ExpressionParser extends DataTypeParser {
+  /** Implemented by the query layer: a full query expression (SELECT / set operation / VALUES). */
+  protected abstract parseQueryExpr(): QueryExpr;
+
+  /** True when the current token starts a query (SELECT, VALUES, WITH). */
+  protected isQueryKeyword(token: Token = this.tok): boolean {
+    return token.upper === 'SELECT' || token.upper === 'VALUES' || token.upper === 'WITH';
+  }
+
+  /** An expression whose operators bind at least as tightly as `minPrec`. */
+  protected parseExpr(minPrec = PREC_OR): Expr {
+    this.enter();
+    let left = this.parseUnary();
+    while (true) {
+      const token = this.tok;
+      let prec: number;
+      if (token.kind === TokenKind.Op) {
+        prec = OP_PRECEDENCE[token.text] ?? 0;
+      } else if (token.kind === TokenKind.Word) {
+        prec = WORD_PRECEDENCE[token.upper] ?? 0;
+        if (prec === 0) {
+          if (token.upper === 'NOT') {
+            const following = this.peek().upper;
+            if (following === 'IN' || following === 'LIKE' || following === 'BETWEEN' || following === 'REGEXP' || following === 'RLIKE') prec = PREC_CMP;
+          } else if (MATCH_OPERATORS.has(token.upper)) {
+            prec = PREC_CMP;
+          }
+        }
+      } else {
+        prec = 0;
+      }
+      if (prec === 0 || prec < minPrec) break;
+      if (prec === PREC_CMP && token.kind === TokenKind.Word) {
+        left = this.parsePredicateTail(left);
+        continue;
+      }
+      this.advance();
+      const right = this.parseExpr(prec + 1);
+      if (token.text === '<<' || token.text === '>>') {
+        left = this.makeCall(token.text === '<<' ? 'bit_shift_left' : 'bit_shift_right', [left, right], left.pos, right.end);
+      } else {
+        const op = BINARY_OPS[token.kind === TokenKind.Word ? token.upper : token.text];
+        left = { kind: 'binary', op, left, right, pos: left.pos, end: right.end };
+      }
+    }
+    this.depth--;
+    return left;
+  }
+
+  /** IS / [NOT] IN / [NOT] LIKE / [NOT] BETWEEN / [NOT] REGEXP / MATCH_* after `left`. */
+  private parsePredicateTail(left: Expr): Expr {
+    const opToken = this.advance();
+    if (opToken.upper === 'IS') {
+      const negated = this.acceptWord('NOT');
+      const valueToken = this.tok;
+      if (this.acceptWord('NULL') || this.acceptWord('UNKNOWN')) {
+        return { kind: 'isnull', operand: left, negated, pos: left.pos, end: this.lastEnd };
+      }
+      if (valueToken.upper === 'TRUE' || valueToken.upper === 'FALSE') {
+        this.advance();
+        const literal: LiteralExpr = { kind: 'literal', literalType: 'boolean', value: valueToken.upper === 'TRUE', pos: valueToken.pos, end: valueToken.end };
+        const test: Expr = { kind: 'binary', op: '<=>', left, right: literal, pos: left.pos, end: valueToken.end };
+        return negated ? { kind: 'unary', op: 'NOT', operand: test, pos: left.pos, end: valueToken.end } : test;
+      }
+      throw this.error('expected NULL, TRUE or FALSE');
+    }
+    if (MATCH_OPERATORS.has(opToken.upper)) {
+      const right = this.parseExpr(PREC_CMP + 1);
+      return this.makeCall(opToken.text, [left, right], left.pos, right.end);
+    }
+    let negated = false;
+    let keyword = opToken.upper;
+    if (keyword === 'NOT') {
+      negated = true;
+      keyword = this.advance().upper;
+    }
+    switch (keyword) {
+      case 'IN': {
+        this.expectOp('(');
+        if (this.isQueryKeyword()) {
+          const query = this.parseQueryExpr();
+          this.expectOp(')');
+          return { kind: 'insubquery', operand: left, query, negated, pos: left.pos, end: this.lastEnd };
+        }
+        const list = this.parseExprList();
+        this.expectOp(')');
+        return { kind: 'in', operand: left, list, negated, pos: left.pos, end: this.lastEnd };
+      }
+      case 'BETWEEN': {
+        const low = this.parseExpr(PREC_CMP + 1);
+        this.expectWord('AND');
+        const high = this.parseExpr(PREC_CMP + 1);
+        return { kind: 'between', operand: left, low, high, negated, pos: left.pos, end: high.end };
+      }
+      case 'LIKE':
+      case 'REGEXP':
+      case 'RLIKE': {
+        const pattern = this.parseExpr(PREC_CMP + 1);
+        if (keyword === 'LIKE' && this.isWord('ESCAPE')) {
+          const escapeToken = this.advance();
+          if (this.tok.kind !== TokenKind.String || this.tok.text !== '\\') throw this.unsupported('LIKE ... ESCAPE with a character other than \\', escapeToken);
+          this.advance();
+        }
+        return { kind: 'like', operand: left, pattern, negated, regexp: keyword !== 'LIKE', pos: left.pos, end: this.lastEnd };
+      }
+      default:
+        throw this.error(undefined, this.peek(-1));
+    }
+  }
+
+  /** Prefix operators (- + ~ ! NOT) and then a primary. */
+  protected parseUnary(): Expr {
+    const token = this.tok;
+    if (token.kind === TokenKind.Op) {
+      const text = token.text;
+      if (text === '-' || text === '+' || text === '~' || text === '!') {
+        this.advance();
+        if (text === '-' && this.tok.kind === TokenKind.Number) {
+          const numberToken = this.advance();
+          return this.finishPostfix({ kind: 'literal', literalType: numberToken.numberType ?? 'integer', value: '-' + numberToken.text, pos: token.pos, end: numberToken.end });
+        }
+        this.enter();
+        const operand = this.parseUnary();
+        this.depth--;
+        const op = text === '!' ? 'NOT' : (text as '-' | '+' | '~');
+        return { kind: 'unary', op, operand, pos: token.pos, end: operand.end };
+      }
+    } else if (token.upper === 'NOT') {
+      this.advance();
+      const operandPos = this.tok.pos;
+      const operand = this.parseExpr(PREC_NOT);
+      if (operand.kind === 'exists' && !operand.negated && operand.pos === operandPos) {
+        return { ...operand, negated: true, pos: token.pos };
+      }
+      return { kind: 'unary', op: 'NOT', operand, pos: token.pos, end: operand.end };
+    }
+    return this.finishPostfix(this.parsePrimary());
+  }
+
+  /** `expr COLLATE name` is accepted and ignored (all strings compare as UTF-8 bytes). */
+  private finishPostfix(expr: Expr): Expr {
+    while (this.tok.upper === 'COLLATE') {
+      this.advance();
+      this.parseIdentOrString();
+    }
+    return expr;
+  }
+
+  protected parsePrimary(): Expr {
+    const token = this.tok;
+    switch (token.kind) {
+      case TokenKind.Number:
+        this.advance();
+        return { kind: 'literal', literalType: token.numberType ?? 'integer', value: token.text, pos: token.pos, end: token.end };
+      case TokenKind.String: {
+        const value = this.parseStringLiteral();
+        return { kind: 'literal', literalType: 'string', value, pos: token.pos, end: this.lastEnd };
+      }
+      case TokenKind.HexNumber:
+        this.advance();
+        return { kind: 'literal', literalType: 'integer', value: BigInt('0x' + token.text).toString(), pos: token.pos, end: token.end };
+      case TokenKind.HexString:
+        this.advance();
+        return { kind: 'literal', literalType: 'string', value: Buffer.from(token.text, 'hex').toString('utf8'), pos: token.pos, end: token.end };
+      case TokenKind.Param:
+        this.advance();
+        return { kind: 'param', index: this.paramCount++, pos: token.pos, end: token.end };
+      case TokenKind.UserVar:
+        this.advance();
+        return { kind: 'variable', system: false, scope: null, name: token.text, pos: token.pos, end: token.end };
+      case TokenKind.SysVar:
+        this.advance();
+        return { kind: 'variable', system: true, scope: token.scope, name: token.text, pos: token.pos, end: token.end };
+      case TokenKind.QuotedIdent:
+        return this.parseColumnRef();
+      case TokenKind.Word:
+        return this.parseWordPrimary();
+      case TokenKind.Op:
+        if (token.text === '(') return this.parseParenthesized();
+        if (token.text === '[') {
+          this.advance();
+          const items = this.isOp(']') ? [] : this.parseExprList();
+          this.expectOp(']');
+          return this.makeCall('array', items, token.pos, this.lastEnd);
+        }
+        throw this.error();
+      default:
+        throw this.error();
+    }
+  }
+
+  private parseParenthesized(): Expr {
+    const open = this.advance();
+    if (this.isQueryKeyword()) {
+      const query = this.parseQueryExpr();
+      this.expectOp(')');
+      return { kind: 'subquery', query, pos: open.pos, end: this.lastEnd };
+    }
+    const inner = this.parseExpr();
+    if (this.isOp(',')) throw this.unsupported('row constructors ( a, b, ... )', open);
+    this.expectOp(')');
+    return inner;
+  }
+
+  private parseWordPrimary(): Expr {
+    const token = this.tok;
+    const upper = token.upper;
+    const nextIsParen = this.isOpAt(1, '(');
+    switch (upper) {
+      case 'NULL':
+        this.advance();
+        return { kind: 'literal', literalType: 'null', value: null, pos: token.pos, end: token.end };
+      case 'TRUE':
+      case 'FALSE':
+        this.advance();
+        return { kind: 'literal', literalType: 'boolean', value: upper === 'TRUE', pos: token.pos, end: token.end };
+      case 'CASE':
+        return this.parseCase();
+      case 'EXISTS': {
+        this.advance();
+        this.expectOp('(');
+        const query = this.parseQueryExpr();
+        this.expectOp(')');
+        return { kind: 'exists', query, negated: false, pos: token.pos, end: this.lastEnd };
+      }
+      case 'INTERVAL': {
+        this.advance();
+        const value = this.parseExpr();
+        const unitToken = this.tok;
+        if (unitToken.kind !== TokenKind.Word) throw this.error('expected an interval unit');
+        if (!INTERVAL_UNITS.has(unitToken.upper)) {
+          if (/^[A-Z]+_[A-Z]+$/.test(unitToken.upper)) throw this.unsupported(`INTERVAL unit ${unitToken.upper}`, unitToken);
+          throw this.error('expected an interval unit');
+        }
+        this.advance();
+        return { kind: 'interval', value, unit: unitToken.upper as 'DAY', pos: token.pos, end: unitToken.end };
+      }
+      case 'DATE':
+      case 'TIMESTAMP':
+      case 'DATETIME':
+        if (this.peek().kind === TokenKind.String) {
+          this.advance();
+          const value = this.parseStringLiteral();
+          return { kind: 'literal', literalType: upper === 'DATE' ? 'date' : 'datetime', value, pos: token.pos, end: this.lastEnd };
+        }
+        break;
+      case 'BINARY':
+        if (!nextIsParen && this.startsOperand(this.peek())) {
+          this.advance(); // BINARY x: byte-wise comparison is already the default
+          return this.parseUnary();
+        }
+        break;
+      case 'DEFAULT':
+        if (!nextIsParen) throw this.error('DEFAULT is only allowed in INSERT ... VALUES');
+        break;
+      default:
+        break;
+    }
+    if (nextIsParen) {
+      if ((upper === 'ANY' || upper === 'SOME' || upper === 'ALL') && this.isQueryKeyword(this.peek(2))) {
+        throw this.unsupported(`comparison with ${upper} (subquery)`);
+      }
+      if (isReservedWord(upper) && !RESERVED_FUNCTION_NAMES.has(upper)) throw this.error();
+      return this.parseFunctionCall();
+    }
+    if (NILADIC_FUNCTIONS.has(upper)) {
+      this.advance();
+      return this.makeCall(token.text, [], token.pos, token.end);
+    }
+    if (isReservedWord(upper)) throw this.error();
+    return this.parseColumnRef();
+  }
+
+  /** True if `token` can begin an operand (used to tell the BINARY operator from a column named binary). */
+  private startsOperand(token: Token): boolean {
+    switch (token.kind) {
+      case TokenKind.Word:
+        return !isReservedWord(token.upper) || token.upper === 'NULL' || token.upper === 'TRUE' || token.upper === 'FALSE' || token.upper === 'CASE';
+      case TokenKind.Op:
+        return token.text === '(' || token.text === '-' || token.text === '+' || token.text === '~' || token.text === '!';
+      case TokenKind.EOF:
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  /** `a`, `t.a`, `db.t.a`, `t.*`, `db.t.*`. */
+  protected parseColumnRef(): Expr {
+    const first = this.tok;
+    const parts: string[] = [this.parseIdent()];
+    while (this.isOp('.')) {
+      this.advance();
+      if (this.isOp('*')) {
+        const star = this.advance();
+        const result: StarExpr = { kind: 'star', qualifier: parts, pos: first.pos, end: star.end };
+        return result;
+      }
+      parts.push(this.parseAnyName());
+      if (parts.length > 3) throw this.error(undefined, this.peek(-1));
+    }
+    const name = parts.pop() as string;
+    return { kind: 'column', qualifier: parts, name, pos: first.pos, end: this.lastEnd };
+  }
+
+  private parseCase(): CaseExpr {
+    const start = this.advance();
+    const operand = this.isWord('WHEN') ? null : this.parseExpr();
+    const whens: { when: Expr; then: Expr }[] = [];
+    while (this.acceptWord('WHEN')) {
+      const when = this.parseExpr();
+      this.expectWord('THEN');
+      whens.push({ when, then: this.parseExpr() });
+    }
+    if (whens.length === 0) throw this.error('expected WHEN');
+    const elseExpr = this.acceptWord('ELSE') ? this.parseExpr() : null;
+    this.expectWord('END');
+    return { kind: 'case', operand, whens, elseExpr, pos: start.pos, end: this.lastEnd };
+  }
+
+  /** A call `name(...)`, including the special argument syntaxes of CAST, EXTRACT, TRIM, GROUP_CONCAT... */
+  private parseFunctionCall(): Expr {
+    const nameToken = this.advance();
+    const upper = nameToken.upper;
+    this.expectOp('(');
+    switch (upper) {
+      case 'CAST': {
+        const operand = this.parseExpr();
+        this.expectWord('AS');
+        const targetType = this.parseDataTypeSyntax(true);
+        this.expectOp(')');
+        return { kind: 'cast', operand, targetType, pos: nameToken.pos, end: this.lastEnd };
+      }
+      case 'CONVERT': {
+        const operand = this.parseExpr();
+        if (this.acceptWord('USING')) {
+          this.parseIdentOrString(); // character set conversion: all text is UTF-8 already
+          this.expectOp(')');
+          return operand;
+        }
+        this.expectOp(',');
+        const targetType = this.parseDataTypeSyntax(true);
+        this.expectOp(')');
+        return { kind: 'cast', operand, targetType, pos: nameToken.pos, end: this.lastEnd };
+      }
+      case 'EXTRACT': {
+        const unitToken = this.tok;
+        if (unitToken.kind !== TokenKind.Word) throw this.error('expected a date unit');
+        this.advance();
+        const unit: LiteralExpr = { kind: 'literal', literalType: 'string', value: unitToken.upper, pos: unitToken.pos, end: unitToken.end };
+        this.expectWord('FROM');
+        const source = this.parseExpr();
+        this.expectOp(')');
+        return this.makeCall(nameToken.text, [unit, source], nameToken.pos, this.lastEnd);
+      }
+      case 'POSITION': {
+        const needle = this.parseExpr(PREC_CMP + 1);
+        if (this.acceptWord('IN')) {
+          const haystack = this.parseExpr();
+          this.expectOp(')');
+          return this.makeCall('locate', [needle, haystack], nameToken.pos, this.lastEnd);
+        }
+        return this.finishCallArgs(nameToken, [needle], false);
+      }
+      case 'TRIM':
+        return this.parseTrim(nameToken);
+      case 'SUBSTRING':
+      case 'SUBSTR': {
+        if (this.isOp(')')) break;
+        const source = this.parseExpr();
+        if (this.acceptWord('FROM')) {
+          const args = [source, this.parseExpr()];
+          if (this.acceptWord('FOR')) args.push(this.parseExpr());
+          this.expectOp(')');
+          return this.makeCall(nameToken.text, args, nameToken.pos, this.lastEnd);
+        }
+        return this.finishCallArgs(nameToken, [source], false);
+      }
+      case 'TIMESTAMPADD':
+      case 'TIMESTAMPDIFF': {
+        const unitToken = this.tok;
+        if (unitToken.kind === TokenKind.Word && this.isOpAt(1, ',')) {
+          this.advance();
+          const unit: LiteralExpr = { kind: 'literal', literalType: 'string', value: unitToken.upper, pos: unitToken.pos, end: unitToken.end };
+          this.advance();
+          return this.finishCallArgs(nameToken, [unit, this.parseExpr()], false);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    // generic call
+    if (this.acceptOp(')')) return this.finishCall(nameToken, [], false);
+    let distinct = false;
+    if (this.acceptWord('DISTINCT') || this.acceptWord('DISTINCTROW')) distinct = true;
+    else if (this.isWord('ALL') && !this.isOpAt(1, ')') && !this.isOpAt(1, ',')) this.advance();
+    if (this.isOp('*') && this.isOpAt(1, ')')) {
+      const star = this.advance();
+      const starExpr: StarExpr = { kind: 'star', qualifier: [], pos: star.pos, end: star.end };
+      return this.finishCallArgs(nameToken, [starExpr], distinct);
+    }
+    return this.finishCallArgs(nameToken, [this.parseExpr()], distinct);
+  }
+
+  /** Remaining `, arg ...` [ORDER BY ...] [SEPARATOR 's'] `)` of a call whose first arguments are parsed. */
+  private finishCallArgs(nameToken: Token, args: Expr[], distinct: boolean): Expr {
+    while (this.acceptOp(',')) args.push(this.parseExpr());
+    let orderBy: OrderByItem[] | undefined;
+    let separator: string | undefined;
+    if (nameToken.upper === 'GROUP_CONCAT') {
+      if (this.isWord('ORDER') && this.isWordAt(1, 'BY')) {
+        this.advance();
+        this.advance();
+        orderBy = this.parseOrderByList();
+      }
+      if (this.acceptWord('SEPARATOR')) separator = this.parseStringLiteral();
+    }
+    this.expectOp(')');
+    const call = this.finishCall(nameToken, args, distinct) as { -readonly [K in keyof FunctionCallExpr]: FunctionCallExpr[K] };
+    if (orderBy) call.orderBy = orderBy;
+    if (separator !== undefined) call.separator = separator;
+    return call;
+  }
+
+  private finishCall(nameToken: Token, args: Expr[], distinct: boolean): Expr {
+    if (this.isWord('OVER')) throw this.unsupported('window functions (OVER)');
+    return { kind: 'call', name: nameToken.text, args, distinct, pos: nameToken.pos, end: this.lastEnd };
+  }
+
+  /** TRIM([BOTH|LEADING|TRAILING] [remstr] FROM str) | TRIM(str[, remstr]). */
+  private parseTrim(nameToken: Token): Expr {
+    let fn = 'trim';
+    let explicitSide = false;
+    if (this.isWord('BOTH') || this.isWord('LEADING') || this.isWord('TRAILING')) {
+      const side = this.advance().upper;
+      fn = side === 'LEADING' ? 'ltrim' : side === 'TRAILING' ? 'rtrim' : 'trim';
+      explicitSide = true;
+    }
+    if (explicitSide && this.acceptWord('FROM')) {
+      const source = this.parseExpr();
+      this.expectOp(')');
+      return this.makeCall(fn, [source], nameToken.pos, this.lastEnd);
+    }
+    const first = this.parseExpr();
+    if (this.acceptWord('FROM')) {
+      const source = this.parseExpr();
+      this.expectOp(')');
+      return this.makeCall(fn, [source, first], nameToken.pos, this.lastEnd);
+    }
+    if (explicitSide) throw this.error('expected FROM');
+    return this.finishCallArgs(nameToken, [first], false);
+  }
+
+  protected makeCall(name: string, args: Expr[], pos: number, end: number): FunctionCallExpr {
+    return { kind: 'call', name, args, distinct: false, pos, end };
+  }
+
+  /** One or more comma-separated expressions. */
+  protected parseExprList(): Expr[] {
+    const list: Expr[] = [this.parseExpr()];
+    while (this.acceptOp(',')) list.push(this.parseExpr());
+    return list;
+  }
+
+  /** Items after ORDER BY: expr [ASC|DESC] [NULLS FIRST|LAST], ... */
+  protected parseOrderByList(): OrderByItem[] {
+    const items: OrderByItem[] = [];
+    do {
+      const expr = this.parseExpr();
+      let direction: 'ASC' | 'DESC' = 'ASC';
+      if (this.acceptWord('DESC')) direction = 'DESC';
+      else this.acceptWord('ASC');
+      let nulls: 'FIRST' | 'LAST' | null = null;
+      if (this.acceptWord('NULLS')) {
+        if (this.acceptWord('FIRST')) nulls = 'FIRST';
+        else if (this.acceptWord('LAST')) nulls = 'LAST';
+        else throw this.error('expected FIRST or LAST');
+      }
+      items.push({ expr, direction, nulls, pos: expr.pos, end: this.lastEnd });
+    } while (this.acceptOp(','));
+    return items;
+  }
+}

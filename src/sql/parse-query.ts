@@ -1,0 +1,272 @@
+/**
+ * Query grammar: SELECT, set operations, VALUES, FROM clauses with joins and derived tables.
+ *
+ * INTERSECT binds tighter than UNION / EXCEPT / MINUS (standard SQL, MySQL 8). ORDER BY / LIMIT after the
+ * last operand of a set operation apply to the whole set operation; on a single SELECT they belong to
+ * it. A derived table without an alias gets `__subquery_<n>` (n counts from 1 in the statement).
+ * WITH (common table expressions) and window functions are rejected as UNSUPPORTED.
+ */
+import type {
+  DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery,
+} from './ast';
+import { TokenKind } from './lexer';
+import { MAX_PARSE_DEPTH } from './parse-base';
+import { ExpressionParser } from './parse-expression';
+
+/** SELECT modifiers MySQL clients send that change nothing here. */
+const IGNORED_SELECT_MODIFIERS: ReadonlySet<string> = new Set([
+  'SQL_NO_CACHE', 'SQL_CACHE', 'SQL_CALC_FOUND_ROWS', 'HIGH_PRIORITY', 'STRAIGHT_JOIN', 'SQL_SMALL_RESULT',
+  'SQL_BIG_RESULT', 'SQL_BUFFER_RESULT',
+]);
+
+export abstract class QueryParser extends ExpressionParser {
+  protected parseQueryExpr(): QueryExpr {
+    this.enter();
+    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
+    const body = this.parseUnionLevel();
+    const query = this.parseTrailingOrderLimit(body);
+    this.depth--;
+    return query;
+  }
+
+  private parseUnionLevel(): QueryExpr {
+    let left = this.parseIntersectLevel();
+    while (this.isWord('UNION') || this.isWord('EXCEPT') || this.isWord('MINUS')) {
+      const opWord = this.advance().upper;
+      const all = this.acceptWord('ALL');
+      if (!all) this.acceptWord('DISTINCT');
+      const right = this.parseIntersectLevel();
+      left = {
+        kind: 'setop', op: opWord === 'UNION' ? 'UNION' : 'EXCEPT', all, left, right, orderBy: [], limit: null,
+        pos: left.pos, end: right.end,
+      };
+    }
+    return left;
+  }
+
+  private parseIntersectLevel(): QueryExpr {
+    let left = this.parseQueryPrimary();
+    while (this.isWord('INTERSECT')) {
+      this.advance();
+      const all = this.acceptWord('ALL');
+      if (!all) this.acceptWord('DISTINCT');
+      const right = this.parseQueryPrimary();
+      left = { kind: 'setop', op: 'INTERSECT', all, left, right, orderBy: [], limit: null, pos: left.pos, end: right.end };
+    }
+    return left;
+  }
+
+  private parseQueryPrimary(): QueryExpr {
+    if (this.isWord('SELECT')) return this.parseSelectCore();
+    if (this.isWord('VALUES')) return this.parseValuesQuery(false);
+    if (this.isOp('(')) {
+      const open = this.advance();
+      const inner = this.parseQueryExpr();
+      this.expectOp(')');
+      return { ...inner, pos: open.pos, end: this.lastEnd };
+    }
+    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
+    throw this.error('expected SELECT');
+  }
+
+  /** ORDER BY / LIMIT after a query body, merged into the body's node. */
+  private parseTrailingOrderLimit(body: QueryExpr): QueryExpr {
+    const hasOrder = this.isWord('ORDER') && this.isWordAt(1, 'BY');
+    if (!hasOrder && !this.isWord('LIMIT')) return body;
+    const clauseToken = this.tok;
+    let orderBy: OrderByItem[] = [];
+    if (hasOrder) {
+      this.advance();
+      this.advance();
+      orderBy = this.parseOrderByList();
+    }
+    const limit = this.isWord('LIMIT') ? this.parseLimit() : null;
+    if (body.kind === 'values') throw this.unsupported('ORDER BY / LIMIT after VALUES', clauseToken);
+    if (body.limit !== null) throw this.unsupported('ORDER BY / LIMIT after a parenthesised query that has LIMIT', clauseToken);
+    return { ...body, orderBy: orderBy.length > 0 ? orderBy : body.orderBy, limit, end: this.lastEnd };
+  }
+
+  /** LIMIT n | LIMIT n OFFSET m | LIMIT m, n (values are integer literals or `?`). */
+  protected parseLimit(): LimitClause {
+    this.expectWord('LIMIT');
+    let count = this.parseLimitValue();
+    let offset: Expr | null = null;
+    if (this.acceptOp(',')) {
+      offset = count;
+      count = this.parseLimitValue();
+    } else if (this.acceptWord('OFFSET')) {
+      offset = this.parseLimitValue();
+    }
+    return { count, offset };
+  }
+
+  private parseLimitValue(): Expr {
+    const token = this.tok;
+    if (token.kind === TokenKind.Param) {
+      this.advance();
+      return { kind: 'param', index: this.paramCount++, pos: token.pos, end: token.end };
+    }
+    if (token.kind === TokenKind.Number && token.numberType === 'integer') {
+      this.advance();
+      return { kind: 'literal', literalType: 'integer', value: token.text, pos: token.pos, end: token.end };
+    }
+    throw this.error('LIMIT takes an integer or ?');
+  }
+
+  /** SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING], without ORDER BY / LIMIT. */
+  private parseSelectCore(): SelectQuery {
+    const start = this.expectWord('SELECT');
+    let distinct = false;
+    while (true) {
+      if (this.acceptWord('DISTINCT') || this.acceptWord('DISTINCTROW')) distinct = true;
+      else if (this.isWord('ALL')) this.advance();
+      else if (IGNORED_SELECT_MODIFIERS.has(this.tok.upper)) this.advance();
+      else break;
+    }
+    const items: SelectItem[] = [this.parseSelectItem()];
+    while (this.acceptOp(',')) items.push(this.parseSelectItem());
+    let from: TableRef | null = null;
+    if (this.acceptWord('FROM')) {
+      if (!this.acceptWord('DUAL')) from = this.parseTableRefs();
+    }
+    if (this.isWord('INTO')) throw this.unsupported('SELECT ... INTO');
+    const where = this.acceptWord('WHERE') ? this.parseExpr() : null;
+    let groupBy: Expr[] = [];
+    if (this.isWord('GROUP') && this.isWordAt(1, 'BY')) {
+      this.advance();
+      this.advance();
+      groupBy = this.parseExprList();
+      if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) throw this.unsupported('GROUP BY ... WITH ROLLUP');
+    }
+    const having = this.acceptWord('HAVING') ? this.parseExpr() : null;
+    if (this.isWord('WINDOW')) throw this.unsupported('window functions (WINDOW)');
+    return { kind: 'select', distinct, items, from, where, groupBy, having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd };
+  }
+
+  private parseSelectItem(): SelectItem {
+    const token = this.tok;
+    if (this.isOp('*')) {
+      this.advance();
+      return { expr: { kind: 'star', qualifier: [], pos: token.pos, end: token.end }, alias: null, pos: token.pos, end: token.end };
+    }
+    const expr = this.parseExpr();
+    let alias: string | null = null;
+    if (expr.kind !== 'star') {
+      if (this.acceptWord('AS')) {
+        alias = this.tok.kind === TokenKind.String ? this.parseStringLiteral() : this.parseIdent();
+      } else if (this.isIdent()) {
+        alias = this.advance().text;
+      } else if (this.tok.kind === TokenKind.String) {
+        alias = this.parseStringLiteral();
+      }
+    }
+    return { expr, alias, pos: token.pos, end: this.lastEnd };
+  }
+
+  /** FROM list: comma joins are CROSS joins that bind looser than JOIN (MySQL). */
+  protected parseTableRefs(): TableRef {
+    let left = this.parseJoinedTable();
+    while (this.acceptOp(',')) {
+      const right = this.parseJoinedTable();
+      left = { kind: 'join', joinType: 'CROSS', left, right, on: null, using: null, pos: left.pos, end: right.end };
+    }
+    return left;
+  }
+
+  private parseJoinedTable(): TableRef {
+    let left = this.parseTableFactor();
+    while (true) {
+      let joinType: 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
+      const token = this.tok;
+      const upper = token.upper;
+      if (upper === 'JOIN' || upper === 'STRAIGHT_JOIN') {
+        joinType = 'INNER';
+        this.advance();
+      } else if (upper === 'INNER' || upper === 'CROSS') {
+        joinType = upper === 'INNER' ? 'INNER' : 'CROSS';
+        this.advance();
+        this.expectWord('JOIN');
+      } else if (upper === 'LEFT' || upper === 'RIGHT' || upper === 'FULL') {
+        joinType = upper;
+        this.advance();
+        const following = this.tok.upper;
+        if (following === 'SEMI' || following === 'ANTI') throw this.unsupported(`${upper} ${following} JOIN`, token);
+        this.acceptWord('OUTER');
+        this.expectWord('JOIN');
+      } else if (upper === 'NATURAL') {
+        throw this.unsupported('NATURAL JOIN');
+      } else {
+        return left;
+      }
+      const right = this.parseTableFactor();
+      let on: Expr | null = null;
+      let using: string[] | null = null;
+      if (this.acceptWord('ON')) on = this.parseExpr();
+      else if (this.acceptWord('USING')) using = this.parseIdentList();
+      if (on === null && using === null) {
+        if (joinType === 'LEFT' || joinType === 'RIGHT' || joinType === 'FULL') throw this.error('expected ON or USING');
+        joinType = 'CROSS';
+      } else if (joinType === 'CROSS') {
+        joinType = 'INNER';
+      }
+      left = { kind: 'join', joinType, left, right, on, using, pos: left.pos, end: this.lastEnd };
+    }
+  }
+
+  private parseTableFactor(): TableRef {
+    const start = this.tok;
+    if (this.isOp('(')) {
+      let ahead = 1;
+      while (ahead <= MAX_PARSE_DEPTH && this.isOpAt(ahead, '(')) ahead++;
+      if (this.isQueryKeyword(this.peek(ahead))) {
+        this.advance();
+        const query = this.parseQueryExpr();
+        this.expectOp(')');
+        let alias: string;
+        if (this.acceptWord('AS')) alias = this.parseIdent();
+        else if (this.isIdent()) alias = this.advance().text;
+        else alias = `__subquery_${++this.derivedCount}`;
+        return { kind: 'subqueryTable', query, alias, pos: start.pos, end: this.lastEnd };
+      }
+      this.advance();
+      this.enter();
+      const inner = this.parseTableRefs();
+      this.depth--;
+      this.expectOp(')');
+      return { ...inner, pos: start.pos, end: this.lastEnd };
+    }
+    const { database, name } = this.parseQualifiedName();
+    if (this.isWord('PARTITION') || this.isWord('TABLET') || this.isWord('TABLESAMPLE')) {
+      throw this.unsupported(`${this.tok.upper} in FROM`);
+    }
+    let alias: string | null = null;
+    if (this.acceptWord('AS')) alias = this.parseIdent();
+    else if (this.isIdent()) alias = this.advance().text;
+    return { kind: 'table', database, name, alias, pos: start.pos, end: this.lastEnd };
+  }
+
+  /** VALUES (..), (..) | VALUES ROW(..), ...; `allowDefault` admits the DEFAULT keyword (INSERT). */
+  protected parseValuesQuery(allowDefault: boolean): ValuesQuery {
+    const start = this.advance(); // VALUES or VALUE
+    const rows: Expr[][] = [];
+    do {
+      this.acceptWord('ROW');
+      this.expectOp('(');
+      const row: Expr[] = [];
+      if (!this.isOp(')')) {
+        do {
+          if (allowDefault && this.isWord('DEFAULT') && (this.isOpAt(1, ',') || this.isOpAt(1, ')'))) {
+            const token = this.advance();
+            const defaultExpr: DefaultExpr = { kind: 'default', pos: token.pos, end: token.end };
+            row.push(defaultExpr);
+          } else {
+            row.push(this.parseExpr());
+          }
+        } while (this.acceptOp(','));
+      }
+      this.expectOp(')');
+      rows.push(row);
+    } while (this.acceptOp(','));
+    return { kind: 'values', rows, pos: start.pos, end: this.lastEnd };
+  }
+}

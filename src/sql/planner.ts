@@ -1,0 +1,100 @@
+/**
+ * The physical planner: maps each logical node to an operator description (src/exec/operators) and makes
+ * the physical choices — hash join when there are equality keys, nested-loop join otherwise; the build
+ * side of an INNER hash join is the input with fewer estimated rows. The per-kind mapping is a
+ * Record<LogicalKind, ...>, so a new logical node does not compile until it has a physical form.
+ */
+import type { ExecContext } from '../exec/context';
+import type { PhysicalNode } from '../exec/plan/physical-plan';
+import type { LogicalKind, LogicalPlan } from './logical-plan';
+
+export interface PhysicalPlanningContext {
+  readonly ctx: ExecContext;
+  /** Next operator id; shared by all plans of one statement so profile counters never collide. */
+  nextId(): number;
+}
+
+type Mapper<K extends LogicalKind> = (plan: Extract<LogicalPlan, { kind: K }>, pctx: PhysicalPlanningContext) => PhysicalNode;
+
+/** Estimated output rows, for choosing join build sides. */
+export function estimateRows(plan: LogicalPlan, ctx: ExecContext): number {
+  switch (plan.kind) {
+    case 'scan': {
+      let rows: number;
+      try {
+        rows = ctx.openTable(plan.table).estimatedRowCount();
+      } catch {
+        rows = 1_000_000;
+      }
+      return plan.limit !== null ? Math.min(rows, plan.limit) : rows;
+    }
+    case 'values':
+      return plan.rows.length;
+    case 'filter':
+      return Math.ceil(estimateRows(plan.input, ctx) / 2);
+    case 'aggregate':
+      return plan.groupKeys.length === 0 ? 1 : Math.ceil(estimateRows(plan.input, ctx) / 2);
+    case 'limit':
+      return Math.min(plan.limit ?? Number.MAX_SAFE_INTEGER, estimateRows(plan.input, ctx));
+    case 'topn':
+      return Math.min(plan.limit, estimateRows(plan.input, ctx));
+    case 'join':
+      return Math.max(estimateRows(plan.left, ctx), estimateRows(plan.right, ctx));
+    case 'union':
+      return plan.inputs.reduce((sum, input) => sum + estimateRows(input, ctx), 0);
+    case 'project':
+    case 'sort':
+      return estimateRows(plan.input, ctx);
+  }
+}
+
+const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
+  scan: (plan, pctx) => ({
+    kind: 'TableScan',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [],
+    table: plan.table,
+    alias: plan.alias,
+    columns: plan.columns,
+    predicates: plan.predicates,
+    limit: plan.limit,
+  }),
+  values: (plan, pctx) => ({ kind: 'Values', id: pctx.nextId(), output: plan.schema, children: [], rows: plan.rows }),
+  filter: (plan, pctx) => ({ kind: 'Filter', id: pctx.nextId(), output: plan.schema, children: [toPhysical(plan.input, pctx)], predicate: plan.predicate }),
+  project: (plan, pctx) => ({ kind: 'Project', id: pctx.nextId(), output: plan.schema, children: [toPhysical(plan.input, pctx)], exprs: plan.exprs }),
+  aggregate: (plan, pctx) => ({
+    kind: 'HashAggregate',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [toPhysical(plan.input, pctx)],
+    groupKeys: plan.groupKeys,
+    aggregates: plan.aggregates,
+  }),
+  sort: (plan, pctx) => ({ kind: 'Sort', id: pctx.nextId(), output: plan.schema, children: [toPhysical(plan.input, pctx)], keys: plan.keys }),
+  topn: (plan, pctx) => ({
+    kind: 'TopN',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [toPhysical(plan.input, pctx)],
+    keys: plan.keys,
+    limit: plan.limit,
+    offset: plan.offset,
+  }),
+  limit: (plan, pctx) => ({ kind: 'Limit', id: pctx.nextId(), output: plan.schema, children: [toPhysical(plan.input, pctx)], limit: plan.limit, offset: plan.offset }),
+  join: (plan, pctx) => {
+    const id = pctx.nextId();
+    const children = [toPhysical(plan.left, pctx), toPhysical(plan.right, pctx)];
+    if (plan.joinType === 'cross' || plan.leftKeys.length === 0) {
+      return { kind: 'NestedLoopJoin', id, output: plan.schema, children, joinType: plan.joinType, condition: plan.condition };
+    }
+    const joinType = plan.joinType;
+    const buildSide = joinType === 'inner' && estimateRows(plan.left, pctx.ctx) < estimateRows(plan.right, pctx.ctx) ? 'left' : 'right';
+    return { kind: 'HashJoin', id, output: plan.schema, children, joinType, leftKeys: plan.leftKeys, rightKeys: plan.rightKeys, condition: plan.condition, buildSide };
+  },
+  union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
+};
+
+export function toPhysical(plan: LogicalPlan, pctx: PhysicalPlanningContext): PhysicalNode {
+  return (MAPPERS[plan.kind] as Mapper<LogicalKind>)(plan as never, pctx);
+}

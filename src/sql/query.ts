@@ -1,0 +1,117 @@
+/**
+ * Entry points the FE calls to run queries: plan (bind -> logical plan -> optimizer rules -> physical
+ * plan), explain, execute, and the one-call runQuery. Also bindScalarExpr for expressions outside queries
+ * (SET values, INSERT VALUES cells, DEFAULT values).
+ */
+import type { Batch } from '../common/column';
+import { GaleneError } from '../common/errors';
+import type { ResultColumn, RowsResult } from '../common/result';
+import type { BoundExpr } from '../exec/bound-expr';
+import type { ExecContext } from '../exec/context';
+import { executePhysicalPlan } from '../exec/plan/execute-plan';
+import { explainPhysicalPlan } from '../exec/plan/explain-plan';
+import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
+import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
+import type { Expr, QueryExpr } from './ast';
+import { QueryBinder, type PlanningSession } from './binder';
+import type { LogicalPlan } from './logical-plan';
+import { toPhysical } from './planner';
+import { optimize } from './rules';
+
+export type { PhysicalPlan } from '../exec/plan/physical-plan';
+
+export interface PlanOptions {
+  /** The statement text: result column names of expressions are their source text (spans index it). */
+  readonly sql?: string;
+  /** Optimizer rules to skip, by name (in addition to the `disable_nereids_rules` session variable). */
+  readonly disabledRules?: readonly string[];
+}
+
+interface StatementCounters {
+  slot: number;
+  operatorId: number;
+}
+
+function resultColumns(plan: LogicalPlan): ResultColumn[] {
+  return plan.schema.map((column) => ({
+    name: column.name,
+    type: column.type,
+    nullable: column.nullable,
+    ...(column.orgName !== undefined ? { table: column.table, orgTable: column.orgTable, orgName: column.orgName, database: column.database } : {}),
+  }));
+}
+
+function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
+  const subqueries: SubqueryPlan[] = [];
+  const session: PlanningSession = {
+    ctx,
+    sql: options.sql,
+    subqueries,
+    allocateSlot: () => counters.slot++,
+    planNested: (nested) => planWith(nested, ctx, options, counters),
+  };
+  const logical = new QueryBinder(session).bindQuery(query);
+  const optimized = optimize(logical, ctx, options.disabledRules);
+  const root = toPhysical(optimized, { ctx, nextId: () => counters.operatorId++ });
+  return { root, columns: resultColumns(optimized), subqueries };
+}
+
+/** Bind, optimize and physically plan a query; records PlanTimeMs and the plan text in the profile. */
+export function planQuery(query: QueryExpr, ctx: ExecContext, options: PlanOptions = {}): PhysicalPlan {
+  return ctx.profile.time('PlanTimeMs', () => {
+    const plan = planWith(query, ctx, options, { slot: SUBQUERY_SLOT_BASE, operatorId: 0 });
+    ctx.profile.planText = explainPlan(plan).join('\n');
+    return plan;
+  });
+}
+
+/** EXPLAIN output, one string per row. */
+export function explainPlan(plan: PhysicalPlan): string[] {
+  return explainPhysicalPlan(plan);
+}
+
+/** EXPLAIN ANALYZE output after the plan ran with `ctx`: each operator with its rows and time. */
+export function explainAnalyzed(plan: PhysicalPlan, ctx: ExecContext): string[] {
+  return explainPhysicalPlan(plan, ctx.profile);
+}
+
+/** The result batches of a plan, produced as the consumer pulls them. */
+export function executePlan(plan: PhysicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+  return executePhysicalPlan(plan, ctx);
+}
+
+/** Result column metadata (names as MySQL shows them). */
+export function planColumns(plan: PhysicalPlan): ResultColumn[] {
+  return [...plan.columns];
+}
+
+/** Plan and run a query, collecting its rows; records ExecTimeMs and RowsReturned. */
+export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<RowsResult> {
+  const plan = planQuery(query, ctx, { sql: sqlText });
+  const batches: Batch[] = [];
+  await ctx.profile.timeAsync('ExecTimeMs', async () => {
+    for await (const batch of executePlan(plan, ctx)) {
+      if (batch.length === 0) continue;
+      batches.push(batch);
+      ctx.profile.add('RowsReturned', batch.length);
+    }
+  });
+  return { kind: 'rows', columns: planColumns(plan), batches };
+}
+
+/**
+ * Bind an expression that has no FROM clause (SET values, INSERT VALUES cells, column DEFAULTs).
+ * Subqueries are not allowed here; `?` parameters bind as BoundParam.
+ */
+export function bindScalarExpr(expr: Expr, ctx: ExecContext, options: PlanOptions = {}): BoundExpr {
+  const session: PlanningSession = {
+    ctx,
+    sql: options.sql,
+    subqueries: [],
+    allocateSlot: () => SUBQUERY_SLOT_BASE,
+    planNested: () => {
+      throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
+    },
+  };
+  return new QueryBinder(session).bindScalar(expr);
+}

@@ -1,0 +1,58 @@
+/**
+ * Constant folding: a deterministic call, cast, CASE, IN or logical node whose inputs are all literals is
+ * evaluated once at plan time (evaluateConstant) and replaced by its literal. AND/OR with a literal FALSE /
+ * TRUE argument are simplified under three-valued logic, and a Filter whose predicate folds to TRUE goes.
+ * A node whose evaluation fails is left as it is, so the error (if any) surfaces at run time as usual.
+ */
+import { Types } from '../../common/types';
+import type { BoundExpr } from '../../exec/bound-expr';
+import type { ExecContext } from '../../exec/context';
+import { evaluateConstant } from '../../exec/expr';
+import { exprChildren, isDeterministic, isTrueLiteral, literal, transformExpr } from '../../exec/plan/bound-expr-utils';
+import { mapPlanExprs, transformPlan, type LogicalPlan } from '../logical-plan';
+import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+
+function isFalseLiteral(expr: BoundExpr): boolean {
+  return expr.kind === 'literal' && expr.value !== null && Number(expr.value) === 0 && expr.type.name === 'BOOLEAN';
+}
+
+function simplifyLogical(node: BoundExpr & { kind: 'and' | 'or' | 'not' }): BoundExpr {
+  if (node.kind === 'not') return node;
+  const absorbing = node.kind === 'and' ? isFalseLiteral : isTrueLiteral;
+  const neutral = node.kind === 'and' ? isTrueLiteral : isFalseLiteral;
+  if (node.args.some(absorbing)) return literal(Types.BOOLEAN, node.kind === 'and' ? 0 : 1);
+  const args = node.args.filter((arg) => !neutral(arg));
+  if (args.length === node.args.length) return node;
+  if (args.length === 0) return literal(Types.BOOLEAN, node.kind === 'and' ? 1 : 0);
+  if (args.length === 1) return args[0];
+  return { ...node, args };
+}
+
+/** Fold the constant parts of one expression. */
+export function foldExpr(expr: BoundExpr, ctx: ExecContext): BoundExpr {
+  return transformExpr(expr, (node) => {
+    if (node.kind === 'literal' || node.kind === 'column' || node.kind === 'param') return node;
+    const children = exprChildren(node);
+    if (!children.every((child) => child.kind === 'literal') || !isDeterministic(node)) {
+      return node.kind === 'and' || node.kind === 'or' ? simplifyLogical(node) : node;
+    }
+    try {
+      return literal(node.type, evaluateConstant(node, ctx));
+    } catch {
+      return node;
+    }
+  });
+}
+
+export const constantFolding: OptimizerRule = {
+  name: 'constant_folding',
+  rewrite(plan, rctx) {
+    const before = planFingerprint(plan);
+    const out = transformPlan(plan, (node): LogicalPlan => {
+      const folded = mapPlanExprs(node, (expr) => foldExpr(expr, rctx.ctx));
+      if (folded.kind === 'filter' && isTrueLiteral(folded.predicate)) return folded.input;
+      return folded;
+    });
+    return { plan: out, changed: planFingerprint(out) !== before };
+  },
+};

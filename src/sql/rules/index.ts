@@ -1,0 +1,49 @@
+/**
+ * The optimizer: an ordered list of independent rule passes over the logical plan. The driver gives every
+ * rule the same services: skipping by name (session variable `disable_nereids_rules`, a comma-separated
+ * list, or the planner's `disabledRules` option), its time in the profile (`Rule.<name>.TimeMs`), a plan
+ * check after it, and its name on any error it raises. Rules may import logical-plan*, the expression
+ * engine and bound-expr utilities; nothing here depends on the physical planner.
+ */
+import { GaleneError } from '../../common/errors';
+import type { ExecContext } from '../../exec/context';
+import type { LogicalPlan } from '../logical-plan';
+import { constantFolding } from './constant-folding';
+import { limitPushdown } from './limit-pushdown';
+import { checkPlan, type OptimizerRule } from './optimizer-rule';
+import { predicatePushdown } from './predicate-pushdown';
+import { projectionPruning } from './projection-pruning';
+
+export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
+
+/** In run order. Projection pruning runs last: it renumbers columns the other rules match on. */
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning];
+
+function sessionDisabledRules(ctx: ExecContext): string[] {
+  try {
+    const { value } = ctx.getSystemVariable('disable_nereids_rules', null);
+    return typeof value === 'string' ? value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Run every enabled rule once, in order. */
+export function optimize(plan: LogicalPlan, ctx: ExecContext, disabledRules: readonly string[] = []): LogicalPlan {
+  const disabled = new Set([...disabledRules.map((name) => name.toLowerCase()), ...sessionDisabledRules(ctx)]);
+  let current = plan;
+  for (const rule of OPTIMIZER_RULES) {
+    if (disabled.has(rule.name)) continue;
+    const start = performance.now();
+    try {
+      current = rule.rewrite(current, { ctx }).plan;
+      checkPlan(current, rule.name);
+    } catch (err) {
+      if (err instanceof GaleneError && err.code !== 'INTERNAL') throw err;
+      throw new GaleneError('INTERNAL', [`optimizer rule ${rule.name}: ${err instanceof Error ? err.message : String(err)}`], { cause: err });
+    } finally {
+      ctx.profile.add(`Rule.${rule.name}.TimeMs`, performance.now() - start);
+    }
+  }
+  return current;
+}

@@ -1,0 +1,106 @@
+/**
+ * The optimizer rule interface and the plan checks the driver runs after each rule. A rule is an
+ * independent pass over the whole logical plan returning `{ plan, changed }`; rules never depend on being
+ * run (each is skippable by name), only on the plan invariants checkPlan verifies.
+ */
+import { GaleneError } from '../../common/errors';
+import type { ExecContext } from '../../exec/context';
+import { collectColumns, exprKey } from '../../exec/plan/bound-expr-utils';
+import type { BoundExpr } from '../../exec/bound-expr';
+import { planInputs, type LogicalPlan } from '../logical-plan';
+
+export interface RuleContext {
+  readonly ctx: ExecContext;
+}
+
+export interface RuleResult {
+  readonly plan: LogicalPlan;
+  readonly changed: boolean;
+}
+
+export interface OptimizerRule {
+  /** Stable name, used to skip the rule (`disable_nereids_rules`) and in profile counters. */
+  readonly name: string;
+  rewrite(plan: LogicalPlan, rctx: RuleContext): RuleResult;
+}
+
+/** The expressions of a node with the width of the input they index. */
+function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
+  switch (plan.kind) {
+    case 'scan':
+    case 'union':
+    case 'limit':
+      return [];
+    case 'values':
+      return [{ exprs: plan.rows.flat(), width: 0 }];
+    case 'filter':
+      return [{ exprs: [plan.predicate], width: plan.input.schema.length }];
+    case 'project':
+      return [{ exprs: [...plan.exprs], width: plan.input.schema.length }];
+    case 'aggregate':
+      return [{ exprs: [...plan.groupKeys, ...plan.aggregates.flatMap((agg) => agg.args)], width: plan.input.schema.length }];
+    case 'sort':
+    case 'topn':
+      return [{ exprs: plan.keys.map((key) => key.expr), width: plan.input.schema.length }];
+    case 'join':
+      return [
+        { exprs: [...plan.leftKeys], width: plan.left.schema.length },
+        { exprs: [...plan.rightKeys], width: plan.right.schema.length },
+        { exprs: plan.condition ? [plan.condition] : [], width: plan.left.schema.length + plan.right.schema.length },
+      ];
+  }
+}
+
+function expectedWidth(plan: LogicalPlan): number | null {
+  switch (plan.kind) {
+    case 'scan':
+      return plan.columns.length;
+    case 'project':
+      return plan.exprs.length;
+    case 'aggregate':
+      return plan.groupKeys.length + plan.aggregates.length;
+    case 'join':
+      return plan.left.schema.length + plan.right.schema.length;
+    case 'filter':
+    case 'sort':
+    case 'topn':
+    case 'limit':
+      return plan.input.schema.length;
+    case 'union':
+      return plan.inputs[0]?.schema.length ?? 0;
+    case 'values':
+      return plan.rows[0]?.length ?? plan.schema.length;
+  }
+}
+
+/** Throws INTERNAL when a node's column references or schema width are inconsistent. */
+export function checkPlan(plan: LogicalPlan, after: string): void {
+  const width = expectedWidth(plan);
+  if (width !== null && width !== plan.schema.length) {
+    throw new GaleneError('INTERNAL', [`plan check after ${after}: ${plan.kind} has ${plan.schema.length} columns, expected ${width}`]);
+  }
+  for (const group of nodeExprs(plan)) {
+    for (const expr of group.exprs) {
+      for (const index of collectColumns(expr)) {
+        if (index < 0 || index >= group.width) throw new GaleneError('INTERNAL', [`plan check after ${after}: ${plan.kind} reads column ${index} of ${group.width}`]);
+      }
+    }
+  }
+  for (const input of planInputs(plan)) checkPlan(input, after);
+}
+
+/** A string equal for equal plans, for rules that detect `changed` by comparison. */
+export function planFingerprint(plan: LogicalPlan): string {
+  const own = nodeExprs(plan)
+    .map((group) => group.exprs.map(exprKey).join(','))
+    .join(';');
+  const extra =
+    plan.kind === 'scan'
+      ? `${plan.columns.join(',')}|${JSON.stringify(plan.predicates, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}|${plan.limit}`
+      : plan.kind === 'limit' || plan.kind === 'topn'
+        ? `${plan.limit}|${plan.offset}`
+        : plan.kind === 'join'
+          ? plan.joinType
+          : '';
+  return `${plan.kind}[${own}|${extra}](${planInputs(plan).map(planFingerprint).join(',')})`;
+}

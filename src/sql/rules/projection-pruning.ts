@@ -1,0 +1,132 @@
+/**
+ * Projection pruning: every operator keeps only the columns something above it reads, so a scan asks
+ * storage for exactly the columns the query needs (none for COUNT(*): its batches then carry only a row
+ * count). Works top-down with the set of required output columns, rebuilding each node and remapping the
+ * column indices of its expressions; the root keeps all its columns.
+ */
+import type { BoundExpr } from '../../exec/bound-expr';
+import { collectColumns, remapColumns } from '../../exec/plan/bound-expr-utils';
+import type { LogicalPlan } from '../logical-plan';
+import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+
+interface Pruned {
+  readonly plan: LogicalPlan;
+  /** Old output index -> new output index (-1 when dropped). */
+  readonly map: Int32Array;
+}
+
+function identity(width: number): Int32Array {
+  const map = new Int32Array(width);
+  for (let colIdx = 0; colIdx < width; colIdx++) map[colIdx] = colIdx;
+  return map;
+}
+
+function usedBy(exprs: readonly BoundExpr[], into: Set<number>): Set<number> {
+  for (const expr of exprs) collectColumns(expr, into);
+  return into;
+}
+
+function remapWith(map: Int32Array): (expr: BoundExpr) => BoundExpr {
+  return (expr) => remapColumns(expr, (index) => map[index]);
+}
+
+function all(width: number): Set<number> {
+  return new Set(Array.from({ length: width }, (_v, idx) => idx));
+}
+
+function prune(plan: LogicalPlan, required: Set<number>): Pruned {
+  switch (plan.kind) {
+    case 'scan': {
+      const keep = plan.columns.map((_name, idx) => idx).filter((idx) => required.has(idx));
+      if (keep.length === plan.columns.length) return { plan, map: identity(plan.columns.length) };
+      const map = new Int32Array(plan.columns.length).fill(-1);
+      keep.forEach((oldIdx, newIdx) => (map[oldIdx] = newIdx));
+      return { plan: { ...plan, columns: keep.map((idx) => plan.columns[idx]), schema: keep.map((idx) => plan.schema[idx]) }, map };
+    }
+    case 'values':
+      return { plan, map: identity(plan.schema.length) };
+    case 'filter': {
+      const child = prune(plan.input, usedBy([plan.predicate], new Set(required)));
+      return { plan: { ...plan, input: child.plan, predicate: remapWith(child.map)(plan.predicate), schema: child.plan.schema }, map: child.map };
+    }
+    case 'project': {
+      const keep = plan.exprs.map((_expr, idx) => idx).filter((idx) => required.has(idx));
+      const exprs = keep.map((idx) => plan.exprs[idx]);
+      const child = prune(plan.input, usedBy(exprs, new Set()));
+      const map = new Int32Array(plan.exprs.length).fill(-1);
+      keep.forEach((oldIdx, newIdx) => (map[oldIdx] = newIdx));
+      return { plan: { ...plan, input: child.plan, exprs: exprs.map(remapWith(child.map)), schema: keep.map((idx) => plan.schema[idx]) }, map };
+    }
+    case 'aggregate': {
+      const keyCount = plan.groupKeys.length;
+      const keepAggs = plan.aggregates.map((_agg, idx) => idx).filter((idx) => required.has(keyCount + idx));
+      const aggregates = keepAggs.map((idx) => plan.aggregates[idx]);
+      const child = prune(plan.input, usedBy([...plan.groupKeys, ...aggregates.flatMap((agg) => agg.args)], new Set()));
+      const remap = remapWith(child.map);
+      const map = new Int32Array(plan.schema.length).fill(-1);
+      for (let keyIdx = 0; keyIdx < keyCount; keyIdx++) map[keyIdx] = keyIdx;
+      keepAggs.forEach((oldIdx, newIdx) => (map[keyCount + oldIdx] = keyCount + newIdx));
+      return {
+        plan: {
+          ...plan,
+          input: child.plan,
+          groupKeys: plan.groupKeys.map(remap),
+          aggregates: aggregates.map((agg) => ({ ...agg, args: agg.args.map(remap) })),
+          schema: [...plan.schema.slice(0, keyCount), ...keepAggs.map((idx) => plan.schema[keyCount + idx])],
+        },
+        map,
+      };
+    }
+    case 'sort':
+    case 'topn': {
+      const child = prune(plan.input, usedBy(plan.keys.map((key) => key.expr), new Set(required)));
+      const remap = remapWith(child.map);
+      return { plan: { ...plan, input: child.plan, keys: plan.keys.map((key) => ({ ...key, expr: remap(key.expr) })), schema: child.plan.schema }, map: child.map };
+    }
+    case 'limit': {
+      const child = prune(plan.input, required);
+      return { plan: { ...plan, input: child.plan, schema: child.plan.schema }, map: child.map };
+    }
+    case 'join': {
+      const leftCount = plan.left.schema.length;
+      const needed = usedBy(plan.condition ? [plan.condition] : [], new Set(required));
+      const leftNeed = usedBy(plan.leftKeys, new Set([...needed].filter((idx) => idx < leftCount)));
+      const rightNeed = usedBy(plan.rightKeys, new Set([...needed].filter((idx) => idx >= leftCount).map((idx) => idx - leftCount)));
+      const left = prune(plan.left, leftNeed);
+      const right = prune(plan.right, rightNeed);
+      const newLeftCount = left.plan.schema.length;
+      const map = new Int32Array(plan.schema.length).fill(-1);
+      for (let idx = 0; idx < leftCount; idx++) map[idx] = left.map[idx];
+      for (let idx = leftCount; idx < plan.schema.length; idx++) {
+        const inner = right.map[idx - leftCount];
+        map[idx] = inner < 0 ? -1 : inner + newLeftCount;
+      }
+      const schema = plan.schema.filter((_column, idx) => map[idx] >= 0);
+      return {
+        plan: {
+          ...plan,
+          left: left.plan,
+          right: right.plan,
+          leftKeys: plan.leftKeys.map(remapWith(left.map)),
+          rightKeys: plan.rightKeys.map(remapWith(right.map)),
+          condition: plan.condition ? remapWith(map)(plan.condition) : null,
+          schema,
+        },
+        map,
+      };
+    }
+    case 'union': {
+      const inputs = plan.inputs.map((input) => prune(input, all(input.schema.length)).plan);
+      return { plan: { ...plan, inputs }, map: identity(plan.schema.length) };
+    }
+  }
+}
+
+export const projectionPruning: OptimizerRule = {
+  name: 'projection_pruning',
+  rewrite(plan) {
+    const before = planFingerprint(plan);
+    const out = prune(plan, all(plan.schema.length)).plan;
+    return { plan: out, changed: planFingerprint(out) !== before };
+  },
+};

@@ -1,0 +1,178 @@
+/**
+ * Builds one segment file (format in segment-format.ts) from sorted column vectors.
+ *
+ * Pure CPU work over typed arrays apart from the async ZSTD codec, so it can move to a worker thread as
+ * is. The caller (flush / compaction) has sorted the rows by key, NULLs first, and puts the returned parts
+ * into the object store in order.
+ */
+import type { Vector } from '../common/column';
+import { toPlainStrings } from '../common/column';
+import { GaleneError } from '../common/errors';
+import type { PhysicalKind } from '../common/types';
+import { fixedWidth, physicalKind, typeToJson } from '../common/types';
+import { crc32 } from './checksum';
+import type { CompressionName } from './compression';
+import { compressPage } from './compression';
+import { encodePage } from './encoding/page-encoding';
+import { buildDictionary, encodeDictPage } from './encoding/string-dict';
+import type { ColumnFooterJson, PageIndexEntryJson, SegmentColumn, SegmentFooterJson } from './segment-format';
+import { SEGMENT_FORMAT_VERSION, SEGMENT_MAGIC, framePage } from './segment-format';
+import { buildShortKeyIndex } from './short-key-index';
+import { boundToJson, computeZoneStats } from './zone-map';
+
+export type { SegmentColumn } from './segment-format';
+
+export const DEFAULT_PAGE_ROW_LIMIT = 65536;
+export const DEFAULT_PAGE_BYTE_LIMIT = 1024 * 1024;
+
+export interface SegmentWriteOptions {
+  readonly compression: CompressionName;
+  /** Leading columns indexed by the short-key index (0 for none). */
+  readonly numShortKeyColumns: number;
+  /** Most rows per data page (default 65536). */
+  readonly pageRowLimit?: number;
+  /** Target raw bytes per data page (default 1 MiB). */
+  readonly pageByteLimit?: number;
+}
+
+/** Page boundaries [start, end) for one column. */
+function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: number, dictionary: boolean): [number, number][] {
+  const pages: [number, number][] = [];
+  const numRows = vec.length;
+  if (kind === 'string' && !dictionary && vec.kind === 'string') {
+    let start = 0;
+    while (start < numRows) {
+      let end = start;
+      const base = vec.offsets[start];
+      while (end < numRows && end - start < rowLimit && vec.offsets[end] - base < byteLimit) end++;
+      if (end === start) end = start + 1;
+      pages.push([start, end]);
+      start = end;
+    }
+    return pages;
+  }
+  const width = kind === 'bigint' ? 16 : kind === 'string' ? 4 : fixedWidth(kind);
+  const rowsPerPage = Math.max(1, Math.min(rowLimit, Math.floor(byteLimit / width)));
+  for (let start = 0; start < numRows; start += rowsPerPage) pages.push([start, Math.min(numRows, start + rowsPerPage)]);
+  return pages;
+}
+
+function checkInput(columns: readonly SegmentColumn[], data: readonly Vector[], options: SegmentWriteOptions): number {
+  if (columns.length !== data.length) throw new GaleneError('INTERNAL', [`writeSegment: ${columns.length} columns but ${data.length} vectors`]);
+  if (columns.length === 0) throw new GaleneError('INTERNAL', ['writeSegment: no columns']);
+  const numRows = data[0].length;
+  const names = new Set<string>();
+  columns.forEach((column, colIdx) => {
+    const vec = data[colIdx];
+    if (names.has(column.name)) throw new GaleneError('INTERNAL', [`writeSegment: duplicate column ${column.name}`]);
+    names.add(column.name);
+    if (vec.length !== numRows) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} has ${vec.length} rows, expected ${numRows}`]);
+    const kind = physicalKind(column.type);
+    const ok = kind === 'string' ? vec.kind === 'string' || vec.kind === 'dict' : kind === 'bigint' ? vec.kind === 'object' : vec.kind === 'fixed' && physicalKind(vec.type) === kind;
+    if (!ok) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} (${kind}) got a ${vec.kind} vector of ${vec.type.name}`]);
+  });
+  if (!Number.isInteger(options.numShortKeyColumns) || options.numShortKeyColumns < 0 || options.numShortKeyColumns > columns.length) {
+    throw new GaleneError('INTERNAL', [`writeSegment: numShortKeyColumns ${options.numShortKeyColumns} out of range`]);
+  }
+  return numRows;
+}
+
+/**
+ * Encode a segment. Returns the file as parts to write in order (their concatenation is the file).
+ */
+export async function writeSegment(columns: readonly SegmentColumn[], data: readonly Vector[], options: SegmentWriteOptions): Promise<Uint8Array[]> {
+  const numRows = checkInput(columns, data, options);
+  const rowLimit = Math.max(1, options.pageRowLimit ?? DEFAULT_PAGE_ROW_LIMIT);
+  const byteLimit = Math.max(1, options.pageByteLimit ?? DEFAULT_PAGE_BYTE_LIMIT);
+  const parts: Uint8Array[] = [];
+  let offset = 0;
+  const append = (part: Uint8Array): { offset: number; size: number } => {
+    parts.push(part);
+    const region = { offset, size: part.length };
+    offset += part.length;
+    return region;
+  };
+  const appendCompressed = async (raw: Uint8Array): Promise<{ offset: number; size: number }> => {
+    const packed = await compressPage(options.compression, raw);
+    return append(framePage(packed.codec, raw.length, packed.data));
+  };
+
+  const kinds = columns.map((column) => physicalKind(column.type));
+  const pageIndexes: PageIndexEntryJson[][] = [];
+  const dictionaries: (string[] | null)[] = [];
+  const partial: Omit<ColumnFooterJson, 'dict' | 'index'>[] = [];
+  /** Vectors as encoded (dictionary form for dictionary columns): the short-key index reads them. */
+  const encoded: Vector[] = [];
+  for (let colIdx = 0; colIdx < columns.length; colIdx++) {
+    const column = columns[colIdx];
+    const kind = kinds[colIdx];
+    let vec = data[colIdx];
+    let dictCodes: { codes: Int32Array; size: number } | null = null;
+    if (kind === 'string') {
+      const dictionary = buildDictionary(vec);
+      if (dictionary !== null) {
+        dictionaries.push(dictionary.dict);
+        dictCodes = { codes: dictionary.codes, size: dictionary.dict.length };
+        vec = { kind: 'dict', type: vec.type, length: vec.length, codes: dictionary.codes, dict: dictionary.dict, nulls: vec.nulls };
+      } else {
+        dictionaries.push(null);
+        if (vec.kind === 'dict') vec = toPlainStrings(vec);
+      }
+    } else {
+      dictionaries.push(null);
+    }
+    const dataOffset = offset;
+    const entries: PageIndexEntryJson[] = [];
+    let nullCount = 0;
+    for (const [start, end] of paginate(vec, kind, rowLimit, byteLimit, dictCodes !== null)) {
+      const stats = computeZoneStats(vec, kind, start, end);
+      nullCount += stats.nullCount;
+      const region = await appendCompressed(encodePage(vec, start, end, dictCodes));
+      entries.push([start, end - start, region.offset, region.size, stats.nullCount, boundToJson(stats.min), boundToJson(stats.max)]);
+    }
+    pageIndexes.push(entries);
+    partial.push({
+      name: column.name,
+      type: typeToJson(column.type),
+      uniqueId: column.uniqueId,
+      encoding: dictCodes !== null ? 'dict' : 'plain',
+      pages: entries.length,
+      nullCount,
+      dataOffset,
+      dataSize: offset - dataOffset,
+    });
+    encoded.push(vec);
+  }
+
+  const dictRegions: ({ offset: number; size: number; entries: number } | null)[] = [];
+  for (let colIdx = 0; colIdx < columns.length; colIdx++) {
+    const dict = dictionaries[colIdx];
+    dictRegions.push(dict === null ? null : { ...(await appendCompressed(encodeDictPage(dict))), entries: dict.length });
+  }
+  const indexRegions: { offset: number; size: number }[] = [];
+  for (let colIdx = 0; colIdx < columns.length; colIdx++) {
+    indexRegions.push(await appendCompressed(new TextEncoder().encode(JSON.stringify(pageIndexes[colIdx]))));
+  }
+  let shortKey: { offset: number; size: number } | null = null;
+  if (options.numShortKeyColumns > 0 && numRows > 0) {
+    const keyCount = options.numShortKeyColumns;
+    shortKey = await appendCompressed(buildShortKeyIndex(encoded.slice(0, keyCount), kinds.slice(0, keyCount), numRows));
+  }
+  const footer: SegmentFooterJson = {
+    version: SEGMENT_FORMAT_VERSION,
+    numRows,
+    compression: options.compression,
+    numShortKeyColumns: options.numShortKeyColumns,
+    shortKey,
+    columns: partial.map((column, colIdx) => ({ ...column, dict: dictRegions[colIdx], index: indexRegions[colIdx] })),
+  };
+  const footerBytes = new TextEncoder().encode(JSON.stringify(footer));
+  append(footerBytes);
+  const trailer = new Uint8Array(12);
+  const view = new DataView(trailer.buffer);
+  view.setUint32(0, footerBytes.length, true);
+  view.setUint32(4, crc32(footerBytes), true);
+  trailer.set(new TextEncoder().encode(SEGMENT_MAGIC), 8);
+  append(trailer);
+  return parts;
+}

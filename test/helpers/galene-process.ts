@@ -1,0 +1,76 @@
+/**
+ * Starts a real Galene server process (bin/galene.js) on free ports with its own data directory, for
+ * integration tests. Waits for the ready line; `kill('SIGKILL')` simulates a crash.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+export interface GalenePorts {
+  query_port: number;
+  http_port: number;
+  webserver_port: number;
+  brpc_port: number;
+}
+
+export interface GaleneProcess {
+  readonly ports: GalenePorts;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** Send a signal (SIGKILL to simulate a crash) and wait for exit. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+export function makeDataDir(prefix = 'galene-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startGalene(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<GaleneProcess> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  const args = [path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir, ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { cwd: dataDir, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderrText = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderrText += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ports = await new Promise<GalenePorts>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`galene did not start in 30 s: ${stderrText}`)), 30_000);
+    lines.on('line', (line) => {
+      try {
+        const event = JSON.parse(line) as { event?: string } & GalenePorts;
+        if (event.event === 'ready') {
+          clearTimeout(timer);
+          resolve({ query_port: event.query_port, http_port: event.http_port, webserver_port: event.webserver_port, brpc_port: event.brpc_port });
+        }
+      } catch {
+        // not a JSON line
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`galene exited with ${code} before ready: ${stderrText}`));
+    });
+  });
+  return {
+    ports,
+    dataDir,
+    child,
+    stderr: () => stderrText,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill(signal) {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}

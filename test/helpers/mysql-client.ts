@@ -1,0 +1,25 @@
+/**
+ * mysql2 connections for tests, returning every value as the text the server sent (null for NULL), so
+ * tests compare exactly what a MySQL client sees.
+ */
+import * as mysql from 'mysql2/promise';
+
+export type TextRow = (string | null)[];
+
+export async function connect(port: number, options: Partial<mysql.ConnectionOptions> = {}): Promise<mysql.Connection> {
+  return mysql.createConnection({
+    host: '127.0.0.1',
+    port,
+    user: 'root',
+    password: '',
+    rowsAsArray: true,
+    typeCast: (field, next) => (field.type === 'GEOMETRY' ? next() : field.string()),
+    ...options,
+  });
+}
+
+/** Rows of a query as text arrays. */
+export async function queryRows(conn: mysql.Connection, sql: string): Promise<TextRow[]> {
+  const [rows] = await conn.query({ sql, rowsAsArray: true });
+  return rows as TextRow[];
+}
