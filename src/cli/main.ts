@@ -6,7 +6,7 @@
 import { loadConfig, settingsHelp } from '../common/config';
 import { toGaleneError } from '../common/errors';
 import { startGalene } from '../fe/galene-server';
-import { configurationMarkdown } from './config-docs';
+import { configurationMarkdown, functionsMarkdown } from './config-docs';
 
 const USAGE = `Usage: galene start [--setting value ...]
 
@@ -23,8 +23,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(USAGE + settingsHelp() + '\n');
     return;
   }
-  if (command === 'config-docs') {
-    process.stdout.write(configurationMarkdown());
+  if (command === 'config-docs' || command === 'functions-docs') {
+    process.stdout.write(command === 'config-docs' ? configurationMarkdown() : functionsMarkdown());
     return;
   }
   if (command !== 'start') {

@@ -199,6 +199,10 @@ test('CASE picks the first true branch; constant string branches stay a dictiona
   assert.equal(compileExpr(expr)(batchOf([ints]), ctx).kind, 'dict');
   const noElse: BoundExpr = { kind: 'case', whens: [{ when: call('gt', c, num('1')), then: c }], elseExpr: null, type: Types.INT };
   assert.deepEqual(evalText(noElse, [ints]), [null, '2', '3', null]);
+  const stringNoElse: BoundExpr = { kind: 'case', whens: [{ when: call('gt', c, num('2')), then: str('big') }], elseExpr: null, type: Types.STRING };
+  const stringResult = compileExpr(stringNoElse)(batchOf([ints]), ctx);
+  assert.equal(stringResult.kind, 'dict');
+  assert.deepEqual(evalText(stringNoElse, [ints]), [null, null, 'big', null]);
 });
 
 test('IS NULL, parameters and evaluateConstant', () => {

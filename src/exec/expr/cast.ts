@@ -78,7 +78,7 @@ function valueWord(t: DataType): string {
 class FailureSink {
   nulls: Uint8Array | null;
   constructor(
-    private readonly mode: CastMode,
+    readonly mode: CastMode,
     private readonly target: DataType,
     private readonly columnName: string,
     private readonly firstRowNumber: number,
@@ -158,7 +158,7 @@ function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector 
   if (vec.kind === 'dict') {
     // Check / convert each dictionary entry once.
     const dict = vec.dict.map((entry) => (charCount(entry) > limit ? null : entry));
-    if (dict.some((entry) => entry === null)) {
+    if (sink.mode === 'insert' && dict.some((entry) => entry === null)) {
       for (let rowIdx = 0; rowIdx < length; rowIdx++) {
         if (vec.nulls !== null && vec.nulls[rowIdx]) continue;
         const entry = vec.dict[vec.codes[rowIdx]];
@@ -177,7 +177,8 @@ function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector 
       continue;
     }
     if (limit !== Infinity && text.length > limit && charCount(text) > limit) {
-      sink.fail(rowIdx, 'too_long', () => text!);
+      // INSERT rejects the row; CAST truncates to the declared length (MySQL CAST AS CHAR(n)).
+      if (sink.mode === 'insert') sink.fail(rowIdx, 'too_long', () => text!);
       text = truncateChars(text, limit);
     }
     out.push(text);

@@ -334,6 +334,12 @@ function coerce(vec: Vector, type: DataType): Vector {
   return typesEqual(vec.type, type) ? vec : castVector(vec, type, 'sql');
 }
 
+/** Placeholder for a branch no row takes; an empty dictionary for strings keeps string CASE results dictionary-encoded. */
+function unusedBranch(type: DataType, rowCount: number): Vector {
+  if (physicalKind(type) !== 'string') return constantVector(type, null, rowCount);
+  return { kind: 'dict', type, length: rowCount, codes: new Int32Array(rowCount), dict: [], nulls: new Uint8Array(rowCount).fill(1) };
+}
+
 function compileCase(whens: readonly { when: Node; then: Node }[], elseNode: Node | null, type: DataType): Node {
   const node: Node = {
     type,
@@ -363,7 +369,7 @@ function compileCase(whens: readonly { when: Node; then: Node }[], elseNode: Nod
       const branches: Vector[] = [];
       for (let branchIdx = 0; branchIdx <= whens.length; branchIdx++) {
         const branchNode = branchIdx < whens.length ? whens[branchIdx].then : elseNode;
-        branches.push(used[branchIdx] && branchNode !== null ? coerce(branchNode.eval(batch, ctx), type) : constantVector(type, null, rowCount));
+        branches.push(used[branchIdx] && branchNode !== null ? coerce(branchNode.eval(batch, ctx), type) : unusedBranch(type, rowCount));
       }
       return gatherBranches(type, branches, choice, rowCount);
     },

@@ -10,6 +10,8 @@ import type { BoundExpr } from '../bound-expr';
 import { exprToString } from '../plan/bound-expr-utils';
 import type { PlanNodeBase } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
+import { physicalKind } from '../../common/types';
+import type { Vector } from '../../common/column';
 import { makeRowKey } from './group-key-table';
 import { emitPairs, materializeBuild, RowPairs } from './join-common';
 
@@ -33,31 +35,14 @@ export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIt
   const probeKeyFns = (buildIsLeft ? node.rightKeys : node.leftKeys).map((expr) => rt.compile(expr));
   const condition = node.condition ? rt.compile(node.condition) : null;
 
-  const heads = new Map<string | number | bigint | null, number>();
-  const next = new Int32Array(build.rowCount);
-  if (build.rowCount > 0) {
-    const buildKey = makeRowKey(buildKeyFns.map((fn) => fn(build.batch, rt.ctx)), true);
-    for (let rowIdx = build.rowCount - 1; rowIdx >= 0; rowIdx--) {
-      const key = buildKey(rowIdx);
-      if (key === undefined) continue;
-      next[rowIdx] = heads.get(key) ?? -1;
-      heads.set(key, rowIdx);
-    }
-  }
+  const buildKeys = build.rowCount > 0 ? buildKeyFns.map((fn) => fn(build.batch, rt.ctx)) : [];
+  const index = buildKeys.length === 1 && isNumericKey(buildKeys[0]) ? new NumericJoinIndex(buildKeys[0], build.rowCount) : new GenericJoinIndex(buildKeys, build.rowCount);
   const nullRow = build.rowCount;
   const pairs = new RowPairs();
   for await (const probe of inputs[buildIsLeft ? 1 : 0]) {
     if (probe.length === 0) continue;
-    const probeKey = makeRowKey(probeKeyFns.map((fn) => fn(probe, rt.ctx)), true);
     pairs.clear();
-    for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) {
-      const key = probeKey(rowIdx);
-      if (key === undefined) continue;
-      for (let buildRow = heads.get(key) ?? -1; buildRow >= 0; buildRow = next[buildRow]) {
-        if (buildIsLeft) pairs.push(buildRow, rowIdx);
-        else pairs.push(rowIdx, buildRow);
-      }
-    }
+    index.probe(probeKeyFns.map((fn) => fn(probe, rt.ctx)), probe.length, pairs, buildIsLeft);
     if (node.joinType === 'inner') {
       if (buildIsLeft) yield* emitPairs(build.batch, probe, pairs, condition, rt, null);
       else yield* emitPairs(probe, build.batch, pairs, condition, rt, null);
@@ -80,4 +65,122 @@ export function explainHashJoin(node: HashJoinNode): string[] {
   if (node.condition) lines.push(`other condition: ${exprToString(node.condition)}`);
   lines.push(`build side: ${node.buildSide}`);
   return lines;
+}
+
+/** Build-side rows by key; probe() appends (probe row, build row) pairs, or (build, probe) when buildIsLeft. */
+interface JoinIndex {
+  probe(keys: readonly Vector[], rowCount: number, pairs: RowPairs, buildIsLeft: boolean): void;
+}
+
+function isNumericKey(vec: Vector): boolean {
+  const kind = physicalKind(vec.type);
+  return vec.kind === 'fixed' && kind !== 'i64' && kind !== 'bigint' && kind !== 'string';
+}
+
+function hashKey(value: number): number {
+  return (Math.imul((value | 0) ^ Math.trunc(value / 4294967296), 0x9e3779b1) >>> 0);
+}
+
+/** One numeric key: open addressing over a Float64Array of distinct keys, rows chained through `next`. */
+class NumericJoinIndex implements JoinIndex {
+  private readonly slotKeys: Float64Array;
+  private readonly slotHeads: Int32Array;
+  private readonly next: Int32Array;
+  private readonly mask: number;
+
+  constructor(keys: Vector, rowCount: number) {
+    let capacity = 16;
+    while (capacity < rowCount * 2) capacity *= 2;
+    this.mask = capacity - 1;
+    this.slotKeys = new Float64Array(capacity);
+    this.slotHeads = new Int32Array(capacity).fill(-1);
+    this.next = new Int32Array(rowCount);
+    const values = (keys as { values: ArrayLike<number> }).values;
+    const nulls = keys.nulls;
+    for (let rowIdx = rowCount - 1; rowIdx >= 0; rowIdx--) {
+      if (nulls !== null && nulls[rowIdx] === 1) continue;
+      const value = values[rowIdx] === 0 ? 0 : values[rowIdx];
+      let slot = hashKey(value) & this.mask;
+      while (this.slotHeads[slot] >= 0 && this.slotKeys[slot] !== value) slot = (slot + 1) & this.mask;
+      this.next[rowIdx] = this.slotHeads[slot];
+      this.slotKeys[slot] = value;
+      this.slotHeads[slot] = rowIdx;
+    }
+  }
+
+  probe(keys: readonly Vector[], rowCount: number, pairs: RowPairs, buildIsLeft: boolean): void {
+    const vec = keys[0];
+    if (vec.kind !== 'fixed') return new GenericJoinIndexProbe(this).probe(keys, rowCount, pairs, buildIsLeft);
+    const values = vec.values as ArrayLike<number | bigint>;
+    const nulls = vec.nulls;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx] === 1) continue;
+      const value = Number(values[rowIdx]);
+      let slot = hashKey(value) & this.mask;
+      while (this.slotHeads[slot] >= 0 && this.slotKeys[slot] !== value) slot = (slot + 1) & this.mask;
+      for (let buildRow = this.slotHeads[slot]; buildRow >= 0; buildRow = this.next[buildRow]) {
+        if (buildIsLeft) pairs.push(buildRow, rowIdx);
+        else pairs.push(rowIdx, buildRow);
+      }
+    }
+  }
+
+  lookupFirst(value: number): number {
+    let slot = hashKey(value) & this.mask;
+    while (this.slotHeads[slot] >= 0 && this.slotKeys[slot] !== value) slot = (slot + 1) & this.mask;
+    return this.slotHeads[slot];
+  }
+
+  nextRow(row: number): number {
+    return this.next[row];
+  }
+}
+
+/** Probing a numeric index with a non-fixed key vector (defensive: keys are cast to one type). */
+class GenericJoinIndexProbe {
+  private readonly index: NumericJoinIndex;
+  constructor(index: NumericJoinIndex) {
+    this.index = index;
+  }
+  probe(keys: readonly Vector[], rowCount: number, pairs: RowPairs, buildIsLeft: boolean): void {
+    const rowKey = makeRowKey(keys, true);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const key = rowKey(rowIdx);
+      if (key === undefined || key === null) continue;
+      for (let buildRow = this.index.lookupFirst(Number(key)); buildRow >= 0; buildRow = this.index.nextRow(buildRow)) {
+        if (buildIsLeft) pairs.push(buildRow, rowIdx);
+        else pairs.push(rowIdx, buildRow);
+      }
+    }
+  }
+}
+
+/** Any keys: a Map from the row key (value or serialization) to the first row, chained through `next`. */
+class GenericJoinIndex implements JoinIndex {
+  private readonly heads = new Map<string | number | bigint | null, number>();
+  private readonly next: Int32Array;
+
+  constructor(keys: readonly Vector[], rowCount: number) {
+    this.next = new Int32Array(rowCount);
+    if (rowCount === 0) return;
+    const rowKey = makeRowKey(keys, true);
+    for (let rowIdx = rowCount - 1; rowIdx >= 0; rowIdx--) {
+      const key = rowKey(rowIdx);
+      if (key === undefined) continue;
+      this.next[rowIdx] = this.heads.get(key) ?? -1;
+      this.heads.set(key, rowIdx);
+    }
+  }
+
+  probe(keys: readonly Vector[], rowCount: number, pairs: RowPairs, buildIsLeft: boolean): void {
+    const rowKey = makeRowKey(keys, true);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const key = rowKey(rowIdx);
+      if (key === undefined) continue;
+      for (let buildRow = this.heads.get(key) ?? -1; buildRow >= 0; buildRow = this.next[buildRow]) {
+        if (buildIsLeft) pairs.push(buildRow, rowIdx);
+        else pairs.push(rowIdx, buildRow);
+      }
+    }
+  }
 }

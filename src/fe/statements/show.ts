@@ -8,6 +8,7 @@ import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { Types, typeToSql } from '../../common/types';
+import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TableSchema } from '../../meta/schema';
 import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
@@ -235,6 +236,9 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
     return rowsResult([['Table'], ['Key_name'], ['Column_name'], ['Index_type'], ['Comment'], ['Properties']], schema.indexes.map((index) => [schema.name, index.name, index.columns.join(','), index.indexType, index.comment, JSON.stringify(index.properties)]));
   },
+  functions: (_session, statement) =>
+    result(statement, [['Function Name'], ['Kind'], ['Signature'], ['Description']], listFunctions().map((fn) => [fn.name, fn.kind, fn.signature, fn.description])),
+  'builtin functions': (session, statement, profile) => SHOW_HANDLERS.functions(session, statement, profile),
   engines: () => rowsResult([['Engine'], ['Support'], ['Comment'], ['Transactions'], ['XA'], ['Savepoints']], [['Olap engine', 'DEFAULT', 'Default storage engine of Galene', 'YES', 'NO', 'NO']]),
   charset: () => rowsResult([['Charset'], ['Description'], ['Default collation'], ['Maxlen', Types.INT]], [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_0900_bin', 4]]),
   collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),

@@ -15,7 +15,7 @@
 import { constantVector, Vector } from '../../../common/column';
 import { addMonthsToDays, daysFromCivil, daysInMonth, formatDatetime, isLeapYear, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
 import { galeneError } from '../../../common/errors';
-import { DataType, isNumericType, Types } from '../../../common/types';
+import { DataType, isNumericType, isStringType, Types } from '../../../common/types';
 import type { ExecContext } from '../../context';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
@@ -842,6 +842,72 @@ export const DATETIME_FUNCTIONS: readonly FunctionDef[] = [
     intervalDef(unit, true),
     ...(unit !== 'QUARTER' && unit !== 'MICROSECOND' ? [diffDef(unit)] : []),
   ]),
+  dt({
+    name: 'timestampadd',
+    signature: "timestampadd(unit, n, datetime) -> DATETIME (the binder passes the unit keyword as a string)",
+    minArgs: 3,
+    maxArgs: 3,
+    resolve: () => ({ argTypes: [Types.STRING, Types.INT, Types.DATETIME], returnType: Types.DATETIME }),
+    kernel: (args, rowCount, site) => {
+      const reordered: CallSite = { ...site, argTypes: [site.argTypes[2], site.argTypes[1], site.argTypes[0]], isConst: [site.isConst[2], site.isConst[1], site.isConst[0]] };
+      return intervalKernel(null, 1)([args[2], args[1], args[0]], rowCount, reordered);
+    },
+    description: 'Adds n units to a datetime (TIMESTAMPADD(unit, n, d)).',
+    example: "SELECT timestampadd('MINUTE', 90, '2024-01-01 00:00:00')",
+  }),
+  dt({
+    name: 'extract',
+    signature: "extract(unit, date_or_datetime) -> INT (EXTRACT(unit FROM d))",
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: (types) => ({ argTypes: [Types.STRING, temporalArg(types[1])], returnType: Types.INT }),
+    kernel: (args, rowCount) => {
+      const units = toJsStrings(args[0]);
+      const vec = args[1];
+      const values = (vec as { values: ArrayLike<number> }).values;
+      const isDate = vec.type.name === 'DATE';
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const unit = parseUnit(units[rowIdx] ?? 'DAY');
+        const value = values[rowIdx];
+        const days = isDate ? value : Math.floor(value / MICROS_PER_DAY);
+        const time = isDate ? 0 : value - days * MICROS_PER_DAY;
+        civil(days);
+        switch (unit) {
+          case 'YEAR':
+            out[rowIdx] = civilOut[0];
+            break;
+          case 'QUARTER':
+            out[rowIdx] = Math.floor((civilOut[1] - 1) / 3) + 1;
+            break;
+          case 'MONTH':
+            out[rowIdx] = civilOut[1];
+            break;
+          case 'WEEK':
+            out[rowIdx] = calcWeek(days, weekMode(0)).week;
+            break;
+          case 'DAY':
+            out[rowIdx] = civilOut[2];
+            break;
+          case 'HOUR':
+            out[rowIdx] = Math.floor(time / MICROS_PER_HOUR);
+            break;
+          case 'MINUTE':
+            out[rowIdx] = Math.floor(time / MICROS_PER_MINUTE) % 60;
+            break;
+          case 'SECOND':
+            out[rowIdx] = Math.floor(time / MICROS_PER_SECOND) % 60;
+            break;
+          case 'MICROSECOND':
+            out[rowIdx] = time % MICROS_PER_SECOND;
+            break;
+        }
+      }
+      return intVector(Types.INT, out);
+    },
+    description: 'One field of a date or datetime: YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MICROSECOND.',
+    example: "SELECT EXTRACT(YEAR FROM '2024-03-15')",
+  }),
   genericDateAdd('date_add', ['adddate'], false),
   genericDateAdd('date_sub', ['subdate'], true),
   dt({
@@ -954,14 +1020,16 @@ export const DATETIME_FUNCTIONS: readonly FunctionDef[] = [
     minArgs: 2,
     maxArgs: 2,
     resolve: (types): Resolution => {
-      const unitFirst = types[0].name !== 'DATE' && types[0].name !== 'DATETIME' && (types[1].name === 'DATE' || types[1].name === 'DATETIME' || !isNumericType(types[1]));
+      // Doris's documented order is (datetime, unit); (unit, datetime) is taken only when the second
+      // argument is typed DATE/DATETIME, since two strings cannot be told apart by type.
+      const unitFirst = isStringType(types[0]) && (types[1].name === 'DATE' || types[1].name === 'DATETIME');
       const valueType = temporalArg(unitFirst ? types[1] : types[0]);
       const argTypes = unitFirst ? [Types.STRING, valueType] : [valueType, Types.STRING];
-      if (unitFirst && types[0].name !== 'VARCHAR' && types[0].name !== 'STRING' && types[0].name !== 'CHAR') throw badArgs('date_trunc', types);
+      if (!unitFirst && isNumericType(types[1])) throw badArgs('date_trunc', types);
       return { argTypes, returnType: valueType };
     },
     kernel: (args, rowCount, site) => {
-      const unitFirst = site.argTypes[0].name === 'STRING';
+      const unitFirst = isStringType(site.argTypes[0]);
       const valueVec = unitFirst ? args[1] : args[0];
       const units = toJsStrings(unitFirst ? args[0] : args[1]);
       const micros = microsOf(valueVec);

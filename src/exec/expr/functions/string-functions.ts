@@ -96,10 +96,6 @@ function chars(text: string): string | string[] {
   return SURROGATE_RE.test(text) ? Array.from(text) : text;
 }
 
-function charLen(text: string): number {
-  return SURROGATE_RE.test(text) ? Array.from(text).length : text.length;
-}
-
 /** MySQL SUBSTRING semantics over characters: 1-based, negative pos from the end, pos 0 gives ''. */
 export function substringChars(text: string, pos: number, len: number): string {
   const cs = chars(text);
