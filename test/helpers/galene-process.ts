@@ -35,6 +35,7 @@ export function makeDataDir(prefix = 'galene-test-'): string {
 
 export async function startGalene(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<GaleneProcess> {
   const dataDir = options.dataDir ?? makeDataDir();
+  fs.mkdirSync(dataDir, { recursive: true });
   const args = [path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: dataDir, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderrText = '';

@@ -135,7 +135,7 @@ export function buildTableSchema(session: Session, statement: CreateTableStateme
   keys.forEach((key, keyIdx) => {
     const column = statement.columns[keyIdx];
     if (!statement.columns.some((candidate) => candidate.name.toLowerCase() === key.toLowerCase())) throw new GaleneError('UNKNOWN_COLUMN', [key, 'key desc']);
-    if (!column || column.name.toLowerCase() !== key.toLowerCase()) throw bad('Key columns should be a ordered prefix of the schema. KeyColumns[' + (keyIdx + 1) + '] (starts from zero) is ' + key + ', but corresponding column is ' + (column?.name ?? '') + ' in the previous columns declaration.');
+    if (!column || column.name.toLowerCase() !== key.toLowerCase()) throw bad('Key columns should be a ordered prefix of the schema. KeyColumns[' + keyIdx + '] (starts from zero) is ' + key + ', but corresponding column is ' + (column?.name ?? '') + ' in the previous columns declaration.');
   });
   keys = keys.map((key, keyIdx) => statement.columns[keyIdx].name);
   const columns: ColumnSchema[] = statement.columns.map((column, colIdx) => {
