@@ -3,39 +3,40 @@
  * open segment readers — shared by every query and load in this process.
  */
 import * as path from 'node:path';
-import { Batch } from '../common/column';
 import type { Config } from '../common/config';
 import type { ProfileSink } from '../common/profile';
 import { createFileCache, FileCache, fileCacheOptionsFromConfig } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
-import type { TableState } from '../meta/catalog';
+import type { Catalog, TableState } from '../meta/catalog';
 import type { SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
-import { WrittenLoad, writeTableRows } from '../load/table-writer';
+import type { LoadTarget } from '../load/load-transaction';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
 
-export class Backend implements SegmentOpener {
+export class Backend implements SegmentOpener, LoadTarget {
   readonly store: ObjectStore;
   readonly fileCache: FileCache;
   readonly pageCache: PageCache;
+  readonly catalog: Catalog;
   private readonly readers = new Map<string, Promise<SegmentReader>>();
 
-  private constructor(store: ObjectStore, fileCache: FileCache, pageCache: PageCache) {
+  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache) {
+    this.catalog = catalog;
     this.store = store;
     this.fileCache = fileCache;
     this.pageCache = pageCache;
   }
 
   /** The BE over the configured object store (a local directory unless one is given). */
-  static async open(config: Config, store?: ObjectStore): Promise<Backend> {
+  static async open(config: Config, catalog: Catalog, store?: ObjectStore): Promise<Backend> {
     const objectStore = store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects'));
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
-    return new Backend(objectStore, fileCache, new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit'))));
+    return new Backend(catalog, objectStore, fileCache, new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit'))));
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {
@@ -55,10 +56,6 @@ export class Backend implements SegmentOpener {
 
   openTable(table: TableState): OlapTableSource {
     return new OlapTableSource(table, this);
-  }
-
-  writeRows(table: TableState, batch: Batch, txnId: number): Promise<WrittenLoad> {
-    return writeTableRows(this.store, table, batch, txnId);
   }
 
   /** Delete objects no longer referenced (dropped tables, aborted loads). Failures are left for the start-up sweep. */

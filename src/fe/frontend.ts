@@ -38,9 +38,10 @@ export class Frontend implements ProtocolBackend {
     const meta = new MetaStore(config.getString('meta_dir') || path.join(dataDir, 'meta'));
     // A load cut short by a crash never became visible: abort its transaction and drop its objects.
     meta.abortUnfinishedTransactions();
-    const backend = await Backend.open(config);
+    const catalog = new Catalog(meta);
+    const backend = await Backend.open(config, catalog);
     await backend.removeOrphans(meta.allSegmentKeys());
-    return new Frontend(config, meta, new Catalog(meta), new UserManager(meta), backend);
+    return new Frontend(config, meta, catalog, new UserManager(meta), backend);
   }
 
   lookupUser(user: string, host: string): UserAuthInfo | null {

@@ -10,6 +10,7 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import type { DataType } from '../../common/types';
 import { castVector, evaluateConstant } from '../../exec/expr';
+import { generateLabel, loadBatch } from '../../load/load-transaction';
 import type { TableState } from '../../meta/catalog';
 import type { ColumnSchema } from '../../meta/schema';
 import type { DeleteStatement, Expr, InsertStatement, UpdateStatement } from '../../sql/ast';
@@ -111,10 +112,6 @@ function completeRows(table: TableState, targets: readonly ColumnSchema[], value
   return { length: rowCount, columns };
 }
 
-function newLabel(): string {
-  return `insert_${Date.now().toString(16)}_${Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0')}`;
-}
-
 export async function runInsert(session: Session, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
@@ -147,25 +144,9 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
     });
   }
   const batch = completeRows(table, targets, values, rowCount);
-  const label = statement.label ?? newLabel();
-  const db = fe.catalog.getDatabase(database);
-  if (statement.label && fe.meta.findTransactionByLabel(db.id, label)) throw new GaleneError('LABEL_EXISTS', [label]);
-  const txn = fe.meta.beginTransaction(db.id, label, [schema.id]);
-  let objectKeys: string[] = [];
-  try {
-    if (rowCount > 0) {
-      const written = await fe.backend.writeRows(table, batch, txn.id);
-      objectKeys = written.objectKeys;
-      fe.catalog.publish(txn.id, written.rowsets, rowCount);
-    } else {
-      fe.catalog.publish(txn.id, [], 0);
-    }
-  } catch (err) {
-    fe.meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
-    await fe.backend.deleteObjects(objectKeys);
-    throw err;
-  }
-  return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${txn.id}'}`);
+  const label = statement.label ?? generateLabel('insert');
+  const outcome = await loadBatch(fe.backend, table, batch, label);
+  return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
 }
 
 export async function runDelete(_session: Session, _statement: DeleteStatement): Promise<StatementResult> {
