@@ -41,6 +41,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('qe_max_connection', 'int', 1024, 'Doris name for max_connections (kept as an alias).', true),
   def('label_keep_max_second', 'int', 3 * 24 * 3600, 'How long finished load labels are kept.', true),
   def('max_tablet_version_num', 'int', 2000, 'A tablet with this many versions rejects new loads (-235) until compaction catches up.', true),
+  def('disable_auto_compaction', 'bool', false, 'Turn off background compaction for every table (the table property of the same name turns it off for one table).', true),
   def('default_bucket_num', 'int', 10, 'Buckets when CREATE TABLE has no DISTRIBUTED BY ... BUCKETS.', true),
   def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
   def('sys_log_level', 'string', 'INFO', 'Log level: DEBUG, INFO, WARN, ERROR.', true),

@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
+import { CompactionScheduler } from '../be/compaction';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
 import { createHttpServer, listenHttp } from './http-api';
@@ -16,6 +17,7 @@ export interface RunningGalene {
 
 export async function startGalene(config: Config): Promise<RunningGalene> {
   const frontend = await Frontend.open(config);
+  const compaction = new CompactionScheduler(frontend.catalog, frontend.backend);
   const host = config.getString('bind_address');
   const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port'), maxConnections: config.getInt('max_connections') });
   const httpServers: Server[] = [];
@@ -29,10 +31,12 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
     }
     // Statements see the ports actually bound (SHOW FRONTENDS / BACKENDS).
     for (const [name, port] of Object.entries(ports)) config.set(name, port);
+    if (!config.get<boolean>('disable_auto_compaction')) compaction.start();
     return {
       frontend,
       ports,
       async stop() {
+        compaction.stop();
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
         frontend.close();

@@ -145,4 +145,11 @@ export class Catalog {
       if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), visibleVersion: version });
     }
   }
+
+  /** Swap compacted rowsets for their merged replacement (see MetaStore.replaceRowsets). */
+  applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
+    this.meta.replaceRowsets(removedIds, added, version, txnId);
+    const state = this.tablesById.get(tableId);
+    if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId) });
+  }
 }

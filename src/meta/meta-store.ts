@@ -311,6 +311,24 @@ export class MetaStore {
     });
   }
 
+  /**
+   * Compaction's commit: retire `removedIds` and add one rowset in their place at `version` (the newest
+   * version among them, so read order is unchanged) — one SQLite transaction. Throws INTERNAL (changing
+   * nothing) when one of the rowsets is already gone, e.g. the table was truncated meanwhile.
+   */
+  replaceRowsets(removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
+    return this.transaction(() => {
+      const remove = this.db.prepare('DELETE FROM rowsets WHERE id = ?');
+      for (const id of removedIds) {
+        if (remove.run(id).changes === 0) throw new GaleneError('INTERNAL', [`compaction input rowset ${id} is gone`]);
+      }
+      const id = this.nextId('rowset');
+      this.db
+        .prepare('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, added.tabletId, added.tableId, txnId, version, JSON.stringify(added.segments), added.numRows, added.dataSize, Date.now());
+    });
+  }
+
   abortTransaction(txnId: number, reason: string): void {
     this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PREPARE'").run(Date.now(), reason, txnId);
   }

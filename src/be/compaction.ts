@@ -1,0 +1,149 @@
+/**
+ * Background compaction: merges a tablet's small rowsets into one (cumulative compaction) and, when a
+ * tablet has many rowsets, all of them (base compaction), so the version count of a tablet stays small
+ * and reads open few segments. The merge reads through the table model (UNIQUE keeps the newest row per
+ * key, AGGREGATE merges values), writes new segments, then swaps the rowsets by metadata only; queries
+ * that started before keep reading the old segments, which are deleted after a grace period.
+ *
+ * Merging a run of consecutive versions is exact for every model: the merged rowset takes the newest
+ * version of the run, so it still sorts before every newer rowset and after every older one.
+ */
+import { Batch, concatVectors } from '../common/column';
+import { GaleneError } from '../common/errors';
+import { QueryProfile } from '../common/profile';
+import { writeTableRows } from '../load/table-writer';
+import type { Catalog, TableState } from '../meta/catalog';
+import type { RowsetRecord } from '../meta/meta-store';
+import type { Backend } from './backend';
+import { OlapTableSource } from './olap-table-source';
+
+export interface CompactionPolicy {
+  /** Cumulative compaction starts when a tablet has this many rowsets smaller than `smallRowsetBytes`. */
+  readonly cumulativeMinRowsets: number;
+  readonly smallRowsetBytes: number;
+  /** Base compaction (all rowsets) when a tablet has more rowsets than this. */
+  readonly baseMaxRowsets: number;
+  /** Old segment files are deleted this long after they were retired (queries may still read them). */
+  readonly retiredFileGraceMs: number;
+}
+
+export const DEFAULT_COMPACTION_POLICY: CompactionPolicy = {
+  cumulativeMinRowsets: 5,
+  smallRowsetBytes: 64 * 1024 * 1024,
+  baseMaxRowsets: 50,
+  retiredFileGraceMs: 5 * 60 * 1000,
+};
+
+export interface CompactionStats {
+  cumulativeRuns: number;
+  baseRuns: number;
+  rowsetsMerged: number;
+  failures: number;
+  lastError: string;
+}
+
+/** Choose the rowsets of one tablet to merge now, oldest first; [] when nothing is worth doing. */
+export function pickRowsets(rowsets: readonly RowsetRecord[], policy: CompactionPolicy): { kind: 'base' | 'cumulative'; rowsets: RowsetRecord[] } | null {
+  if (rowsets.length > policy.baseMaxRowsets) return { kind: 'base', rowsets: [...rowsets] };
+  // The newest run of consecutive small rowsets.
+  let run: RowsetRecord[] = [];
+  let best: RowsetRecord[] = [];
+  for (const rowset of rowsets) {
+    if (rowset.dataSize < policy.smallRowsetBytes) run.push(rowset);
+    else run = [];
+    if (run.length >= best.length) best = [...run];
+  }
+  return best.length >= policy.cumulativeMinRowsets ? { kind: 'cumulative', rowsets: best } : null;
+}
+
+export class CompactionScheduler {
+  readonly stats: CompactionStats = { cumulativeRuns: 0, baseRuns: 0, rowsetsMerged: 0, failures: 0, lastError: '' };
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly retiredTimers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly backend: Backend,
+    private readonly policy: CompactionPolicy = DEFAULT_COMPACTION_POLICY,
+  ) {}
+
+  /** Check every tablet periodically. */
+  start(intervalMs = 2000): void {
+    this.timer = setInterval(() => void this.runOnce(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    for (const timer of this.retiredTimers) clearTimeout(timer);
+  }
+
+  /** One pass over every table; compactions run one at a time. Returns how many tablets were compacted. */
+  async runOnce(): Promise<number> {
+    if (this.running || this.stopped) return 0;
+    this.running = true;
+    let compacted = 0;
+    try {
+      for (const db of this.catalog.listDatabases()) {
+        for (const table of this.catalog.listTables(db.name)) {
+          if (table.schema.properties['disable_auto_compaction'] === 'true') continue;
+          for (const tablet of table.tablets) {
+            if (this.stopped) return compacted;
+            const current = this.catalog.getTableById(table.schema.id);
+            if (!current) break;
+            const choice = pickRowsets(current.rowsets.filter((rowset) => rowset.tabletId === tablet.id), this.policy);
+            if (!choice) continue;
+            try {
+              await this.compactTablet(current, tablet.id, choice.rowsets);
+              if (choice.kind === 'base') this.stats.baseRuns++;
+              else this.stats.cumulativeRuns++;
+              this.stats.rowsetsMerged += choice.rowsets.length;
+              compacted++;
+            } catch (err) {
+              this.stats.failures++;
+              this.stats.lastError = err instanceof Error ? err.message : String(err);
+            }
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+    return compacted;
+  }
+
+  /** Merge `inputs` (rowsets of one tablet, consecutive in version order) into one rowset. */
+  async compactTablet(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<void> {
+    const tablet = table.tablets.find((candidate) => candidate.id === tabletId);
+    if (!tablet) throw new GaleneError('INTERNAL', [`tablet ${tabletId} not in table ${table.schema.name}`]);
+    const slice: TableState = { ...table, tablets: [tablet], rowsets: inputs };
+    const profile = new QueryProfile('compaction', '', 'compaction', table.schema.databaseName);
+    const source = new OlapTableSource(slice, this.backend);
+    const columns = table.schema.columns.map((column) => column.name);
+    const parts: Batch[] = [];
+    for await (const batch of source.scan({ columns, predicates: [], limit: null, profile })) parts.push(batch);
+    const length = parts.reduce((sum, part) => sum + part.length, 0);
+    const merged: Batch = { length, columns: table.schema.columns.map((column, colIdx) => concatVectors(column.type, parts.map((part) => part.columns[colIdx]))) };
+    // A compaction writes under a transaction id of its own so its segment keys never collide with a load's.
+    const txnId = this.catalog.meta.nextId('txn');
+    const written = await writeTableRows(this.backend.store, slice, merged, txnId);
+    const version = Math.max(...inputs.map((rowset) => rowset.version));
+    const output = written.rowsets[0] ?? { tabletId, tableId: table.schema.id, segments: [], numRows: 0, dataSize: 0 };
+    try {
+      this.catalog.applyCompaction(table.schema.id, inputs.map((rowset) => rowset.id), output, version, txnId);
+    } catch (err) {
+      await this.backend.deleteObjects(written.objectKeys);
+      throw err;
+    }
+    const retired = inputs.flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+    const timer = setTimeout(() => {
+      this.retiredTimers.delete(timer);
+      void this.backend.deleteObjects(retired);
+    }, this.policy.retiredFileGraceMs);
+    timer.unref();
+    this.retiredTimers.add(timer);
+  }
+}
