@@ -10,6 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { mulberry32 } from '../src/common/prng';
 import { startGalene } from '../test/helpers/galene-process';
 import { connect } from '../test/helpers/mysql-client';
 import { parseBenchArgs, peakRssMiB, report, Row, timeMedian } from './lib/report';
@@ -19,23 +20,19 @@ const INSTRUCTIONS = ['COLLECT COD', 'DELIVER IN PERSON', 'NONE', 'TAKE BACK RET
 const WORDS = ['carefully', 'final', 'deposits', 'quickly', 'regular', 'ideas', 'furiously', 'express', 'accounts', 'blithely', 'pending', 'requests'];
 const EPOCH_1992 = Date.UTC(1992, 0, 1) / 86_400_000;
 
-/** Deterministic PRNG (mulberry32), so every run loads the same data. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+const isoDate = (days: number): string => new Date(days * 86_400_000).toISOString().slice(0, 10);
+/** isoDate for the few thousand days the generator uses, each formatted once (generation competes with the server for the CPU). */
+const isoDates: string[] = [];
+const cachedIsoDate = (days: number): string => (isoDates[days - EPOCH_1992] ??= isoDate(days));
+
+/** A generated row as one `( ... )` tuple of an INSERT (columns 8-15 quoted). */
+export function sqlTuple(row: readonly string[]): string {
+  return `(${row[0]},${row[1]},${row[2]},${row[3]},${row[4]},${row[5]},${row[6]},${row[7]},'${row[8]}','${row[9]}','${row[10]}','${row[11]}','${row[12]}','${row[13]}','${row[14]}','${row[15]}')`;
 }
 
-const isoDate = (days: number): string => new Date(days * 86_400_000).toISOString().slice(0, 10);
-
 /** One lineitem row as SQL literal values and as a CSV line. */
-function* lineitemRows(count: number): Generator<string[]> {
-  const random = prng(42);
+export function* lineitemRows(count: number): Generator<string[]> {
+  const random = mulberry32(42);
   let orderKey = 1;
   let lineNumber = 1;
   for (let rowIdx = 0; rowIdx < count; rowIdx++) {
@@ -50,7 +47,10 @@ function* lineitemRows(count: number): Generator<string[]> {
     const shipDays = EPOCH_1992 + Math.floor(random() * 2526);
     const returnFlag = shipDays > EPOCH_1992 + 1260 ? 'N' : random() < 0.5 ? 'R' : 'A';
     const lineStatus = shipDays > EPOCH_1992 + 1270 ? 'O' : 'F';
-    const comment = Array.from({ length: 2 + Math.floor(random() * 4) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ').slice(0, 44);
+    const wordCount = 2 + Math.floor(random() * 4);
+    let comment = WORDS[Math.floor(random() * WORDS.length)];
+    for (let wordIdx = 1; wordIdx < wordCount; wordIdx++) comment += ' ' + WORDS[Math.floor(random() * WORDS.length)];
+    comment = comment.slice(0, 44);
     yield [
       String(orderKey),
       String(1 + Math.floor(random() * 200_000)),
@@ -62,9 +62,9 @@ function* lineitemRows(count: number): Generator<string[]> {
       tax,
       returnFlag,
       lineStatus,
-      isoDate(shipDays),
-      isoDate(shipDays + 30 + Math.floor(random() * 60)),
-      isoDate(shipDays + 1 + Math.floor(random() * 30)),
+      cachedIsoDate(shipDays),
+      cachedIsoDate(shipDays + 30 + Math.floor(random() * 60)),
+      cachedIsoDate(shipDays + 1 + Math.floor(random() * 30)),
       INSTRUCTIONS[Math.floor(random() * INSTRUCTIONS.length)],
       SHIP_MODES[Math.floor(random() * SHIP_MODES.length)],
       comment,
@@ -73,10 +73,9 @@ function* lineitemRows(count: number): Generator<string[]> {
   }
 }
 
-const COLUMNS = `l_orderkey INT, l_partkey INT, l_suppkey INT, l_linenumber INT, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2),
+export const COLUMNS = `l_orderkey INT, l_partkey INT, l_suppkey INT, l_linenumber INT, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2),
   l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag CHAR(1), l_linestatus CHAR(1), l_shipdate DATE, l_commitdate DATE,
   l_receiptdate DATE, l_shipinstruct VARCHAR(25), l_shipmode VARCHAR(10), l_comment VARCHAR(44)`;
-const STRING_COLUMNS = new Set([8, 9, 10, 11, 12, 13, 14, 15]);
 
 const QUERIES: { name: string; sql: (pointKey: number) => string }[] = [
   {
@@ -108,31 +107,42 @@ export async function main(args: readonly string[]): Promise<void> {
     await conn.query('CREATE DATABASE bench');
     await conn.query('USE bench');
     await conn.query(`CREATE TABLE lineitem (${COLUMNS}) DUPLICATE KEY(l_orderkey) DISTRIBUTED BY HASH(l_orderkey) BUCKETS 2`);
-    // Load: build each INSERT while the previous one runs, so generation overlaps the server's work.
-    let pending: Promise<unknown> = Promise.resolve();
-    let loadMs = 0;
+    // Load: two connections, each with one INSERT in flight, so the server parses and encodes one statement
+    // while the other waits for its fsyncs; the next INSERT is generated meanwhile.
+    const conns = [conn, await connect(server.ports.query_port)];
+    await conns[1].query('USE bench');
+    const inFlight: Promise<unknown>[] = conns.map(() => Promise.resolve());
+    let statementCount = 0;
     let batch: string[] = [];
+    let csvLines: string[] = [];
     let lastOrderKey = 1;
     const flush = async (): Promise<void> => {
       const sql = `INSERT INTO lineitem VALUES ${batch.join(',')}`;
       batch = [];
-      await pending;
-      const start = performance.now();
-      pending = conn.query(sql).then(() => (loadMs += performance.now() - start));
+      csv.write(csvLines.join(''));
+      csvLines = [];
+      const slot = statementCount++ % conns.length;
+      await inFlight[slot];
+      inFlight[slot] = conns[slot].query(sql);
+      inFlight[slot].catch(() => undefined); // awaited (and so reported) by the next flush or below
     };
     const loadStart = performance.now();
     for (const row of lineitemRows(rowCount)) {
       lastOrderKey = Number(row[0]);
-      batch.push('(' + row.map((value, colIdx) => (STRING_COLUMNS.has(colIdx) ? `'${value}'` : value)).join(',') + ')');
-      csv.write(row.join('|') + '\n');
+      batch.push(sqlTuple(row));
+      csvLines.push(row.join('|') + '\n');
       if (batch.length === insertRows) await flush();
     }
     if (batch.length) await flush();
-    await pending;
+    await Promise.all(inFlight);
+    await conns[1].end();
     const loadWallMs = performance.now() - loadStart;
     await new Promise<void>((resolve) => csv.end(resolve));
     const loadRss = peakRssMiB(server.child.pid!);
 
+    // Galene's default scan_thread_num is the core count (GALENE_SCAN_THREAD_NUM overrides it); DuckDB is
+    // measured at one thread and at that count.
+    const scanThreads = Math.max(1, Number(process.env.GALENE_SCAN_THREAD_NUM ?? os.cpus().length));
     const duck = await DuckDBInstance.create(':memory:', { threads: '1' });
     const duckConn = await duck.connect();
     await duckConn.run(`CREATE TABLE lineitem (${COLUMNS.replace(/VARCHAR\(\d+\)|CHAR\(1\)/g, 'VARCHAR')})`);
@@ -142,16 +152,39 @@ export async function main(args: readonly string[]): Promise<void> {
 
     const pointKey = Math.floor(lastOrderKey / 2);
     const rows: Row[] = [];
-    rows.push({ measure: `load ${rowCount} rows (INSERT ${insertRows} rows/stmt)`, galene_ms: Math.round(loadWallMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadWallMs / duckLoadMs, galene_rows_per_s: Math.round(rowCount / (loadWallMs / 1000)), galene_peak_rss_mib: loadRss });
+    rows.push({ measure: `load ${rowCount} rows (INSERT ${insertRows} rows/stmt)`, galene_ms: Math.round(loadWallMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadWallMs / duckLoadMs, galene_rows_per_s: Math.round(rowCount / (loadWallMs / 1000)), galene_peak_rss_mib: loadRss, [`duckdb_${scanThreads}t_ms`]: '', [`ratio_${scanThreads}t`]: '' });
+    // Background compaction merges the load's rowsets for a few seconds after the load; queries timed
+    // meanwhile would measure the merge. Wait until every tablet's version count holds for one interval.
+    const settleStart = performance.now();
+    let lastVersions = '';
+    while (performance.now() - settleStart < 120_000) {
+      const [tablets] = await conn.query({ sql: 'SHOW TABLETS FROM lineitem', rowsAsArray: true });
+      const versions = (tablets as unknown as string[][]).map((row) => row[2]).join(',');
+      if (versions === lastVersions) break;
+      lastVersions = versions;
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+    }
     for (const query of QUERIES) {
       const sql = query.sql(pointKey);
       const galeneMs = await timeMedian(runs, () => conn.query(sql));
       const duckMs = await timeMedian(runs, () => duckConn.runAndReadAll(sql));
-      rows.push({ measure: query.name, galene_ms: galeneMs, duckdb_ms: duckMs, ratio: galeneMs / duckMs, galene_rows_per_s: Math.round(rowCount / (galeneMs / 1000)), galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
+      await duckConn.run(`SET threads = ${scanThreads}`);
+      const duckParallelMs = await timeMedian(runs, () => duckConn.runAndReadAll(sql));
+      await duckConn.run('SET threads = 1');
+      rows.push({
+        measure: query.name,
+        galene_ms: galeneMs,
+        duckdb_ms: duckMs,
+        ratio: galeneMs / duckMs,
+        galene_rows_per_s: Math.round(rowCount / (galeneMs / 1000)),
+        galene_peak_rss_mib: peakRssMiB(server.child.pid!),
+        [`duckdb_${scanThreads}t_ms`]: duckParallelMs,
+        [`ratio_${scanThreads}t`]: galeneMs / duckParallelMs,
+      });
     }
     await conn.end();
     duckConn.closeSync();
-    report(`core: ${rowCount} lineitem rows, Galene (1 scan thread) vs DuckDB (threads=1), median of ${runs}`, rows, options);
+    report(`core: ${rowCount} lineitem rows, Galene (${scanThreads} scan worker threads, the default) vs DuckDB threads=1 (ratio) and threads=${scanThreads} (ratio_${scanThreads}t), median of ${runs}`, rows, options);
   } finally {
     await server.stop();
     fs.rmSync(workDir, { recursive: true, force: true });

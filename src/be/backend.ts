@@ -14,6 +14,7 @@ import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
+import { ScanWorkerPool } from './scan-worker-pool';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
@@ -24,19 +25,50 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly pageCache: PageCache;
   readonly catalog: Catalog;
   private readonly readers = new Map<string, Promise<SegmentReader>>();
+  /** Worker threads for large scans; created on first use (null: not created yet or not available). */
+  private pool: ScanWorkerPool | null = null;
+  private readonly scanThreads: number;
+  /** Tables with fewer rows scan in-thread (`parallel_scan_min_rows_per_scanner`). */
+  readonly parallelScanMinRows: number;
 
-  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache) {
+  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number) {
+    this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
     this.store = store;
     this.fileCache = fileCache;
     this.pageCache = pageCache;
+    // Workers read segment files in place, so they need the local store read through the in-place cache.
+    this.scanThreads = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? scanThreads : 0;
+  }
+
+  /**
+   * The scan worker pool (`scan_thread_num` threads), started on first use; null when scans run on the
+   * main thread (scan_thread_num = 0, or a store the workers cannot read in place). Starting it gives
+   * half of the decoded-page cache to the workers, split evenly.
+   */
+  scanPool(): ScanWorkerPool | null {
+    if (this.scanThreads <= 0) return null;
+    if (this.pool === null) {
+      const share = Math.floor(this.pageCache.capacityBytes / 2);
+      this.pageCache.capacityBytes -= share;
+      this.pool = new ScanWorkerPool(this.scanThreads, { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes: Math.floor(share / this.scanThreads) });
+    }
+    return this.pool;
+  }
+
+  /** Stop the scan workers (they are unref'd, so this is only needed to release them early). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
   }
 
   /** The BE over the configured object store (a local directory unless one is given). */
   static async open(config: Config, catalog: Catalog, store?: ObjectStore): Promise<Backend> {
     const objectStore = store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects'));
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
-    return new Backend(catalog, objectStore, fileCache, new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit'))));
+    const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
+    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'));
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {
@@ -64,6 +96,7 @@ export class Backend implements SegmentOpener, LoadTarget {
       this.readers.delete(key);
       await this.fileCache.invalidate(key);
       this.pageCache.invalidateFile(key);
+      this.pool?.invalidate(key);
       await this.store.delete(key).catch(() => undefined);
     }
   }

@@ -13,11 +13,22 @@ import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../storage/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
+import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
+import type { ScanTask, ScanWorkerPool } from './scan-worker-pool';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
   openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader>;
+  /** The scan worker pool, or null/absent when scans run in-thread. */
+  scanPool?(): ScanWorkerPool | null;
+  /** Tables with fewer rows scan in-thread: the worker round trip would cost more than it saves. */
+  readonly parallelScanMinRows?: number;
 }
+
+const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
+/** Rows per worker task (a segment range): bounds so that small tables still split and big ones do not over-split. */
+const MIN_TASK_ROWS = 32_768;
+const MAX_TASK_ROWS = 1 << 20;
 
 export class OlapTableSource implements TableSource {
   readonly schema: TableSchema;
@@ -60,8 +71,56 @@ export class OlapTableSource implements TableSource {
     }
   }
 
-  /** Read `columns` of one segment for the rows that survive pruning. */
-  private async readSegment(segment: SegmentRecord, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<Batch | null> {
+  /**
+   * Runs a scan fragment over every segment in the scan workers, as tasks of consecutive row ranges,
+   * yielding results in row order (so merging them in turn equals one sequential pass). Null — scan
+   * in-thread — for merge-on-read models (a key's rows span segments), LIMIT scans, small tables, or
+   * when there is no worker pool.
+   */
+  scanParallel(request: ScanRequest, fragment: ScanFragment): AsyncIterable<FragmentResult> | null {
+    if (this.schema.keysType !== 'DUPLICATE' || request.limit !== null) return null;
+    const totalRows = this.estimatedRowCount();
+    if (totalRows < (this.opener.parallelScanMinRows ?? DEFAULT_PARALLEL_SCAN_MIN_ROWS) || totalRows === 0) return null;
+    const pool = this.opener.scanPool?.() ?? null;
+    if (pool === null) return null;
+    const taskRows = Math.min(MAX_TASK_ROWS, Math.max(MIN_TASK_ROWS, Math.ceil(totalRows / (pool.size * 2))));
+    const tasks: ScanTask[] = [];
+    for (const tablet of this.table.tablets) {
+      for (const rowset of this.table.rowsets) {
+        if (rowset.tabletId !== tablet.id) continue;
+        for (const segment of rowset.segments) {
+          for (let rowStart = 0; rowStart < segment.numRows; rowStart += taskRows) {
+            tasks.push({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd: Math.min(segment.numRows, rowStart + taskRows), fragment });
+          }
+        }
+      }
+    }
+    const profile = request.profile;
+    profile.add('ParallelScanTasks', tasks.length);
+    // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
+    const window = pool.size * 2;
+    return (async function* () {
+      const running: Promise<FragmentResult>[] = [];
+      const start = (taskIdx: number): void => {
+        if (taskIdx >= tasks.length) return;
+        const promise = pool.run(tasks[taskIdx], profile);
+        promise.catch(() => undefined); // awaited below in order; a failure meanwhile is not unhandled
+        running.push(promise);
+      };
+      for (let taskIdx = 0; taskIdx < window; taskIdx++) start(taskIdx);
+      for (let taskIdx = 0; taskIdx < tasks.length; taskIdx++) {
+        const result = await running[taskIdx];
+        start(taskIdx + window);
+        yield result;
+      }
+    })();
+  }
+
+  /**
+   * Read `columns` of one segment for the rows that survive pruning, each column as consecutive pieces
+   * (decoded pages or slices of them, see SegmentReader.readColumnParts); null when no row survives.
+   */
+  private async readSegmentParts(segment: SegmentRecord, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<SegmentParts | null> {
     const profile = request.profile;
     const reader = await this.opener.openSegment(segment, profile);
     const ranges = predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
@@ -72,23 +131,26 @@ export class OlapTableSource implements TableSource {
       return null;
     }
     profile.add('RowsRead', rowCount);
-    const vectors: Vector[] = [];
+    const parts: Vector[][] = [];
     for (const column of columns) {
-      if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) vectors.push(await reader.readColumn(column.name, ranges, profile));
-      else vectors.push(constantVector(column.type, null, rowCount)); // added after this segment was written
+      if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
+      else parts.push([constantVector(column.type, null, rowCount)]); // added after this segment was written
     }
-    return { length: rowCount, columns: vectors };
+    return { length: rowCount, parts };
+  }
+
+  /** Read `columns` of one segment as one batch (the merging models need every row of a tablet at once). */
+  private async readSegment(segment: SegmentRecord, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<Batch | null> {
+    const read = await this.readSegmentParts(segment, columns, predicates, request);
+    if (read === null) return null;
+    return { length: read.length, columns: read.parts.map((pieces, colIdx) => (pieces.length === 1 ? pieces[0] : concatVectors(columns[colIdx].type, pieces))) };
   }
 
   private async *duplicateTabletBatches(rowsets: readonly RowsetRecord[], columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): AsyncIterable<Batch> {
     for (const rowset of rowsets) {
       for (const segment of rowset.segments) {
-        const batch = await this.readSegment(segment, columns, predicates, request);
-        if (!batch) continue;
-        for (let start = 0; start < batch.length; start += BATCH_SIZE) {
-          const end = Math.min(batch.length, start + BATCH_SIZE);
-          yield start === 0 && end === batch.length ? batch : { length: end - start, columns: batch.columns.map((vec) => sliceVector(vec, start, end)) };
-        }
+        const read = await this.readSegmentParts(segment, columns, predicates, request);
+        if (read !== null) yield* batchesOfParts(read);
       }
     }
   }
@@ -137,6 +199,39 @@ export class OlapTableSource implements TableSource {
       const end = Math.min(groupRows.length, start + BATCH_SIZE);
       yield { length: end - start, columns: output.map((vec) => sliceVector(vec, start, end)) };
     }
+  }
+}
+
+/** A segment's rows as per-column lists of consecutive pieces (piece boundaries differ between columns). */
+export interface SegmentParts {
+  readonly length: number;
+  readonly parts: readonly (readonly Vector[])[];
+}
+
+/**
+ * Batches of at most BATCH_SIZE rows over per-column pieces, cut where any column's piece ends, so every
+ * column of a batch is one piece or a zero-copy slice of one (no concatenation).
+ */
+export function* batchesOfParts(read: SegmentParts): Iterable<Batch> {
+  const { length, parts } = read;
+  const colCount = parts.length;
+  const partIdx = new Int32Array(colCount);
+  const offset = new Int32Array(colCount);
+  for (let row = 0; row < length; ) {
+    let take = Math.min(BATCH_SIZE, length - row);
+    for (let colIdx = 0; colIdx < colCount; colIdx++) take = Math.min(take, parts[colIdx][partIdx[colIdx]].length - offset[colIdx]);
+    const columns = new Array<Vector>(colCount);
+    for (let colIdx = 0; colIdx < colCount; colIdx++) {
+      const piece = parts[colIdx][partIdx[colIdx]];
+      const start = offset[colIdx];
+      columns[colIdx] = start === 0 && take === piece.length ? piece : sliceVector(piece, start, start + take);
+      if (start + take === piece.length) {
+        partIdx[colIdx]++;
+        offset[colIdx] = 0;
+      } else offset[colIdx] = start + take;
+    }
+    yield { length: take, columns };
+    row += take;
   }
 }
 

@@ -44,6 +44,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('disable_auto_compaction', 'bool', false, 'Turn off background compaction for every table (the table property of the same name turns it off for one table).', true),
   def('default_bucket_num', 'int', 10, 'Buckets when CREATE TABLE has no DISTRIBUTED BY ... BUCKETS.', true),
   def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
+  def('parallel_scan_min_rows_per_scanner', 'int', 65536, 'Tables with fewer rows scan on the main thread; larger scans, filters and aggregates run in the scan_thread_num worker threads (0 threads: always on the main thread).'),
   def('sys_log_level', 'string', 'INFO', 'Log level: DEBUG, INFO, WARN, ERROR.', true),
 ];
 

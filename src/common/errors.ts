@@ -54,6 +54,13 @@ export const ERROR_CODES = {
   INVALID_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid value for property {0}: {1}'),
   UNKNOWN_QUERY_ID: entry(1105, 'HY000', 'errCode = 2, detailMessage = query id {0} not found'),
   LABEL_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Label [{0}] has already been used.'),
+  // Stream Load (messages carry Doris's status prefix, as its response JSON does)
+  LOAD_INVALID_ARGUMENT: entry(1105, 'HY000', '[INVALID_ARGUMENT]{0}'),
+  LOAD_DATA_QUALITY: entry(1105, 'HY000', '[DATA_QUALITY_ERROR]{0}'),
+  LOAD_NOT_FOUND: entry(1105, 'HY000', 'errCode = 7, detailMessage = {0}'),
+  LOAD_NOT_SUPPORTED: entry(1235, '42000', '[NOT_IMPLEMENTED_ERROR]{0} is not supported yet'),
+  LOAD_CANCELLED: entry(1105, 'HY000', '[CANCELLED]{0}'),
+  LOAD_TIMEOUT: entry(1105, 'HY000', '[TIMEOUT]{0}', 'resource'),
   // users and sessions
   ACCESS_DENIED: entry(1045, '28000', "Access denied for user '{0}'@'{1}' (using password: {2})"),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
@@ -63,6 +70,10 @@ export const ERROR_CODES = {
   BAD_HANDSHAKE: entry(1043, '08S01', 'Bad handshake'),
   PACKET_TOO_LARGE: entry(1153, '08S01', "Got a packet bigger than 'max_allowed_packet' bytes", 'resource'),
   PS_UNSUPPORTED: entry(1295, 'HY000', 'This command is not supported in the prepared statement protocol yet'),
+  // prepared statements (MySQL's ER_UNKNOWN_STMT_HANDLER, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_WRONG_ARGUMENTS)
+  UNKNOWN_STMT_HANDLER: entry(1243, 'HY000', 'Unknown prepared statement handler ({0}) given to {1}'),
+  MAX_PREPARED_STMT_COUNT: entry(1461, '42000', "Can't create more than max_prepared_stmt_count statements (current value: {0})", 'resource'),
+  WRONG_ARGUMENTS: entry(1210, 'HY000', 'Incorrect arguments to {0}'),
   MALFORMED_PACKET: entry(1835, 'HY000', 'Malformed communication packet.'),
   MULTI_STATEMENT_OFF: entry(1064, '42000', 'You have an error in your SQL syntax; multi-statements are disabled for this connection'),
   // resources
@@ -73,6 +84,7 @@ export const ERROR_CODES = {
   IO_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = IO error: {0}', 'io'),
   CORRUPTION: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CORRUPTION] {0}', 'io'),
   INTERNAL: entry(1105, 'HY000', 'errCode = 2, detailMessage = internal error: {0}', 'internal'),
+  SCAN_WORKER_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = scan worker failed: {0}', 'internal'),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

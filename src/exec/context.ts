@@ -7,6 +7,7 @@ import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../storage/scan-predicate';
+import type { FragmentResult, ScanFragment } from './parallel/scan-fragment';
 
 export type { ScanPredicate };
 
@@ -25,6 +26,11 @@ export interface TableSource {
   scan(request: ScanRequest): AsyncIterable<Batch>;
   /** Row count estimate for planning (join sides, parallelism). */
   estimatedRowCount(): number;
+  /**
+   * Runs `fragment` (filter, optional partial aggregate) over the scan's rows in worker threads, results
+   * in row order; null when this source scans in-thread for this request (small, merge-on-read, LIMIT).
+   */
+  scanParallel?(request: ScanRequest, fragment: ScanFragment): AsyncIterable<FragmentResult> | null;
 }
 
 export interface ExecContext {

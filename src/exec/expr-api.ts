@@ -45,6 +45,23 @@ export interface AggregateAccumulator {
   resize(groupCount: number): void;
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void;
   finalize(groupCount: number): Vector;
+  /**
+   * The state of groups [0, groupCount) as structured-cloneable data (typed arrays, arrays, bigints), for
+   * a partial aggregate computed in a worker thread. Optional: an aggregate without it runs in one thread.
+   */
+  serialize?(groupCount: number): AggregateState;
+  /**
+   * Add a state from serialize() of an accumulator of the same aggregate: its group g (g >= fromGroup)
+   * goes into this accumulator's group groupMap[g] (already made room for by resize()). Merging the
+   * partials of consecutive row ranges in row order gives the same result as one update() over all rows.
+   */
+  merge?(state: AggregateState, groupMap: Int32Array, fromGroup: number): void;
+}
+
+/** An accumulator's serialized per-group state (see AggregateAccumulator.serialize). */
+export interface AggregateState {
+  readonly groupCount: number;
+  readonly data: unknown;
 }
 
 export interface ResolvedAggregate extends ResolvedFunction {

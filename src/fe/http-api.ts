@@ -1,8 +1,20 @@
 /**
  * The HTTP endpoints of the FE (http_port) and BE (webserver_port, brpc_port in this single-process
- * mode): health, Prometheus-style /metrics. Stream Load arrives here in issue 3.
+ * mode): health, Prometheus-style /metrics, and Stream Load as Doris serves it:
+ * - BE `PUT /api/{db}/{table}/_stream_load`: the load itself (src/load/stream-load);
+ * - FE `PUT /api/{db}/{table}/_stream_load`: checks the credentials, then `307 Temporary Redirect` to the
+ *   BE web port with the same path and query, so `curl --location-trusted` works;
+ * - FE and BE `PUT /api/{db}/_stream_load_2pc`: commit or abort a two-phase load;
+ * - BE `GET /api/_load_error_log?file=...`: the filtered rows of a load (its ErrorURL).
+ * Credentials are HTTP Basic, checked against the MySQL users (SHA1(SHA1(password))). A request with
+ * `Expect: 100-continue` gets its 100 only after the credentials and the load's headers pass, so a refused
+ * load never uploads its body.
  */
+import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
+import { GaleneError } from '../common/errors';
+import { StreamLoadService } from '../load/stream-load/stream-load-service';
+import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
@@ -30,6 +42,136 @@ function metricsText(fe: Frontend, role: 'fe' | 'be'): string {
   return lines.join('\n') + '\n';
 }
 
+/** One Stream Load service per server process, shared by its FE and BE HTTP servers. */
+const streamLoadServices = new WeakMap<Frontend, StreamLoadService>();
+
+function streamLoadService(fe: Frontend): StreamLoadService {
+  let service = streamLoadServices.get(fe);
+  if (!service) {
+    service = new StreamLoadService({ target: fe.backend, config: fe.config });
+    streamLoadServices.set(fe, service);
+  }
+  return service;
+}
+
+/** Send a JSON answer and close the connection: the request body (if any) is not going to be read. */
+function sendJsonAndClose(res: http.ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+  const text = JSON.stringify(body, null, 4);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Connection: 'close', ...extraHeaders });
+  res.end(text);
+}
+
+const isWildcard = (host: string): boolean => host === '' || host === '0.0.0.0' || host === '::';
+
+/** `host` of the request's Host header (what the client used to reach us), else the bind address. */
+function requestHostName(fe: Frontend, req: http.IncomingMessage): string {
+  const bind = fe.config.getString('bind_address');
+  if (!isWildcard(bind)) return bind.includes(':') ? `[${bind}]` : bind;
+  const hostHeader = req.headers.host ?? '';
+  const match = /^(\[[^\]]*\]|[^:]+)/.exec(hostHeader);
+  return match ? match[1] : '127.0.0.1';
+}
+
+/** The authenticated user of an HTTP Basic request, or an error message for the 401. */
+function authenticate(fe: Frontend, req: http.IncomingMessage): { user: string } | { denied: string } {
+  const header = req.headers.authorization ?? '';
+  const clientHost = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return { denied: 'no valid Basic authorization' };
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const user = colon >= 0 ? decoded.slice(0, colon) : decoded;
+  const password = colon >= 0 ? decoded.slice(colon + 1) : '';
+  const denied = new GaleneError('ACCESS_DENIED', [user, clientHost, password === '' ? 'NO' : 'YES']).message;
+  const info = fe.users.lookup(user, clientHost);
+  if (!info) return { denied };
+  const stored = info.passwordDoubleSha1;
+  if (stored === null) return password === '' ? { user } : { denied };
+  const given = nativePasswordDoubleSha1(password);
+  return given !== null && given.length === stored.length && timingSafeEqual(given, stored) ? { user } : { denied };
+}
+
+function decodeSegment(text: string): string {
+  return decodeURIComponent(text);
+}
+
+/**
+ * Stream Load endpoints. Returns false when the path is not one of them. `expectContinue`: the client
+ * waits for `100 Continue` before it sends the body.
+ */
+async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): Promise<boolean> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const loadMatch = /^\/api\/([^/]+)\/([^/]+)\/_stream_load$/.exec(url.pathname);
+  const twoPhaseMatch = /^\/api\/([^/]+)\/_stream_load_2pc$/.exec(url.pathname);
+  if (role === 'be' && url.pathname === '/api/_load_error_log') {
+    const text = streamLoadService(fe).errorLog(url.searchParams.get('file') ?? '');
+    if (text === null) sendJsonAndClose(res, 404, { status: 'FAILED', msg: 'no such error log' });
+    else {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    }
+    return true;
+  }
+  if (!(loadMatch && role !== 'brpc') && !(twoPhaseMatch && role !== 'brpc')) return false;
+  if (req.method !== 'PUT') {
+    sendJsonAndClose(res, 405, { status: 'FAILED', msg: `method ${req.method} not allowed, use PUT` }, { Allow: 'PUT' });
+    return true;
+  }
+  const auth = authenticate(fe, req);
+  if ('denied' in auth) {
+    sendJsonAndClose(res, 401, { Status: 'Fail', Message: auth.denied, status: 'FAILED', msg: auth.denied }, { 'WWW-Authenticate': 'Basic realm="galene"' });
+    return true;
+  }
+  const service = streamLoadService(fe);
+  if (twoPhaseMatch) {
+    // The operation is in the headers; a body, if any, is ignored.
+    const answer = await service.twoPhase(decodeSegment(twoPhaseMatch[1]), req.headers);
+    sendJsonAndClose(res, 200, answer);
+    return true;
+  }
+  const [dbName, tableName] = [decodeSegment(loadMatch![1]), decodeSegment(loadMatch![2])];
+  if (role === 'fe') {
+    // Doris: the FE picks a BE and redirects; --location-trusted resends the credentials there.
+    const location = `http://${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}${url.pathname}${url.search}`;
+    res.writeHead(307, { Location: location, 'Content-Length': 0, Connection: 'close' });
+    res.end();
+    return true;
+  }
+  const errorUrlBase = `http://${req.headers.host ?? `${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}`}`;
+  const outcome = service.prepare(dbName, tableName, req.headers, errorUrlBase);
+  if (outcome.kind === 'done') {
+    sendJsonAndClose(res, 200, outcome.result);
+    return true;
+  }
+  const signal: { cancelled: string | null } = { cancelled: null };
+  const timer = setTimeout(() => {
+    signal.cancelled = `[TIMEOUT]load timed out after ${outcome.timeoutMs / 1000} s (timeout header)`;
+    req.destroy();
+  }, outcome.timeoutMs);
+  const onClose = (): void => {
+    if (!req.complete && signal.cancelled === null) signal.cancelled = 'the client closed the connection before the body was complete';
+  };
+  req.once('close', onClose);
+  res.on('error', () => undefined);
+  if (expectContinue) res.writeContinue();
+  try {
+    const result = await outcome.run(req, signal);
+    if (!res.destroyed) {
+      if (req.complete) {
+        const text = JSON.stringify(result, null, 4);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+      } else {
+        sendJsonAndClose(res, 200, result);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    req.off('close', onClose);
+  }
+  return true;
+}
+
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
     '/api/health': (_req, res) => sendJson(res, 200, { status: 'OK', role }),
@@ -39,15 +181,25 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
       res.end(text);
     },
   };
-  return http.createServer((req, res) => {
-    const route = routes[(req.url ?? '/').split('?')[0]];
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
     Promise.resolve()
-      .then(() => (route ? route(req, res) : sendJson(res, 404, { status: 'FAILED', msg: `no such endpoint: ${req.url}` })))
+      .then(async () => {
+        if (await handleLoadRequest(fe, role, req, res, expectContinue)) return;
+        const route = routes[(req.url ?? '/').split('?')[0]];
+        if (expectContinue) res.writeContinue();
+        return route ? route(req, res) : sendJson(res, 404, { status: 'FAILED', msg: `no such endpoint: ${req.url}` });
+      })
       .catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { status: 'FAILED', msg: err instanceof Error ? err.message : String(err) });
+        if (!res.headersSent) sendJsonAndClose(res, err instanceof URIError ? 400 : 500, { status: 'FAILED', msg: err instanceof Error ? err.message : String(err) });
         else res.destroy();
       });
-  });
+  };
+  const server = http.createServer((req, res) => handle(req, res, false));
+  // 'checkContinue' replaces the automatic 100 Continue: the load answers it after its checks.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, true));
+  // A Stream Load body may take long to arrive; its own `timeout` header bounds it.
+  server.requestTimeout = 0;
+  return server;
 }
 
 export function listenHttp(server: http.Server, host: string, port: number): Promise<number> {

@@ -67,6 +67,13 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('enable_profile', 'bool', false, 'Doris compatibility; Galene keeps a profile for every query.'),
   v('group_commit', 'string', 'off_mode', 'Group Commit mode for INSERT INTO VALUES.', { validate: oneOf('off_mode', 'sync_mode', 'async_mode') }),
   v('enable_prepared_stmt_audit_log', 'bool', false, 'Write prepared executions to the audit log.'),
+  // MariaDB Connector/J sets these on connect when the server offers CLIENT_SESSION_TRACK.
+  v('session_track_system_variables', 'string', 'time_zone,autocommit,character_set_client,character_set_results,character_set_connection', 'MySQL compatibility (accepted; no session-state tracking is sent).'),
+  v('session_track_schema', 'bool', true, 'MySQL compatibility.'),
+  v('session_track_state_change', 'bool', false, 'MySQL compatibility.'),
+  v('max_prepared_stmt_count', 'int', 16382, 'Most prepared statements open at once in the whole server (MySQL default 16382); PREPARE beyond it fails with error 1461.', {
+    validate: (value) => (Number(value) >= 0 && Number(value) <= 4194304 ? null : 'must be between 0 and 4194304'),
+  }),
   v('enable_insert_strict', 'bool', true, 'INSERT fails on a row that does not fit its column instead of filtering it.'),
   v('sql_quote_show_create', 'bool', true, 'MySQL compatibility.'),
   v('default_storage_engine', 'string', 'olap', 'MySQL compatibility.'),

@@ -1,7 +1,8 @@
 /**
- * One client session: current database, session and user variables, the statement loop. Each SQL text
- * is parsed, then each statement goes to its handler (fe/statements) with a fresh QueryProfile, which is
- * kept for SHOW QUERY PROFILE when the statement ends.
+ * One client session: current database, session and user variables, prepared statements, the statement
+ * loop. Each SQL text is parsed, then each statement goes to its handler (fe/statements) with a fresh
+ * QueryProfile, which is kept for SHOW QUERY PROFILE when the statement ends and written to the FE audit
+ * log (prepared-statement commands only when `enable_prepared_stmt_audit_log` is on).
  */
 import type { RawValue } from '../common/column';
 import { GaleneError, toGaleneError } from '../common/errors';
@@ -11,10 +12,13 @@ import { DataType, Types } from '../common/types';
 import type { ExecContext, TableSource } from '../exec/context';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import type { TableSchema } from '../meta/schema';
-import type { SessionHandler, SessionInfo } from '../protocol/backend';
+import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
+import { auditLogFor, type AuditLog } from './audit-log';
 import type { Frontend } from './frontend';
+import { paramFromBinary, SessionStatements } from './prepared-statements';
+import { informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { findSessionVariable, variableRaw, variableType } from './session-variables';
 import { STATEMENT_HANDLERS } from './statements';
 
@@ -27,6 +31,9 @@ export class Session implements SessionHandler {
   readonly variables = new Map<string, string | number | boolean>();
   readonly userVariables = new Map<string, { type: DataType; value: RawValue }>();
   lastInsertId = 0;
+  /** Prepared statements (protocol handles and SQL-level names). */
+  readonly statements = new SessionStatements(this);
+  private readonly auditLog: AuditLog;
 
   constructor(
     readonly fe: Frontend,
@@ -36,6 +43,7 @@ export class Session implements SessionHandler {
     this.user = info.user;
     this.host = info.host;
     this.database = info.database;
+    this.auditLog = auditLogFor(fe.config.getString('data_dir'));
   }
 
   get inTransaction(): boolean {
@@ -50,6 +58,7 @@ export class Session implements SessionHandler {
     } catch (err) {
       const profile = this.newProfile(sql);
       this.finishProfile(profile, err);
+      this.audit(profile, err, false);
       throw err;
     }
     const parseMs = performance.now() - parseStart;
@@ -60,14 +69,91 @@ export class Session implements SessionHandler {
       const profile = this.newProfile(text);
       profile.add('ParseTimeMs', parseMs / statements.length);
       try {
-        results.push(await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile));
+        const result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
+        results.push(result);
         this.finishProfile(profile, null);
+        this.audit(profile, null, statement.kind === 'query', result);
       } catch (err) {
         this.finishProfile(profile, err);
+        this.audit(profile, err, statement.kind === 'query');
         throw err;
       }
     }
     return results;
+  }
+
+  /** Run an already parsed statement through its handler (prepared statements of every kind). */
+  runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+    return STATEMENT_HANDLERS[statement.kind](this, statement as never, sqlText, profile);
+  }
+
+  async prepareStatement(sql: string): Promise<PreparedStatementInfo> {
+    const profile = this.newProfile(sql);
+    try {
+      const prepared = this.statements.prepare(sql, null, profile);
+      this.finishProfile(profile, null);
+      this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');
+      return { statementId: prepared.id, paramCount: prepared.paramCount, columns: prepared.columns };
+    } catch (err) {
+      this.finishProfile(profile, err);
+      this.auditPrepared(profile, err, 0, false);
+      throw err;
+    }
+  }
+
+  async executeStatement(statementId: number, binaryParams: readonly BinaryParam[]): Promise<StatementResult> {
+    const prepared = this.statements.byHandle(statementId, 'mysqld_stmt_execute');
+    const profile = this.newProfile(prepared.sql);
+    const isQuery = prepared.statement.kind === 'query';
+    try {
+      const result = await this.statements.execute(prepared, binaryParams.map(paramFromBinary), profile, 'mysqld_stmt_execute');
+      this.finishProfile(profile, null);
+      this.auditPrepared(profile, null, statementId, isQuery, result);
+      return result;
+    } catch (err) {
+      this.finishProfile(profile, err);
+      this.auditPrepared(profile, err, statementId, isQuery);
+      throw err;
+    }
+  }
+
+  closeStatement(statementId: number): void {
+    const prepared = this.statements.byHandle(statementId, 'mysqld_stmt_close');
+    this.statements.remove(prepared);
+  }
+
+  async resetConnection(): Promise<void> {
+    this.statements.clear();
+    this.userVariables.clear();
+    this.variables.clear();
+    this.lastInsertId = 0;
+  }
+
+  /** One audit line for a statement that came as text. */
+  private audit(profile: QueryProfile, err: unknown, isQuery: boolean, result?: StatementResult, preparedStmtId?: number): void {
+    const galeneErr = err ? toGaleneError(err) : null;
+    this.auditLog.append({
+      time: profile.startTime,
+      client: this.host,
+      user: this.user,
+      db: this.database ?? '',
+      state: galeneErr ? 'ERR' : result?.kind === 'rows' ? 'EOF' : 'OK',
+      errorCode: galeneErr ? galeneErr.errno : 0,
+      errorMessage: galeneErr ? galeneErr.message : '',
+      timeMs: Math.max(0, profile.endTime - profile.startTime),
+      scanRows: profile.get('RowsRead'),
+      returnRows: result?.kind === 'rows' ? profile.get('RowsReturned') : 0,
+      queryId: profile.queryId,
+      isQuery,
+      preparedStmtId,
+      stmt: profile.sql,
+    });
+  }
+
+  /** Prepared-statement commands are audited only when `enable_prepared_stmt_audit_log` is on. */
+  private auditPrepared(profile: QueryProfile, err: unknown, statementId: number, isQuery: boolean, result?: StatementResult): void {
+    if (this.getVariable('enable_prepared_stmt_audit_log') !== true) return;
+    this.audit(profile, err, isQuery, result, statementId);
   }
 
   newProfile(sql: string): QueryProfile {
@@ -92,6 +178,7 @@ export class Session implements SessionHandler {
   }
 
   close(): void {
+    this.statements.clear();
     this.fe.closeSession(this.connectionId);
   }
 
@@ -103,7 +190,9 @@ export class Session implements SessionHandler {
   }
 
   resolveTable(database: string | null, name: string): TableSchema {
-    return this.fe.catalog.getTable(this.requireDatabase(database), name).schema;
+    const dbName = this.requireDatabase(database);
+    if (dbName.toLowerCase() === INFORMATION_SCHEMA) return informationSchemaTable(name);
+    return this.fe.catalog.getTable(dbName, name).schema;
   }
 
   getVariable(name: string): string | number | boolean {
@@ -120,7 +209,8 @@ export class Session implements SessionHandler {
       parameters,
       sessionInfo: { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion },
       getTable: (database, name) => this.resolveTable(database, name),
-      openTable: (schema): TableSource => this.fe.backend.openTable(this.fe.catalog.getTable(schema.databaseName, schema.name)),
+      openTable: (schema): TableSource =>
+        schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(this.fe.catalog, schema) : this.fe.backend.openTable(this.fe.catalog.getTable(schema.databaseName, schema.name)),
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

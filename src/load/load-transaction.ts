@@ -6,7 +6,7 @@ import type { Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import type { Catalog, TableState } from '../meta/catalog';
-import type { TransactionRecord } from '../meta/meta-store';
+import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
 import { writeTableRows } from './table-writer';
 
 export interface LoadTarget {
@@ -55,4 +55,93 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
     throw err;
   }
   return { txn, label, loadedRows: batch.length };
+}
+
+/**
+ * A load written in several batches under one transaction (Stream Load flushes a bounded batch at a time):
+ * `add` writes a batch's segments at once, `commit` publishes all of them at one new version, `precommit`
+ * makes them durable but invisible (two-phase commit), `abort` drops the transaction and every object
+ * written. Calls must not overlap (the caller awaits each).
+ */
+export interface MultiBatchLoad {
+  readonly txn: TransactionRecord;
+  readonly label: string;
+  /** Rows written so far. */
+  readonly loadedRows: number;
+  add(batch: Batch): Promise<void>;
+  commit(): LoadOutcome;
+  precommit(): LoadOutcome;
+  abort(reason: string): Promise<void>;
+}
+
+/**
+ * Begin a multi-batch load of `table` under `label`. Throws LABEL_EXISTS when the label is in use; the
+ * label check and the transaction start run without yielding, so two loads can never both take a label.
+ */
+export function beginLoad(target: LoadTarget, table: TableState, label: string): MultiBatchLoad {
+  const meta = target.catalog.meta;
+  if (meta.findTransactionByLabel(table.dbId, label)) throw new GaleneError('LABEL_EXISTS', [label]);
+  const txn = meta.beginTransaction(table.dbId, label, [table.schema.id]);
+  const objectKeys: string[] = [];
+  const nextSegmentIdx = new Map<number, number>();
+  // One rowset per tablet for the whole load: segments in write order, so "last row wins" holds across batches.
+  const rowsets = new Map<number, { segments: SegmentRecord[]; numRows: number; dataSize: number }>();
+  let loadedRows = 0;
+  let state: 'open' | 'done' = 'open';
+  const finalRowsets = (): NewRowset[] => [...rowsets].map(([tabletId, rowset]) => ({ tabletId, tableId: table.schema.id, ...rowset }));
+  const finish = (): void => {
+    if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
+    state = 'done';
+  };
+  return {
+    txn,
+    label,
+    get loadedRows() {
+      return loadedRows;
+    },
+    async add(batch) {
+      if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
+      if (batch.length === 0) return;
+      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx);
+      objectKeys.push(...written.objectKeys);
+      for (const rowset of written.rowsets) {
+        const entry = rowsets.get(rowset.tabletId) ?? { segments: [], numRows: 0, dataSize: 0 };
+        entry.segments.push(...rowset.segments);
+        entry.numRows += rowset.numRows;
+        entry.dataSize += rowset.dataSize;
+        rowsets.set(rowset.tabletId, entry);
+      }
+      loadedRows += batch.length;
+    },
+    commit() {
+      finish();
+      target.catalog.publish(txn.id, finalRowsets(), loadedRows);
+      return { txn, label, loadedRows };
+    },
+    precommit() {
+      finish();
+      meta.precommitTransaction(txn.id, finalRowsets(), loadedRows);
+      return { txn, label, loadedRows };
+    },
+    async abort(reason) {
+      state = 'done';
+      meta.abortTransaction(txn.id, reason);
+      await target.deleteObjects(objectKeys);
+    },
+  };
+}
+
+/** Two-phase commit, second phase: publish a PRECOMMITTED transaction's rowsets. */
+export function commitPrecommitted(target: LoadTarget, txnId: number): void {
+  const meta = target.catalog.meta;
+  const txn = meta.getTransaction(txnId);
+  if (!txn || txn.status !== 'PRECOMMITTED') throw new GaleneError('INTERNAL', [`transaction ${txnId} is not pre-committed`]);
+  target.catalog.publish(txnId, meta.pendingRowsets(txnId), txn.loadedRows);
+  meta.deletePendingRowsets(txnId);
+}
+
+/** Two-phase commit, second phase: drop a PRECOMMITTED transaction and its objects. */
+export async function abortPrecommitted(target: LoadTarget, txnId: number, reason: string): Promise<void> {
+  const keys = target.catalog.meta.abortPrecommitted(txnId, reason);
+  await target.deleteObjects(keys);
 }

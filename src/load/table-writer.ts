@@ -38,6 +38,48 @@ export interface WrittenLoad {
   readonly objectKeys: string[];
 }
 
+/**
+ * Rows `rowIds` of a column, as takeRows returns them, with monomorphic loops for the common physical
+ * forms: a byte loop for strings (most are short: no subarray per row) and one loop per array type.
+ */
+function gatherRows(vec: Vector, rowIds: Int32Array): Vector {
+  const count = rowIds.length;
+  if (vec.kind === 'string') {
+    const { offsets: srcOffsets, bytes: srcBytes } = vec;
+    let total = 0;
+    for (let outIdx = 0; outIdx < count; outIdx++) total += srcOffsets[rowIds[outIdx] + 1] - srcOffsets[rowIds[outIdx]];
+    const offsets = new Int32Array(count + 1);
+    const bytes = new Uint8Array(total);
+    let pos = 0;
+    for (let outIdx = 0; outIdx < count; outIdx++) {
+      const end = srcOffsets[rowIds[outIdx] + 1];
+      for (let byteIdx = srcOffsets[rowIds[outIdx]]; byteIdx < end; byteIdx++) bytes[pos++] = srcBytes[byteIdx];
+      offsets[outIdx + 1] = pos;
+    }
+    return { kind: 'string', type: vec.type, length: count, offsets, bytes, nulls: gatherNulls(vec.nulls, rowIds) };
+  }
+  if (vec.kind === 'fixed' && vec.values instanceof Int32Array) {
+    const src = vec.values;
+    const values = new Int32Array(count);
+    for (let outIdx = 0; outIdx < count; outIdx++) values[outIdx] = src[rowIds[outIdx]];
+    return { kind: 'fixed', type: vec.type, length: count, values, nulls: gatherNulls(vec.nulls, rowIds) };
+  }
+  if (vec.kind === 'fixed' && vec.values instanceof Float64Array) {
+    const src = vec.values;
+    const values = new Float64Array(count);
+    for (let outIdx = 0; outIdx < count; outIdx++) values[outIdx] = src[rowIds[outIdx]];
+    return { kind: 'fixed', type: vec.type, length: count, values, nulls: gatherNulls(vec.nulls, rowIds) };
+  }
+  return takeRows(vec, rowIds);
+}
+
+function gatherNulls(nulls: Uint8Array | null, rowIds: Int32Array): Uint8Array | null {
+  if (nulls === null) return null;
+  const out = new Uint8Array(rowIds.length);
+  for (let outIdx = 0; outIdx < rowIds.length; outIdx++) out[outIdx] = nulls[rowIds[outIdx]];
+  return out;
+}
+
 /** Group row ids by bucket with a counting sort: one pass to count, one to place. */
 function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
   const counts = new Int32Array(bucketCount);
@@ -53,9 +95,11 @@ function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
 
 /**
  * Write a batch of rows of `table` as new segments under transaction `txnId`. The batch's columns are the
- * table's columns in schema order, of the schema's types.
+ * table's columns in schema order, of the schema's types. A load that calls this several times under one
+ * transaction passes `nextSegmentIdx` (tablet id -> next free segment index, updated here) so that segment
+ * keys of later batches do not overwrite earlier ones.
  */
-export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number): Promise<WrittenLoad> {
+export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>): Promise<WrittenLoad> {
   const schema = table.schema;
   const compression = tableCompression(schema);
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
@@ -65,26 +109,48 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
   const groups = rowsByBucket(buckets, bucketCount);
   const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
   const written: WrittenLoad = { rowsets: [], objectKeys: [] };
-  for (let bucket = 0; bucket < bucketCount; bucket++) {
-    const rowIds = groups[bucket];
-    if (rowIds.length === 0) continue;
-    const tablet = table.tablets[bucket];
-    const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => takeRows(column, rowIds));
-    const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType);
-    const segments: SegmentRecord[] = [];
-    let dataSize = 0;
-    for (let start = 0, segmentIdx = 0; start < prepared.length; start += SEGMENT_MAX_ROWS, segmentIdx++) {
-      const end = Math.min(prepared.length, start + SEGMENT_MAX_ROWS);
-      const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
-      const parts = await writeSegment(segmentColumns, data, { compression, numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) });
-      const key = segmentKey(tablet.id, txnId, segmentIdx);
-      await store.put(key, parts);
-      written.objectKeys.push(key);
-      const size = parts.reduce((sum, part) => sum + part.length, 0);
-      dataSize += size;
-      segments.push({ key, numRows: end - start, size });
-    }
-    written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows: prepared.length, dataSize });
+  // Each put runs while the next segment is encoded (its fsync overlaps CPU work); all settle before return.
+  const puts: Promise<void>[] = [];
+  let failure: { error: unknown } | null = null;
+  try {
+    await encodeTablets();
+  } catch (error) {
+    failure = { error };
+  }
+  const rejected = (await Promise.allSettled(puts)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  failure ??= rejected ? { error: rejected.reason } : null;
+  if (failure !== null) {
+    // Nothing of this call becomes visible: remove what did get written, then report the failure.
+    await Promise.allSettled(written.objectKeys.map((key) => store.delete(key)));
+    throw failure.error;
   }
   return written;
+
+  async function encodeTablets(): Promise<void> {
+    for (let bucket = 0; bucket < bucketCount; bucket++) {
+      const rowIds = groups[bucket];
+      if (rowIds.length === 0) continue;
+      const tablet = table.tablets[bucket];
+      const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => gatherRows(column, rowIds));
+      const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType);
+      const segments: SegmentRecord[] = [];
+      let dataSize = 0;
+      const firstSegmentIdx = nextSegmentIdx?.get(tablet.id) ?? 0;
+      for (let start = 0, segmentIdx = firstSegmentIdx; start < prepared.length; start += SEGMENT_MAX_ROWS, segmentIdx++) {
+        const end = Math.min(prepared.length, start + SEGMENT_MAX_ROWS);
+        const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
+        const parts = await writeSegment(segmentColumns, data, { compression, numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) });
+        const key = segmentKey(tablet.id, txnId, segmentIdx);
+        written.objectKeys.push(key);
+        const put = store.put(key, parts);
+        put.catch(() => undefined); // handled once every put has settled (above), never an unhandled rejection
+        puts.push(put);
+        const size = parts.reduce((sum, part) => sum + part.length, 0);
+        dataSize += size;
+        segments.push({ key, numRows: end - start, size });
+      }
+      nextSegmentIdx?.set(tablet.id, firstSegmentIdx + segments.length);
+      written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows: prepared.length, dataSize });
+    }
+  }
 }

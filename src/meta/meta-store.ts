@@ -45,7 +45,8 @@ export interface RowsetRecord {
   readonly createTime: number;
 }
 
-export type TxnStatus = 'PREPARE' | 'COMMITTED' | 'VISIBLE' | 'ABORTED';
+/** PRECOMMITTED: a two-phase-commit load whose data is durable but waits for its commit/abort call. */
+export type TxnStatus = 'PREPARE' | 'PRECOMMITTED' | 'COMMITTED' | 'VISIBLE' | 'ABORTED';
 
 export interface TransactionRecord {
   readonly id: number;
@@ -81,6 +82,8 @@ CREATE TABLE IF NOT EXISTS transactions (id INTEGER PRIMARY KEY, db_id INTEGER N
   loaded_rows INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS transactions_by_label ON transactions (db_id, label);
 CREATE TABLE IF NOT EXISTS users (user TEXT NOT NULL, host TEXT NOT NULL, password_hash TEXT NOT NULL, PRIMARY KEY (user, host));
+CREATE TABLE IF NOT EXISTS txn_pending_rowsets (txn_id INTEGER PRIMARY KEY, rowsets TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS load_jobs (txn_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
 `;
 
 interface RowsetRow {
@@ -159,6 +162,18 @@ export class MetaStore {
     this.db.close();
   }
 
+  /** Prepared statements of the load commit path, prepared once (preparing costs more than running). */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private cached(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** Run `fn` in one SQLite transaction (all or nothing). */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
@@ -167,9 +182,9 @@ export class MetaStore {
   /** Next id of a named sequence (table ids, tablet ids, txn ids...). Never reused, even after a crash. */
   nextId(sequence: string, count = 1): number {
     return this.transaction(() => {
-      const row = this.db.prepare('SELECT next_id FROM meta_ids WHERE name = ?').get(sequence) as { next_id: number } | undefined;
+      const row = this.cached('SELECT next_id FROM meta_ids WHERE name = ?').get(sequence) as { next_id: number } | undefined;
       const first = row ? row.next_id : sequence === 'txn' ? 1000 : 10000;
-      this.db.prepare('INSERT INTO meta_ids (name, next_id) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET next_id = excluded.next_id').run(sequence, first + count);
+      this.cached('INSERT INTO meta_ids (name, next_id) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET next_id = excluded.next_id').run(sequence, first + count);
       return first;
     });
   }
@@ -273,15 +288,34 @@ export class MetaStore {
     for (const row of this.db.prepare('SELECT segments FROM rowsets').iterate() as Iterable<{ segments: string }>) {
       for (const segment of JSON.parse(row.segments) as SegmentRecord[]) keys.add(segment.key);
     }
+    // Segments of a pre-committed (two-phase) load are durable too: they wait for their commit call.
+    for (const row of this.db.prepare('SELECT rowsets FROM txn_pending_rowsets').iterate() as Iterable<{ rowsets: string }>) {
+      for (const rowset of JSON.parse(row.rowsets) as NewRowset[]) for (const segment of rowset.segments) keys.add(segment.key);
+    }
     return keys;
   }
 
   // ------------------------------------------------------------ transactions
 
+  /**
+   * Start a load transaction (id and PREPARE record in one SQLite transaction). It is written without
+   * its own fsync (synchronous=NORMAL for this one commit): nothing depends on it surviving a crash — an
+   * unpublished load is never visible and its objects are orphans that start-up deletes — and the WAL
+   * fsync of the next FULL commit (the publish) makes it durable together with everything before it.
+   */
   beginTransaction(dbId: number, label: string, tableIds: readonly number[]): TransactionRecord {
-    const id = this.nextId('txn');
     const createTime = Date.now();
-    this.db.prepare('INSERT INTO transactions (id, db_id, label, status, table_ids, create_time) VALUES (?, ?, ?, ?, ?, ?)').run(id, dbId, label, 'PREPARE', JSON.stringify(tableIds), createTime);
+    this.cached('PRAGMA synchronous = NORMAL').run();
+    let id: number;
+    try {
+      id = this.transaction(() => {
+        const txnId = this.nextId('txn');
+        this.cached('INSERT INTO transactions (id, db_id, label, status, table_ids, create_time) VALUES (?, ?, ?, ?, ?, ?)').run(txnId, dbId, label, 'PREPARE', JSON.stringify(tableIds), createTime);
+        return txnId;
+      });
+    } finally {
+      this.cached('PRAGMA synchronous = FULL').run();
+    }
     return { id, dbId, label, status: 'PREPARE', tableIds, createTime, finishTime: 0, reason: '', loadedRows: 0 };
   }
 
@@ -295,18 +329,18 @@ export class MetaStore {
       const versions = new Map<number, number>();
       const tableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))];
       for (const tableId of tableIds) {
-        this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
-        const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number } | undefined;
+        this.cached('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
+        const row = this.cached('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number } | undefined;
         if (!row) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
         versions.set(tableId, row.visible_version);
       }
       const firstId = this.nextId('rowset', Math.max(1, rowsets.length));
-      const insert = this.db.prepare('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const insert = this.cached('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       const now = Date.now();
       rowsets.forEach((rowset, idx) => {
         insert.run(firstId + idx, rowset.tabletId, rowset.tableId, txnId, versions.get(rowset.tableId)!, JSON.stringify(rowset.segments), rowset.numRows, rowset.dataSize, now);
       });
-      this.db.prepare("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
+      this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
       return versions;
     });
   }
@@ -339,13 +373,87 @@ export class MetaStore {
   }
 
   findTransactionByLabel(dbId: number, label: string): TransactionRecord | null {
-    const row = this.db.prepare("SELECT * FROM transactions WHERE db_id = ? AND label = ? AND status != 'ABORTED' ORDER BY id DESC LIMIT 1").get(dbId, label) as TxnRow | undefined;
+    const row = this.cached("SELECT * FROM transactions WHERE db_id = ? AND label = ? AND status != 'ABORTED' ORDER BY id DESC LIMIT 1").get(dbId, label) as TxnRow | undefined;
     return row ? toTxn(row) : null;
   }
 
   getTransaction(txnId: number): TransactionRecord | null {
     const row = this.db.prepare('SELECT * FROM transactions WHERE id = ?').get(txnId) as TxnRow | undefined;
     return row ? toTxn(row) : null;
+  }
+
+  /**
+   * Two-phase commit, first phase: keep the load's rowsets durable but invisible (status PRECOMMITTED,
+   * which survives a restart) until commitTransaction publishes them or abortPrecommitted drops them.
+   */
+  precommitTransaction(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): void {
+    this.transaction(() => {
+      const changed = this.db.prepare("UPDATE transactions SET status = 'PRECOMMITTED', loaded_rows = ? WHERE id = ? AND status = 'PREPARE'").run(loadedRows, txnId).changes;
+      if (changed === 0) throw new GaleneError('INTERNAL', [`transaction ${txnId} is not in PREPARE state`]);
+      this.db.prepare('INSERT INTO txn_pending_rowsets (txn_id, rowsets) VALUES (?, ?)').run(txnId, JSON.stringify(rowsets));
+    });
+  }
+
+  /** The rowsets a PRECOMMITTED transaction will publish. */
+  pendingRowsets(txnId: number): NewRowset[] {
+    const row = this.db.prepare('SELECT rowsets FROM txn_pending_rowsets WHERE txn_id = ?').get(txnId) as { rowsets: string } | undefined;
+    return row ? (JSON.parse(row.rowsets) as NewRowset[]) : [];
+  }
+
+  /** Forget a transaction's pending rowsets (after it was published or aborted). */
+  deletePendingRowsets(txnId: number): void {
+    this.db.prepare('DELETE FROM txn_pending_rowsets WHERE txn_id = ?').run(txnId);
+  }
+
+  /** Abort a PRECOMMITTED transaction; returns the object keys it had written (to delete). */
+  abortPrecommitted(txnId: number, reason: string): string[] {
+    return this.transaction(() => {
+      const keys = this.pendingRowsets(txnId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+      this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PRECOMMITTED'").run(Date.now(), reason, txnId);
+      this.deletePendingRowsets(txnId);
+      return keys;
+    });
+  }
+
+  /** Transactions for SHOW LOAD / SHOW TRANSACTION, newest first. */
+  listTransactions(filter: { dbId?: number; label?: string; id?: number; limit?: number } = {}): TransactionRecord[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (filter.dbId !== undefined) {
+      where.push('db_id = ?');
+      args.push(filter.dbId);
+    }
+    if (filter.label !== undefined) {
+      where.push('label = ?');
+      args.push(filter.label);
+    }
+    if (filter.id !== undefined) {
+      where.push('id = ?');
+      args.push(filter.id);
+    }
+    const sql = `SELECT * FROM transactions${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
+    return (this.db.prepare(sql).all(...args, filter.limit ?? 1_000_000) as TxnRow[]).map(toTxn);
+  }
+
+  /** Extra facts about a load (row counts, error URL, type) kept beside its transaction for SHOW LOAD. */
+  putLoadJobInfo(txnId: number, info: Record<string, unknown>): void {
+    this.db.prepare('INSERT INTO load_jobs (txn_id, info) VALUES (?, ?) ON CONFLICT(txn_id) DO UPDATE SET info = excluded.info').run(txnId, JSON.stringify(info));
+  }
+
+  getLoadJobInfo(txnId: number): Record<string, unknown> | null {
+    const row = this.db.prepare('SELECT info FROM load_jobs WHERE txn_id = ?').get(txnId) as { info: string } | undefined;
+    return row ? (JSON.parse(row.info) as Record<string, unknown>) : null;
+  }
+
+  /**
+   * Forget finished (VISIBLE or ABORTED) transactions that ended before `cutoffMs`, so their labels can be
+   * used again (Doris label_keep_max_second). Returns how many were removed.
+   */
+  removeExpiredTransactions(cutoffMs: number): number {
+    return this.transaction(() => {
+      this.db.prepare("DELETE FROM load_jobs WHERE txn_id IN (SELECT id FROM transactions WHERE status IN ('VISIBLE', 'ABORTED') AND finish_time < ?)").run(cutoffMs);
+      return this.db.prepare("DELETE FROM transactions WHERE status IN ('VISIBLE', 'ABORTED') AND finish_time < ?").run(cutoffMs).changes;
+    });
   }
 
   // ------------------------------------------------------------ users

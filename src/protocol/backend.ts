@@ -3,6 +3,18 @@
  * the protocol layer knows nothing of SQL beyond handing text over and encoding what comes back.
  */
 import type { ResultColumn, StatementResult } from '../common/result';
+import type { BinaryParam } from './binary-params';
+
+export type { BinaryParam } from './binary-params';
+
+/** What COM_STMT_PREPARE answers with. */
+export interface PreparedStatementInfo {
+  /** Per-connection handle the client sends back with COM_STMT_EXECUTE / CLOSE / RESET. */
+  readonly statementId: number;
+  readonly paramCount: number;
+  /** Result columns as far as they are known before execution (empty for statements without rows). */
+  readonly columns: readonly ResultColumn[];
+}
 
 export interface UserAuthInfo {
   /**
@@ -37,6 +49,15 @@ export interface SessionHandler {
    * as if the client had reconnected. Optional: without it the server only answers OK.
    */
   resetConnection?(): Promise<void>;
+  /**
+   * COM_STMT_PREPARE: parse (and plan) one statement for repeated execution. Optional: a backend without it
+   * answers the prepared-statement commands with ER_UNSUPPORTED_PS. Throws MAX_PREPARED_STMT_COUNT at the cap.
+   */
+  prepareStatement?(sql: string): Promise<PreparedStatementInfo>;
+  /** COM_STMT_EXECUTE with decoded parameter values. Throws UNKNOWN_STMT_HANDLER for a handle it does not hold. */
+  executeStatement?(statementId: number, params: readonly BinaryParam[]): Promise<StatementResult>;
+  /** COM_STMT_CLOSE: forget the handle (unknown handles are ignored, as MySQL does). */
+  closeStatement?(statementId: number): void;
 }
 
 export interface ProtocolBackend {

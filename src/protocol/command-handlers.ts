@@ -1,12 +1,15 @@
 /**
- * One handler per command byte of the command phase, in a Record: adding a command (the prepared statement
- * family next) means adding its handler here, nothing else. A handler reads its arguments from the packet
+ * One handler per command byte of the command phase, in a Record: adding a command means adding its
+ * handler here, nothing else. A handler reads its arguments from the packet
  * and writes its whole reply into `ctx.sink.writer`; the connection sets the sequence id before, and
  * sends, uncorks and turns a thrown error into an ERR packet after. A command with no entry gets
  * 1047 Unknown command.
  */
 import { GaleneError } from '../common/errors';
+import { Types } from '../common/types';
 import type { SessionHandler } from './backend';
+import { readExecuteParams, type StatementWireState } from './binary-params';
+import { writeBinaryResult } from './binary-result';
 import { writeColumnDefinition } from './column-definition';
 import { CommandCode } from './constants';
 import { PacketReader } from './packet-reader';
@@ -27,6 +30,8 @@ export interface CommandContext {
   readonly session: SessionHandler;
   readonly sink: ResultSink;
   readonly stats: ServerStats;
+  /** This connection's prepared statements as the wire sees them (parameter count, types, long data). */
+  readonly preparedStatements: Map<number, StatementWireState>;
   /** End the connection after this command (COM_QUIT); no reply is sent. */
   quit(): void;
 }
@@ -45,8 +50,15 @@ function preparedStatementsUnsupported(ctx: CommandContext): void {
   writeErr(ctx.sink.writer, PROTOCOL_ERRORS.PS_UNSUPPORTED);
 }
 
-/** Commands that MySQL answers with nothing at all. */
-function noReply(): void {}
+/** The wire state of a statement handle, or MySQL's ER_UNKNOWN_STMT_HANDLER naming the command. */
+function statementState(ctx: CommandContext, statementId: number, command: string): StatementWireState {
+  const state = ctx.preparedStatements.get(statementId);
+  if (state === undefined) throw new GaleneError('UNKNOWN_STMT_HANDLER', [statementId, command]);
+  return state;
+}
+
+/** The '?' entries of a COM_STMT_PREPARE reply (MySQL 5.7 sends them untyped, as strings). */
+const PARAM_DEFINITION = Object.freeze({ name: '?', type: Types.STRING });
 
 export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
   [CommandCode.QUIT]: (ctx) => ctx.quit(),
@@ -86,6 +98,8 @@ export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
 
   [CommandCode.RESET_CONNECTION]: async (ctx) => {
     if (ctx.session.resetConnection) await ctx.session.resetConnection();
+    for (const statementId of ctx.preparedStatements.keys()) ctx.session.closeStatement?.(statementId);
+    ctx.preparedStatements.clear();
     ok(ctx);
   },
 
@@ -97,11 +111,87 @@ export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
     writeEndOfRows(ctx.sink.writer, ctx.sink.deprecateEof, ctx.sink.statusFlags());
   },
 
-  // The binary protocol arrives in a later step; until then every statement id is unknown.
-  [CommandCode.STMT_PREPARE]: preparedStatementsUnsupported,
-  [CommandCode.STMT_EXECUTE]: preparedStatementsUnsupported,
-  [CommandCode.STMT_RESET]: preparedStatementsUnsupported,
-  [CommandCode.STMT_FETCH]: preparedStatementsUnsupported,
-  [CommandCode.STMT_CLOSE]: noReply,
-  [CommandCode.STMT_SEND_LONG_DATA]: noReply,
+  // COM_STMT_PREPARE: OK (statement id, column count, parameter count), then the parameter and column
+  // definitions, each list followed by EOF unless CLIENT_DEPRECATE_EOF.
+  [CommandCode.STMT_PREPARE]: async (ctx, reader) => {
+    const session = ctx.session;
+    if (session.prepareStatement === undefined) return preparedStatementsUnsupported(ctx);
+    const sql = reader.restString();
+    ctx.stats.questions++;
+    const info = await session.prepareStatement(sql);
+    ctx.preparedStatements.set(info.statementId, { paramCount: info.paramCount, types: null, longData: new Map() });
+    const writer = ctx.sink.writer;
+    writer.begin();
+    writer.int1(0);
+    writer.int4(info.statementId);
+    writer.int2(info.columns.length);
+    writer.int2(info.paramCount);
+    writer.int1(0);
+    writer.int2(0);
+    writer.end();
+    if (info.paramCount > 0) {
+      for (let paramIdx = 0; paramIdx < info.paramCount; paramIdx++) writeColumnDefinition(writer, PARAM_DEFINITION);
+      if (!ctx.sink.deprecateEof) writeEndOfRows(writer, false, ctx.sink.statusFlags());
+    }
+    if (info.columns.length > 0) {
+      for (const column of info.columns) writeColumnDefinition(writer, column);
+      if (!ctx.sink.deprecateEof) writeEndOfRows(writer, false, ctx.sink.statusFlags());
+    }
+  },
+
+  // COM_STMT_EXECUTE: results go out at once whatever cursor flag the client asks for.
+  [CommandCode.STMT_EXECUTE]: async (ctx, reader) => {
+    const statementId = reader.int4();
+    const state = statementState(ctx, statementId, 'mysqld_stmt_execute');
+    const session = ctx.session;
+    if (session.executeStatement === undefined) return preparedStatementsUnsupported(ctx);
+    reader.int1(); // flags (cursor type)
+    reader.int4(); // iteration count, always 1
+    let params;
+    try {
+      params = readExecuteParams(reader, state);
+    } finally {
+      state.longData.clear();
+    }
+    ctx.stats.questions++;
+    const result = await session.executeStatement(statementId, params);
+    await writeBinaryResult(ctx.sink, result);
+  },
+
+  // COM_STMT_SEND_LONG_DATA: no reply, ever; a bad handle or parameter shows at the next execute (MySQL).
+  [CommandCode.STMT_SEND_LONG_DATA]: (ctx, reader) => {
+    if (reader.remaining < 6) return;
+    const state = ctx.preparedStatements.get(reader.int4());
+    const paramIdx = reader.int2();
+    if (state === undefined || paramIdx >= state.paramCount) return;
+    const chunks = state.longData.get(paramIdx);
+    const data = Buffer.from(reader.restBytes());
+    if (chunks === undefined) state.longData.set(paramIdx, [data]);
+    else chunks.push(data);
+  },
+
+  // COM_STMT_CLOSE: no reply; an unknown handle is ignored.
+  [CommandCode.STMT_CLOSE]: (ctx, reader) => {
+    if (reader.remaining < 4) return;
+    const statementId = reader.int4();
+    if (!ctx.preparedStatements.delete(statementId)) return;
+    try {
+      ctx.session.closeStatement?.(statementId);
+    } catch {
+      // Nothing may be sent for COM_STMT_CLOSE, so a failing close stays silent.
+    }
+  },
+
+  // COM_STMT_RESET: drop the long data sent so far; OK.
+  [CommandCode.STMT_RESET]: (ctx, reader) => {
+    const statementId = reader.int4();
+    statementState(ctx, statementId, 'mysqld_stmt_reset').longData.clear();
+    ok(ctx);
+  },
+
+  // Cursors are not opened (COM_STMT_EXECUTE sends every row), so there is never anything to fetch.
+  [CommandCode.STMT_FETCH]: (ctx, reader) => {
+    statementState(ctx, reader.int4(), 'mysqld_stmt_fetch');
+    preparedStatementsUnsupported(ctx);
+  },
 };

@@ -14,6 +14,7 @@
 import type { Socket } from 'node:net';
 import { GaleneError } from '../common/errors';
 import type { ProtocolBackend, SessionHandler } from './backend';
+import type { StatementWireState } from './binary-params';
 import { CommandContext, COMMAND_HANDLERS, ServerStats } from './command-handlers';
 import { Capability, CommandCode, NATIVE_PASSWORD_PLUGIN, SERVER_CAPABILITIES, ServerStatus } from './constants';
 import { parseHandshakeResponse, writeAuthSwitchRequest, writeInitialHandshake } from './handshake';
@@ -61,6 +62,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
   readonly connectionId: number;
   readonly host: string;
   readonly writer = new PacketWriter();
+  readonly preparedStatements = new Map<number, StatementWireState>();
   private readonly framer: PacketFramer;
   private readonly scramble = newScramble();
   private phase: Phase = 'handshake';

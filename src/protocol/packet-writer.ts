@@ -160,6 +160,32 @@ export class PacketWriter {
     }
   }
 
+  /** IEEE-754 single, little-endian (binary protocol FLOAT). */
+  float4(value: number): void {
+    this.ensure(4);
+    this.buf.writeFloatLE(value, this.pos);
+    this.pos += 4;
+  }
+
+  /** IEEE-754 double, little-endian (binary protocol DOUBLE). */
+  float8(value: number): void {
+    this.ensure(8);
+    this.buf.writeDoubleLE(value, this.pos);
+    this.pos += 8;
+  }
+
+  /** Reserve `count` zero bytes and return their offset, to be filled later with `orByteAt` (NULL bitmaps). */
+  reserve(count: number): number {
+    const at = this.pos;
+    this.zeros(count);
+    return at;
+  }
+
+  /** OR `bits` into a byte reserved earlier in the current buffer. */
+  orByteAt(offset: number, bits: number): void {
+    this.buf[offset] |= bits;
+  }
+
   zeros(count: number): void {
     this.ensure(count);
     this.buf.fill(0, this.pos, this.pos + count);

@@ -244,6 +244,40 @@ export interface SetOperationQuery extends Span {
 export interface ValuesQuery extends Span {
   readonly kind: 'values';
   readonly rows: readonly (readonly Expr[])[];
+  /**
+   * The same rows in compact form, set by the parser when every cell of an INSERT's VALUES list is a
+   * plain literal (the bulk-load shape): INSERT converts them straight from the text without building an
+   * Expr per cell. `rows` is then materialized only when something reads it.
+   */
+  readonly literals?: LiteralRows;
+}
+
+/** What one cell of `LiteralRows` holds. */
+export const enum LiteralCellKind {
+  Null = 0,
+  Default = 1,
+  True = 2,
+  False = 3,
+  /** A number (with its `-` sign when negative); its text is the cell's span. */
+  Integer = 4,
+  Decimal = 5,
+  Float = 6,
+  /** A quoted string without escapes: its value is the span without the quotes. */
+  String = 7,
+  /** A quoted string with escapes or doubled quotes: its value is in `unescaped`. */
+  EscapedString = 8,
+}
+
+/** A VALUES list of plain literals, `width` cells per row, row-major; spans are offsets into `sql`. */
+export interface LiteralRows {
+  readonly sql: string;
+  readonly rowCount: number;
+  readonly width: number;
+  readonly kinds: Uint8Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  /** Cell index -> value, for EscapedString cells. */
+  readonly unescaped: ReadonlyMap<number, string>;
 }
 
 export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery;

@@ -139,12 +139,45 @@ function makeToken(
  * unterminated string, identifier or comment.
  */
 export function tokenize(sql: string): Token[] {
+  const lexer = new Lexer(sql);
   const tokens: Token[] = [];
-  const len = sql.length;
-  let offset = 0;
-  /** Inside a `/*! ... *\/` versioned comment: its closing `*\/` is skipped like whitespace. */
-  let inVersionComment = false;
   while (true) {
+    const token = lexer.next();
+    tokens.push(token);
+    if (token.kind === TokenKind.EOF) return tokens;
+  }
+}
+
+/**
+ * The scanner as a cursor: `next()` returns one token at a time, so the parser scans only as far as it
+ * reads (MySQL's lexer is driven by its parser the same way) and can skip a stretch it scanned by other
+ * means (the INSERT VALUES fast path) with `resetTo`.
+ */
+export class Lexer {
+  readonly sql: string;
+  private offset = 0;
+  /** Inside a `/*! ... *\/` versioned comment: its closing `*\/` is skipped like whitespace. */
+  private inVersionComment = false;
+
+  constructor(sql: string) {
+    this.sql = sql;
+  }
+
+  /** True inside a `/*! ... *\/` comment, where a raw-text scan must not take over. */
+  get insideVersionComment(): boolean {
+    return this.inVersionComment;
+  }
+
+  /** Continue scanning at `offset` (which must be outside any string, comment or token). */
+  resetTo(offset: number): void {
+    this.offset = offset;
+  }
+
+  /** The next token; EOF (repeatedly) at the end of the text. */
+  next(): Token {
+    const sql = this.sql;
+    const len = sql.length;
+    let offset = this.offset;
     // skip whitespace and comments
     while (offset < len) {
       const code = sql.charCodeAt(offset);
@@ -160,23 +193,30 @@ export function tokenize(sql: string): Token[] {
           // MySQL executable comment: /*!40101 code */ -> scan `code`.
           offset += 3;
           while (offset < len && isDigit(sql.charCodeAt(offset))) offset++;
-          inVersionComment = true;
+          this.inVersionComment = true;
           continue;
         }
         const close = sql.indexOf('*/', offset + 2);
         if (close < 0) throw syntaxErrorAt(sql, offset, len - offset, 'unterminated comment');
         offset = close + 2;
-      } else if (inVersionComment && code === CH_STAR && sql.charCodeAt(offset + 1) === CH_SLASH) {
-        inVersionComment = false;
+      } else if (this.inVersionComment && code === CH_STAR && sql.charCodeAt(offset + 1) === CH_SLASH) {
+        this.inVersionComment = false;
         offset += 2;
       } else {
         break;
       }
     }
-    if (offset >= len) {
-      tokens.push(makeToken(TokenKind.EOF, len, len, ''));
-      return tokens;
-    }
+    this.offset = offset;
+    if (offset >= len) return makeToken(TokenKind.EOF, len, len, '');
+    const token = this.scanToken(offset);
+    this.offset = token.end;
+    return token;
+  }
+
+  /** One token starting at `offset` (not whitespace or a comment). */
+  private scanToken(offset: number): Token {
+    const sql = this.sql;
+    const len = sql.length;
     const start = offset;
     const code = sql.charCodeAt(offset);
     const next = offset + 1 < len ? sql.charCodeAt(offset + 1) : -1;
@@ -190,80 +230,43 @@ export function tokenize(sql: string): Token[] {
         if (!isHexDigit(digits.charCodeAt(charIdx))) throw syntaxErrorAt(sql, start, close + 1 - start, 'bad hex literal');
       }
       if (digits.length % 2 !== 0) throw syntaxErrorAt(sql, start, close + 1 - start, 'hex literal needs an even number of digits');
-      offset = close + 1;
-      tokens.push(makeToken(TokenKind.HexString, start, offset, digits));
-      continue;
+      return makeToken(TokenKind.HexString, start, close + 1, digits);
     }
     if (code === CH_0 && (next === 120) && isHexDigit(sql.charCodeAt(offset + 2))) {
       let scan = offset + 2;
       while (scan < len && isHexDigit(sql.charCodeAt(scan))) scan++;
-      if (scan >= len || !isIdentChar(sql.charCodeAt(scan))) {
-        offset = scan;
-        tokens.push(makeToken(TokenKind.HexNumber, start, offset, sql.slice(start + 2, scan)));
-        continue;
-      }
+      if (scan >= len || !isIdentChar(sql.charCodeAt(scan))) return makeToken(TokenKind.HexNumber, start, scan, sql.slice(start + 2, scan));
       // 0x12g is an identifier in MySQL: fall through to the word scanner below
     }
 
     // numbers: 12, 1.5, .5, 1e3, 1.5E-3 (a digit run followed by letters is an identifier, as in MySQL)
     if (isDigit(code) || (code === CH_DOT && isDigit(next))) {
-      let scan = offset;
-      while (scan < len && isDigit(sql.charCodeAt(scan))) scan++;
-      let numberType: 'integer' | 'decimal' | 'float' = 'integer';
-      let identifier = false;
-      if (scan < len && sql.charCodeAt(scan) === CH_DOT) {
-        numberType = 'decimal';
-        scan++;
-        while (scan < len && isDigit(sql.charCodeAt(scan))) scan++;
-      }
-      const expCode = scan < len ? sql.charCodeAt(scan) : -1;
-      if (expCode === 101 || expCode === 69) {
-        let expScan = scan + 1;
-        const sign = expScan < len ? sql.charCodeAt(expScan) : -1;
-        if (sign === CH_PLUS || sign === CH_MINUS) expScan++;
-        if (expScan < len && isDigit(sql.charCodeAt(expScan))) {
-          while (expScan < len && isDigit(sql.charCodeAt(expScan))) expScan++;
-          scan = expScan;
-          numberType = 'float';
-        } else if (numberType === 'integer') {
-          identifier = true;
-        }
-      }
-      if (!identifier && numberType === 'integer' && scan < len && isIdentChar(sql.charCodeAt(scan))) identifier = true;
-      if (!identifier) {
-        offset = scan;
-        tokens.push(makeToken(TokenKind.Number, start, offset, sql.slice(start, offset), '', numberType));
-        continue;
+      const scanned = scanNumber(sql, offset);
+      if (scanned >= 0) {
+        const scan = Math.floor(scanned / 4);
+        return makeToken(TokenKind.Number, start, scan, sql.slice(start, scan), '', NUMBER_TYPES[scanned % 4]);
       }
     }
 
     if (isIdentChar(code)) {
       let scan = offset + 1;
       while (scan < len && isIdentChar(sql.charCodeAt(scan))) scan++;
-      offset = scan;
-      const text = sql.slice(start, offset);
-      tokens.push(makeToken(TokenKind.Word, start, offset, text, text.toUpperCase()));
-      continue;
+      const text = sql.slice(start, scan);
+      return makeToken(TokenKind.Word, start, scan, text, text.toUpperCase());
     }
 
     switch (code) {
       case CH_SQUOTE:
       case CH_DQUOTE: {
         const [value, endOffset] = scanString(sql, offset, code);
-        offset = endOffset;
-        tokens.push(makeToken(TokenKind.String, start, offset, value));
-        continue;
+        return makeToken(TokenKind.String, start, endOffset, value);
       }
       case CH_BACKTICK: {
         const [name, endOffset] = scanQuotedName(sql, offset);
-        offset = endOffset;
-        tokens.push(makeToken(TokenKind.QuotedIdent, start, offset, name));
-        continue;
+        return makeToken(TokenKind.QuotedIdent, start, endOffset, name);
       }
       case CH_QUESTION:
-        offset++;
-        tokens.push(makeToken(TokenKind.Param, start, offset, '?'));
-        continue;
+        return makeToken(TokenKind.Param, start, offset + 1, '?');
       case CH_AT: {
         if (next === CH_AT) {
           offset += 2;
@@ -282,30 +285,20 @@ export function tokenize(sql: string): Token[] {
           } else {
             throw syntaxErrorAt(sql, start, 2, 'bad system variable name');
           }
-          tokens.push(makeToken(TokenKind.SysVar, start, offset, name, '', null, scope));
-          continue;
+          return makeToken(TokenKind.SysVar, start, offset, name, '', null, scope);
         }
         if (next === CH_SQUOTE || next === CH_DQUOTE) {
           const [value, endOffset] = scanString(sql, offset + 1, next);
-          offset = endOffset;
-          tokens.push(makeToken(TokenKind.UserVar, start, offset, value));
-          continue;
+          return makeToken(TokenKind.UserVar, start, endOffset, value);
         }
         if (next === CH_BACKTICK) {
           const [value, endOffset] = scanQuotedName(sql, offset + 1);
-          offset = endOffset;
-          tokens.push(makeToken(TokenKind.UserVar, start, offset, value));
-          continue;
+          return makeToken(TokenKind.UserVar, start, endOffset, value);
         }
         const name = scanVariableName(sql, offset + 1);
-        if (name !== null) {
-          offset += 1 + name.length;
-          tokens.push(makeToken(TokenKind.UserVar, start, offset, name));
-          continue;
-        }
+        if (name !== null) return makeToken(TokenKind.UserVar, start, offset + 1 + name.length, name);
         offset++;
-        tokens.push(makeToken(TokenKind.Op, start, offset, '@'));
-        continue;
+        return makeToken(TokenKind.Op, start, offset, '@');
       }
       case CH_LT:
         if (next === CH_EQ && sql.charCodeAt(offset + 2) === CH_GT) offset += 3;
@@ -333,8 +326,50 @@ export function tokenize(sql: string): Token[] {
         break;
       }
     }
-    tokens.push(makeToken(TokenKind.Op, start, offset, sql.slice(start, offset)));
+    return makeToken(TokenKind.Op, start, offset, sql.slice(start, offset));
   }
+}
+
+const NUMBER_TYPES: readonly ('integer' | 'decimal' | 'float')[] = ['integer', 'decimal', 'float'];
+
+/** Number kinds returned by `scanNumber` in its low two bits. */
+export const enum NumberKind {
+  Integer = 0,
+  Decimal = 1,
+  Float = 2,
+}
+
+/**
+ * Scans a number starting at `offset` (a digit, or `.` then a digit): `12`, `1.5`, `.5`, `1.`, `1e3`,
+ * `1.5E-3`. Returns `end * 4 + NumberKind`, or -1 when MySQL reads the text as an identifier instead
+ * (a digit run followed by letters, such as `1abc` or `1e`). Shared by the lexer and the VALUES fast path
+ * so both read numbers identically.
+ */
+export function scanNumber(sql: string, offset: number): number {
+  const len = sql.length;
+  let scan = offset;
+  while (scan < len && isDigit(sql.charCodeAt(scan))) scan++;
+  let kind = NumberKind.Integer;
+  if (scan < len && sql.charCodeAt(scan) === CH_DOT) {
+    kind = NumberKind.Decimal;
+    scan++;
+    while (scan < len && isDigit(sql.charCodeAt(scan))) scan++;
+  }
+  const expCode = scan < len ? sql.charCodeAt(scan) : -1;
+  if (expCode === 101 || expCode === 69) {
+    let expScan = scan + 1;
+    const sign = expScan < len ? sql.charCodeAt(expScan) : -1;
+    if (sign === CH_PLUS || sign === CH_MINUS) expScan++;
+    if (expScan < len && isDigit(sql.charCodeAt(expScan))) {
+      while (expScan < len && isDigit(sql.charCodeAt(expScan))) expScan++;
+      scan = expScan;
+      kind = NumberKind.Float;
+    } else if (kind === NumberKind.Integer) {
+      return -1;
+    }
+  }
+  if (kind === NumberKind.Integer && scan < len && isIdentChar(sql.charCodeAt(scan))) return -1;
+  return scan * 4 + kind;
 }
 
 /** Name after `@` / `@@`: identifier characters and `.` is not included; null when there is none. */
@@ -349,7 +384,7 @@ function scanVariableName(sql: string, offset: number): string | null {
 }
 
 /** Scans a quoted string starting at the opening quote; returns [value, offset after closing quote]. */
-function scanString(sql: string, offset: number, quote: number): [string, number] {
+export function scanString(sql: string, offset: number, quote: number): [string, number] {
   const start = offset;
   const len = sql.length;
   let scan = offset + 1;

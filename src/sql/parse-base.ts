@@ -7,14 +7,22 @@
  */
 import { GaleneError } from '../common/errors';
 import { isReservedWord } from './keywords';
-import { syntaxErrorAt, Token, TokenKind, tokenize } from './lexer';
+import { Lexer, syntaxErrorAt, Token, TokenKind } from './lexer';
 
 /** Nesting deeper than this (parentheses, subqueries, unary chains) is rejected instead of overflowing the stack. */
 export const MAX_PARSE_DEPTH = 1000;
 
+export interface ParseOptions {
+  /** Default true. False makes the parser read everything token by token (parity tests of the fast paths). */
+  readonly fastPaths?: boolean;
+}
+
 export class ParserBase {
   protected readonly sql: string;
-  protected readonly tokens: Token[];
+  /** Scans on demand: the parser reads tokens only as far as it gets (see `fill`). */
+  protected readonly lexer: Lexer;
+  /** Tokens scanned so far; the last one may be EOF. */
+  protected readonly tokens: Token[] = [];
   protected index = 0;
   protected tok: Token;
   protected depth = 0;
@@ -23,18 +31,33 @@ export class ParserBase {
   /** Counter for generated derived-table aliases in the current statement. */
   protected derivedCount = 0;
 
-  constructor(sql: string) {
+  /** Whether specialised scanners may take over (parse-literal-rows.ts); off only to test their parity. */
+  protected readonly fastPaths: boolean;
+
+  constructor(sql: string, options: ParseOptions = {}) {
     this.sql = sql;
-    this.tokens = tokenize(sql);
+    this.fastPaths = options.fastPaths ?? true;
+    this.lexer = new Lexer(sql);
+    this.fill(0);
     this.tok = this.tokens[0];
   }
 
   // ------------------------------------------------------------ cursor
 
+  /** Scans until token `tokenIdx` exists or EOF was reached. */
+  private fill(tokenIdx: number): void {
+    const tokens = this.tokens;
+    while (tokens.length <= tokenIdx) {
+      if (tokens.length > 0 && tokens[tokens.length - 1].kind === TokenKind.EOF) return;
+      tokens.push(this.lexer.next());
+    }
+  }
+
   protected advance(): Token {
     const current = this.tok;
     if (current.kind !== TokenKind.EOF) {
       this.index++;
+      this.fill(this.index);
       this.tok = this.tokens[this.index];
     }
     return current;
@@ -42,7 +65,21 @@ export class ParserBase {
 
   protected peek(ahead = 1): Token {
     const idx = this.index + ahead;
+    this.fill(idx);
     return idx < this.tokens.length ? this.tokens[idx] : this.tokens[this.tokens.length - 1];
+  }
+
+  /**
+   * Replaces the current token and everything after it: `consumed` stands for text scanned by other
+   * means (it becomes the last consumed token, so `lastEnd` is its end), and scanning resumes at its end.
+   */
+  protected skipScanned(consumed: Token): void {
+    this.tokens.length = this.index;
+    this.tokens.push(consumed);
+    this.index++;
+    this.lexer.resetTo(consumed.end);
+    this.fill(this.index);
+    this.tok = this.tokens[this.index];
   }
 
   /** End offset of the last consumed token (the end of the node being built). */

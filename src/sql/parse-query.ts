@@ -10,6 +10,7 @@ import type {
   DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery,
 } from './ast';
 import { TokenKind } from './lexer';
+import { materializeRows, scanLiteralRows } from './parse-literal-rows';
 import { MAX_PARSE_DEPTH } from './parse-base';
 import { ExpressionParser } from './parse-expression';
 
@@ -248,6 +249,10 @@ export abstract class QueryParser extends ExpressionParser {
   /** VALUES (..), (..) | VALUES ROW(..), ...; `allowDefault` admits the DEFAULT keyword (INSERT). */
   protected parseValuesQuery(allowDefault: boolean): ValuesQuery {
     const start = this.advance(); // VALUES or VALUE
+    if (allowDefault && this.fastPaths) {
+      const fast = this.tryLiteralRows(start.pos);
+      if (fast !== null) return fast;
+    }
     const rows: Expr[][] = [];
     do {
       this.acceptWord('ROW');
@@ -268,5 +273,30 @@ export abstract class QueryParser extends ExpressionParser {
       rows.push(row);
     } while (this.acceptOp(','));
     return { kind: 'values', rows, pos: start.pos, end: this.lastEnd };
+  }
+
+  /**
+   * The bulk-load fast path (parse-literal-rows.ts): at the first `(` of an INSERT's VALUES list made of
+   * plain literals only, scan it without tokens and skip the lexer past it. Null when it does not apply.
+   */
+  private tryLiteralRows(pos: number): ValuesQuery | null {
+    const open = this.tok;
+    // Only when nothing was scanned past the `(` (the lexer then resumes exactly after the list).
+    if (!(open.kind === TokenKind.Op && open.text === '(') || this.tokens.length !== this.index + 1 || this.lexer.insideVersionComment) return null;
+    const scanned = scanLiteralRows(this.sql, open.pos, true);
+    if (scanned === null) return null;
+    this.skipScanned({ kind: TokenKind.Op, pos: scanned.end - 1, end: scanned.end, text: ')', upper: '', numberType: null, scope: null });
+    const literals = scanned.rows;
+    let rows: Expr[][] | null = null;
+    return {
+      kind: 'values',
+      get rows(): Expr[][] {
+        rows ??= materializeRows(literals);
+        return rows;
+      },
+      literals,
+      pos,
+      end: scanned.end,
+    };
   }
 }

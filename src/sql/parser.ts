@@ -16,6 +16,7 @@ import type {
   SetAssignment, SetStatement, ShowStatement, Statement, UpdateStatement, UserIdentity,
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
+import type { ParseOptions } from './parse-base';
 import { DdlParser } from './parse-ddl';
 
 /** How a SHOW form takes its arguments. */
@@ -596,8 +597,8 @@ function guarded<T>(sql: string, run: () => T): T {
  * Parses one or more statements separated by `;` (empty statements and a trailing `;` are fine).
  * Node offsets are into `sql`. Parameter (`?`) indexes restart at 0 in each statement.
  */
-export function parseStatements(sql: string): Statement[] {
-  return guarded(sql, () => new StatementParser(sql).parseAll());
+export function parseStatements(sql: string, options?: ParseOptions): Statement[] {
+  return guarded(sql, () => new StatementParser(sql, options).parseAll());
 }
 
 /** Parses exactly one statement (a trailing `;` is allowed); anything more is a syntax error. */

@@ -10,13 +10,14 @@ import type { BoundExpr } from '../exec/bound-expr';
 import type { ExecContext } from '../exec/context';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
+import { fuseOperators } from '../exec/plan/fuse-operators';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
 import { QueryBinder, type PlanningSession } from './binder';
 import type { LogicalPlan } from './logical-plan';
 import { toPhysical } from './planner';
-import { optimize } from './rules';
+import { disabledRuleNames, optimize } from './rules';
 
 export type { PhysicalPlan } from '../exec/plan/physical-plan';
 
@@ -26,6 +27,9 @@ export interface PlanOptions {
   /** Optimizer rules to skip, by name (in addition to the `disable_nereids_rules` session variable). */
   readonly disabledRules?: readonly string[];
 }
+
+/** Name by which EXPLAIN tests and `disable_nereids_rules` skip operator fusion. */
+export const FUSE_OPERATORS = 'fuse_operators';
 
 interface StatementCounters {
   slot: number;
@@ -52,7 +56,9 @@ function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, coun
   };
   const logical = new QueryBinder(session).bindQuery(query);
   const optimized = optimize(logical, ctx, options.disabledRules);
-  const root = toPhysical(optimized, { ctx, nextId: () => counters.operatorId++ });
+  const physical = toPhysical(optimized, { ctx, nextId: () => counters.operatorId++ });
+  // Operator fusion is a physical pass; it is skipped by name like the rules ('fuse_operators').
+  const root = options.disabledRules?.includes(FUSE_OPERATORS) || disabledRuleNames(ctx).has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
   return { root, columns: resultColumns(optimized), subqueries };
 }
 
@@ -60,7 +66,14 @@ function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, coun
 export function planQuery(query: QueryExpr, ctx: ExecContext, options: PlanOptions = {}): PhysicalPlan {
   return ctx.profile.time('PlanTimeMs', () => {
     const plan = planWith(query, ctx, options, { slot: SUBQUERY_SLOT_BASE, operatorId: 0 });
-    ctx.profile.planText = explainPlan(plan).join('\n');
+    // The plan text is read only by SHOW QUERY PROFILE: build it on first read, not for every query.
+    let planText: string | null = null;
+    Object.defineProperty(ctx.profile, 'planText', {
+      configurable: true,
+      enumerable: true,
+      get: () => (planText ??= explainPlan(plan).join('\n')),
+      set: (text: string) => (planText = text),
+    });
     return plan;
   });
 }

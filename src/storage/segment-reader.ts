@@ -427,8 +427,19 @@ export class SegmentReader {
   async readColumn(column: string, ranges: RowRanges | null, profile: ProfileSink): Promise<Vector> {
     const colIdx = this.columnIndexOf(column);
     const type = this.columns[colIdx].type;
+    const parts = await this.readColumnParts(column, ranges, profile);
+    return parts.length === 0 ? emptyVector(type) : concatPages(type, parts);
+  }
+
+  /**
+   * The rows of `ranges` (all rows when null) of a column as consecutive pieces, each a decoded page or a
+   * zero-copy slice of one (possibly shared with the page cache: never mutate). Scans iterate the pieces
+   * instead of concatenating them, so a warm scan copies no column data.
+   */
+  async readColumnParts(column: string, ranges: RowRanges | null, profile: ProfileSink): Promise<Vector[]> {
+    const colIdx = this.columnIndexOf(column);
     const rows = ranges ?? RowRanges.all(this.numRows);
-    if (rows.isEmpty()) return emptyVector(type);
+    if (rows.isEmpty()) return [];
     const index = await this.loadIndex(colIdx, profile);
     const pageIdxs: number[] = [];
     for (let pageIdx = 0; pageIdx < index.firstRow.length; pageIdx++) {
@@ -449,9 +460,10 @@ export class SegmentReader {
         parts.push(start === pageFirst && end === pageEnd ? page : sliceVector(page, start - pageFirst, end - pageFirst));
       }
     }
-    const out = concatPages(type, parts);
-    this.countRead(profile, column, out.length, bytesRead);
-    return out;
+    let rowCount = 0;
+    for (const part of parts) rowCount += part.length;
+    this.countRead(profile, column, rowCount, bytesRead);
+    return parts;
   }
 
   /**

@@ -5,8 +5,9 @@
  * is. The caller (flush / compaction) has sorted the rows by key, NULLs first, and puts the returned parts
  * into the object store in order.
  */
-import type { Vector } from '../common/column';
-import { toPlainStrings } from '../common/column';
+import type { DictVector, StringVector, Vector } from '../common/column';
+import { decodeUtf8, toPlainStrings } from '../common/column';
+import { compareStrings } from '../common/row-order';
 import { GaleneError } from '../common/errors';
 import type { PhysicalKind } from '../common/types';
 import { fixedWidth, physicalKind, typeToJson } from '../common/types';
@@ -14,7 +15,8 @@ import { crc32 } from './checksum';
 import type { CompressionName } from './compression';
 import { compressPage } from './compression';
 import { encodePage } from './encoding/page-encoding';
-import { buildDictionary, encodeDictPage } from './encoding/string-dict';
+import type { StringDictionary } from './encoding/string-dict';
+import { buildDictionary, DICT_MAX_BYTES, DICT_MAX_ENTRIES, encodeDictPage } from './encoding/string-dict';
 import type { ColumnFooterJson, PageIndexEntryJson, SegmentColumn, SegmentFooterJson } from './segment-format';
 import { SEGMENT_FORMAT_VERSION, SEGMENT_MAGIC, framePage } from './segment-format';
 import { buildShortKeyIndex } from './short-key-index';
@@ -55,6 +57,114 @@ function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: 
   const rowsPerPage = Math.max(1, Math.min(rowLimit, Math.floor(byteLimit / width)));
   for (let start = 0; start < numRows; start += rowsPerPage) pages.push([start, Math.min(numRows, start + rowsPerPage)]);
   return pages;
+}
+
+/**
+ * Sorts the distinct values `values` (by UTF-8 bytes) into a dictionary and maps `codes` (indexes into
+ * `values`, one per row; NULL rows are set to 0) onto it, in place. Null when the values would break
+ * buildDictionary's rules (more than `limit` values, more than DICT_MAX_BYTES) — or when two of them are
+ * equal strings, which only the caller's duplicate-tolerant fallback handles.
+ */
+function sortedDictionary(values: string[], codes: Int32Array, nulls: Uint8Array | null, limit: number): StringDictionary | null | 'duplicates' {
+  if (values.length > limit) return null;
+  let dictBytes = 0;
+  for (let entryIdx = 0; entryIdx < values.length; entryIdx++) dictBytes += values[entryIdx].length * 3 + 4;
+  if (dictBytes > DICT_MAX_BYTES) return null;
+  const order = values.map((_value, idx) => idx).sort((a, b) => compareStrings(values[a], values[b]));
+  const remap = new Int32Array(values.length);
+  const dict = new Array<string>(values.length);
+  for (let newCode = 0; newCode < order.length; newCode++) {
+    remap[order[newCode]] = newCode;
+    dict[newCode] = values[order[newCode]];
+    if (newCode > 0 && dict[newCode] === dict[newCode - 1]) return 'duplicates';
+  }
+  for (let rowIdx = 0; rowIdx < codes.length; rowIdx++) codes[rowIdx] = nulls !== null && nulls[rowIdx] === 1 ? 0 : remap[codes[rowIdx]];
+  return { dict, codes };
+}
+
+/**
+ * buildDictionary's result for plain strings, found on the bytes: a hash table of distinct byte strings
+ * decodes each distinct value once (buildDictionary decodes every row) and gives up as soon as there are
+ * more than `limit` of them, before decoding anything.
+ */
+function dictionaryOfBytes(vec: StringVector, limit: number): StringDictionary | null {
+  const { offsets, bytes, nulls } = vec;
+  const rowCount = vec.length;
+  let slots = 16;
+  while (slots < 2 * (limit + 1)) slots *= 2;
+  const mask = slots - 1;
+  /** Row of the first occurrence of each distinct value, by slot (-1: empty). */
+  const slotRow = new Int32Array(slots).fill(-1);
+  const slotCode = new Int32Array(slots);
+  const codes = new Int32Array(rowCount);
+  const firstRows: number[] = [];
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (nulls !== null && nulls[rowIdx] === 1) continue;
+    const start = offsets[rowIdx];
+    const end = offsets[rowIdx + 1];
+    let hash = 0x811c9dc5 ^ (end - start);
+    for (let byteIdx = start; byteIdx < end; byteIdx++) hash = Math.imul(hash ^ bytes[byteIdx], 0x01000193);
+    hash ^= hash >>> 15;
+    let slot = hash & mask;
+    while (true) {
+      const other = slotRow[slot];
+      if (other < 0) {
+        if (firstRows.length >= limit) return null;
+        slotRow[slot] = rowIdx;
+        slotCode[slot] = firstRows.length;
+        codes[rowIdx] = firstRows.length;
+        firstRows.push(rowIdx);
+        break;
+      }
+      const otherStart = offsets[other];
+      const length = end - start;
+      if (offsets[other + 1] - otherStart === length) {
+        let byteIdx = 0;
+        while (byteIdx < length && bytes[start + byteIdx] === bytes[otherStart + byteIdx]) byteIdx++;
+        if (byteIdx === length) {
+          codes[rowIdx] = slotCode[slot];
+          break;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  const values = firstRows.map((rowIdx) => decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
+  const dictionary = sortedDictionary(values, codes, nulls, limit);
+  return dictionary === 'duplicates' ? buildDictionary(vec) : dictionary;
+}
+
+/** buildDictionary's result for a dictionary vector, from its codes (only the entries rows use count). */
+function dictionaryOfCodes(vec: DictVector, limit: number): StringDictionary | null {
+  const { codes: inCodes, nulls, dict: inDict } = vec;
+  const newIndex = new Int32Array(inDict.length).fill(-1);
+  const values: string[] = [];
+  const codes = new Int32Array(vec.length);
+  for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) {
+    if (nulls !== null && nulls[rowIdx] === 1) continue;
+    const code = inCodes[rowIdx];
+    let index = newIndex[code];
+    if (index < 0) {
+      // Entries may repeat a string, so only buildDictionary can tell whether the values are too many.
+      if (values.length >= limit) return buildDictionary(vec);
+      index = newIndex[code] = values.length;
+      values.push(inDict[code]);
+    }
+    codes[rowIdx] = index;
+  }
+  const dictionary = sortedDictionary(values, codes, nulls, limit);
+  return dictionary === 'duplicates' ? buildDictionary(vec) : dictionary;
+}
+
+/**
+ * The dictionary of one segment's string column: exactly buildDictionary's answer (same entries, codes
+ * and give-up rules, so files do not depend on which path ran), computed without a decode per row.
+ */
+export function segmentDictionary(vec: Vector): StringDictionary | null {
+  const limit = Math.min(DICT_MAX_ENTRIES, Math.max(1, Math.floor(vec.length / 2)));
+  if (vec.kind === 'string') return dictionaryOfBytes(vec, limit);
+  if (vec.kind === 'dict') return dictionaryOfCodes(vec, limit);
+  return buildDictionary(vec);
 }
 
 function checkInput(columns: readonly SegmentColumn[], data: readonly Vector[], options: SegmentWriteOptions): number {
@@ -109,7 +219,7 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
     let vec = data[colIdx];
     let dictCodes: { codes: Int32Array; size: number } | null = null;
     if (kind === 'string') {
-      const dictionary = buildDictionary(vec);
+      const dictionary = segmentDictionary(vec);
       if (dictionary !== null) {
         dictionaries.push(dictionary.dict);
         dictCodes = { codes: dictionary.codes, size: dictionary.dict.length };

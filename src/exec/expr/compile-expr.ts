@@ -151,6 +151,7 @@ function compileCall(name: string, args: readonly Node[], type: DataType): Node 
     returnType: type,
     isConst: args.map((arg) => arg.constness !== 'rows'),
     cache: new Map(),
+    reuseOutput: compilingWithReuse,
   };
   const volatility = def.volatility ?? 'pure';
   const propagate = def.nulls === 'propagate';
@@ -201,7 +202,8 @@ function evalOverDict(
     for (const entry of varying.dict) entries.push(entry);
     const dictVec: StringVector = entries.finish();
     const entryArgs = vectors.map((vec, argIdx) => (argIdx === varyingIdx ? dictVec : constantVector(vec.type, getRaw(vec, 0), dictSize)));
-    perEntry = def.kernel(entryArgs, dictSize, site, ctx);
+    // Cached per dictionary: never in a reused output buffer.
+    perEntry = def.kernel(entryArgs, dictSize, site.reuseOutput === true ? { ...site, reuseOutput: false, cache: new Map() } : site, ctx);
     if (physicalKind(perEntry.type) === 'string' && perEntry.kind !== 'dict') {
       const texts = toJsStrings(perEntry);
       perEntry = { kind: 'dict', type: perEntry.type, length: dictSize, codes: Int32Array.from({ length: dictSize }, (_v, idx) => idx), dict: texts.map((text) => text ?? ''), nulls: perEntry.nulls };
@@ -461,9 +463,25 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
 }
 
 /** Compile a bound expression into a batch evaluator (see module comment). */
-export function compileExpr(expr: BoundExpr): CompiledExpr {
-  const node = compileNode(expr);
-  return (batch, ctx) => node.eval(batch, ctx);
+/** Set while compileExpr runs with `reuseBuffers` (compilation is synchronous). */
+let compilingWithReuse = false;
+
+export interface CompileOptions {
+  /**
+   * The caller consumes every result before the next evaluation (aggregate arguments, a fused filter
+   * predicate): kernels may return vectors over buffers they reuse for the next batch.
+   */
+  readonly reuseBuffers?: boolean;
+}
+
+export function compileExpr(expr: BoundExpr, options: CompileOptions = {}): CompiledExpr {
+  compilingWithReuse = options.reuseBuffers === true;
+  try {
+    const node = compileNode(expr);
+    return (batch, ctx) => node.eval(batch, ctx);
+  } finally {
+    compilingWithReuse = false;
+  }
 }
 
 /** Evaluate an expression without input rows (SELECT without FROM, LIMIT ?, DEFAULT values). */

@@ -26,6 +26,12 @@ export interface CallSite {
   readonly isConst: readonly boolean[];
   /** Per-call-site scratch for kernels (a compiled LIKE pattern, a parsed date format...). */
   readonly cache: Map<string, unknown>;
+  /**
+   * The caller consumes each result before evaluating the next batch (aggregate arguments, a fused
+   * filter's predicate), so a kernel may write its result into a buffer it reuses across batches
+   * (outputF64 / outputU8 in vector-ops.ts) instead of allocating one per batch.
+   */
+  readonly reuseOutput?: boolean;
 }
 
 /** Computes a function over whole vectors; returns `rowCount` values of site.returnType. */

@@ -5,7 +5,7 @@
  *
  * Internal to src/exec/expr; imports only common/.
  */
-import { constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
+import { constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, ObjectVector, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
 import { pow10 } from '../../common/convert';
 import { DataType, physicalKind } from '../../common/types';
 
@@ -86,6 +86,60 @@ export function i64AllSafe(values: BigInt64Array, length: number): boolean {
   return true;
 }
 
+/**
+ * Exact float64 form of bigint-typed vectors (wide DECIMAL, LARGEINT).
+ *
+ * Wide decimals are declared with up to 38 digits, so their physical form is bigint[]; but the values a
+ * query meets (prices times discounts, sums of them) are almost always far below 2^53, where a float64
+ * holds every integer exactly and arithmetic is ~50x cheaper than on bigints. Kernels that produce such a
+ * vector from exact float64 arithmetic register the scaled values here; kernels that know this form
+ * (decimal arithmetic, SUM/AVG, toF64 / toNumberScaled) read it, everything else reads `values`, which
+ * is built from the numbers on first access. Keyed by the vector object, so a copy made by spreading or
+ * slicing simply loses the form and falls back to its bigint values: never a wrong answer.
+ */
+const exactNumberForms = new WeakMap<Vector, Float64Array>();
+
+/** Largest magnitude (exclusive) of a scaled value kept in exact float64 form: 2^53. */
+export const EXACT_NUMBER_LIMIT = 2 ** 53;
+
+/** The scaled values of a bigint-typed vector as exact float64s, when a kernel produced them so. */
+export function exactNumbers(vec: Vector): Float64Array | null {
+  return vec.kind === 'object' ? (exactNumberForms.get(vec) ?? null) : null;
+}
+
+/**
+ * An ObjectVector (wide DECIMAL / LARGEINT) over integers `values` with |value| < 2^53 (the caller
+ * checks); its bigint[] `values` is materialised lazily.
+ */
+export function objectVectorFromExactNumbers(type: DataType, values: Float64Array, nulls: Uint8Array | null): ObjectVector {
+  const length = values.length;
+  let big: bigint[] | null = null;
+  const vec = { kind: 'object', type, length, nulls } as { kind: 'object'; type: DataType; length: number; nulls: Uint8Array | null; values: bigint[] };
+  Object.defineProperty(vec, 'values', {
+    enumerable: true,
+    get(): bigint[] {
+      if (big === null) {
+        big = new Array<bigint>(length);
+        for (let rowIdx = 0; rowIdx < length; rowIdx++) big[rowIdx] = BigInt(values[rowIdx]);
+      }
+      return big;
+    },
+  });
+  exactNumberForms.set(vec, values);
+  return vec;
+}
+
+/** Largest |value| of the first `length` entries (NaN when any is NaN). */
+export function maxAbs(values: ArrayLike<number>, length: number): number {
+  let max = 0;
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+    const value = values[rowIdx];
+    const magnitude = value < 0 ? -value : value;
+    if (!(magnitude <= max)) max = magnitude;
+  }
+  return max;
+}
+
 /** Scale of a decimal type (0 for everything else). */
 export function scaleOf(t: DataType): number {
   return t.name === 'DECIMAL' ? t.scale ?? 0 : 0;
@@ -101,7 +155,9 @@ export function toF64(vec: Vector): Float64Array {
   if (vec.kind === 'object') {
     const out = new Float64Array(length);
     const div = pow10(scale);
-    for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = Number(vec.values[rowIdx]) / div;
+    const exact = exactNumbers(vec);
+    if (exact !== null) for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = exact[rowIdx] / div;
+    else for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = Number(vec.values[rowIdx]) / div;
     return out;
   }
   if (vec.kind !== 'fixed') throw new TypeError(`numeric vector expected, got ${vec.kind}`);
@@ -143,8 +199,11 @@ export function toNumberScaled(vec: Vector, targetScale: number): Float64Array {
   const length = vec.length;
   const mul = pow10(targetScale - scaleOf(vec.type));
   if (vec.kind === 'object') {
+    const exact = exactNumbers(vec);
+    if (exact !== null && mul === 1) return exact;
     const out = new Float64Array(length);
-    for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = Number(vec.values[rowIdx]) * mul;
+    if (exact !== null) for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = exact[rowIdx] * mul;
+    else for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = Number(vec.values[rowIdx]) * mul;
     return out;
   }
   if (vec.kind !== 'fixed') throw new TypeError(`numeric vector expected, got ${vec.kind}`);
@@ -439,4 +498,20 @@ export function nullVector(type: DataType, length: number): Vector {
 /** Encode once, reuse: UTF-8 bytes of a constant string. */
 export function utf8(text: string): Uint8Array {
   return encodeUtf8(text);
+}
+
+/** A Float64Array of `rowCount` for a kernel's result: the call site's reused buffer when it allows one. */
+export function outputF64(site: { readonly reuseOutput?: boolean; readonly cache: Map<string, unknown> }, rowCount: number): Float64Array {
+  if (site.reuseOutput !== true) return new Float64Array(rowCount);
+  let buffer = site.cache.get('out.f64') as Float64Array | undefined;
+  if (buffer === undefined || buffer.length < rowCount) site.cache.set('out.f64', (buffer = new Float64Array(Math.max(rowCount, 4096))));
+  return buffer.length === rowCount ? buffer : buffer.subarray(0, rowCount);
+}
+
+/** A Uint8Array of `rowCount` (0/1 results): the call site's reused buffer when it allows one. */
+export function outputU8(site: { readonly reuseOutput?: boolean; readonly cache: Map<string, unknown> } | null, rowCount: number): Uint8Array {
+  if (site === null || site.reuseOutput !== true) return new Uint8Array(rowCount);
+  let buffer = site.cache.get('out.u8') as Uint8Array | undefined;
+  if (buffer === undefined || buffer.length < rowCount) site.cache.set('out.u8', (buffer = new Uint8Array(Math.max(rowCount, 4096))));
+  return buffer.length === rowCount ? buffer : buffer.subarray(0, rowCount);
 }

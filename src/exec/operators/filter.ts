@@ -1,10 +1,12 @@
 /**
  * Filter: keeps the rows whose predicate is TRUE (SQL three-valued logic: NULL and FALSE drop the row)
  * through a selection vector (selectTrue) and takeRows. Batches that pass whole are forwarded untouched.
+ * Directly over a large table scan it runs in the scan workers (parallel-operators.ts).
  */
 import { takeRows, type Batch } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
-import { selectTrue } from '../expr';
+import { compileExpr, selectTrue } from '../expr';
+import { parallelFilter } from '../parallel/parallel-operators';
 import { exprToString } from '../plan/bound-expr-utils';
 import type { PlanNodeBase } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
@@ -20,10 +22,18 @@ export function selectRows(batch: Batch, rowIds: Int32Array, count: number): Bat
 }
 
 export async function* openFilter(node: FilterNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
-  const predicate = rt.compile(node.predicate);
+  // Over a large table scan the filter runs in the scan workers; the scan input is then never opened.
+  const parallel = parallelFilter(node, rt);
+  if (parallel !== null) {
+    yield* parallel;
+    return;
+  }
+  // The mask is consumed by selectTrue before the next batch: its kernels may reuse their buffers.
+  const predicate = compileExpr(rt.resolve(node.predicate), { reuseBuffers: true });
+  let selection: Int32Array = new Int32Array(0);
   for await (const batch of inputs[0]) {
-    const mask = predicate(batch, rt.ctx);
-    const { rowIds, count } = selectTrue(mask);
+    if (selection.length < batch.length) selection = new Int32Array(batch.length);
+    const { rowIds, count } = selectTrue(predicate(batch, rt.ctx), selection);
     if (count === 0) continue;
     yield count === batch.length ? batch : selectRows(batch, rowIds, count);
   }

@@ -7,7 +7,7 @@
  *  - several keys or a BIGINT/LARGEINT key: a Map keyed by the value or a length-prefixed serialization.
  * NULL is a group of its own. Each table keeps one representative value per group in VectorBuilders.
  */
-import { decodeUtf8, VectorBuilder, type Vector } from '../../common/column';
+import { decodeUtf8, VectorBuilder, type DictVector, type Vector } from '../../common/column';
 import { physicalKind, type DataType } from '../../common/types';
 
 export interface GroupKeyTable {
@@ -226,28 +226,85 @@ export function makeRowKey(keys: readonly Vector[], skipNulls: boolean): RowKeyF
   };
 }
 
-/** Several keys, or a key with no faster table. */
+/** Most combinations of dictionary codes (NULL counted as one more code) the code-combination cache covers. */
+const MAX_DICT_COMBINATIONS = 1 << 16;
+
+/**
+ * Several keys, or a key with no faster table. When every key of a batch is a dictionary vector (typical
+ * for low-cardinality string keys such as Q1's CHAR(1) flags) the codes are combined into one small
+ * integer per row, and a per-dictionary-set array maps each combination to its group id: the serialized
+ * Map key is built once per combination, not once per row.
+ */
 class GenericKeyTable implements GroupKeyTable {
   groupCount = 0;
   private readonly groups = new Map<string | number | bigint | null, number>();
   private readonly builders: VectorBuilder[];
+  private comboDicts: (readonly string[])[] = [];
+  private comboGroups = new Int32Array(0);
+  private comboIds = new Int32Array(0);
 
   constructor(types: readonly DataType[]) {
     this.builders = types.map((type) => new VectorBuilder(type));
   }
 
   assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    if (keys.length > 1 && this.assignDictCombos(keys, rowCount, out)) return;
     const rowKey = makeRowKey(keys, false);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = this.groupOfRow(keys, rowKey, rowIdx);
+  }
+
+  private groupOfRow(keys: readonly Vector[], rowKey: RowKeyFn, rowIdx: number): number {
+    const key = rowKey(rowIdx) as string | number | bigint | null;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = this.groupCount++;
+      this.groups.set(key, group);
+      for (let keyIdx = 0; keyIdx < keys.length; keyIdx++) this.builders[keyIdx].appendFrom(keys[keyIdx], rowIdx);
+    }
+    return group;
+  }
+
+  /** The dictionary-code path; false when some key is not a dictionary vector or the codes combine too widely. */
+  private assignDictCombos(keys: readonly Vector[], rowCount: number, out: Int32Array): boolean {
+    let combinations = 1;
+    for (const key of keys) {
+      if (key.kind !== 'dict') return false;
+      combinations *= key.dict.length + 1;
+      if (combinations > MAX_DICT_COMBINATIONS) return false;
+    }
+    let sameDicts = this.comboDicts.length === keys.length;
+    for (let keyIdx = 0; sameDicts && keyIdx < keys.length; keyIdx++) sameDicts = this.comboDicts[keyIdx] === (keys[keyIdx] as DictVector).dict;
+    if (!sameDicts) {
+      this.comboDicts = keys.map((key) => (key as DictVector).dict);
+      this.comboGroups = new Int32Array(combinations).fill(-1);
+    }
+    if (this.comboIds.length < rowCount) this.comboIds = new Int32Array(Math.max(rowCount, 4096));
+    const comboIds = this.comboIds;
+    // comboId = sum over keys of (code, or dict length for NULL) * stride, the last key varying fastest.
+    comboIds.fill(0, 0, rowCount);
+    for (const key of keys as readonly DictVector[]) {
+      const width = key.dict.length + 1;
+      const codes = key.codes;
+      const nulls = key.nulls;
+      if (nulls === null) for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) comboIds[rowIdx] = comboIds[rowIdx] * width + codes[rowIdx];
+      else {
+        const nullCode = width - 1;
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) comboIds[rowIdx] = comboIds[rowIdx] * width + (nulls[rowIdx] === 1 ? nullCode : codes[rowIdx]);
+      }
+    }
+    const comboGroups = this.comboGroups;
+    let rowKey: RowKeyFn | null = null;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      const key = rowKey(rowIdx) as string | number | bigint | null;
-      let group = this.groups.get(key);
-      if (group === undefined) {
-        group = this.groupCount++;
-        this.groups.set(key, group);
-        for (let keyIdx = 0; keyIdx < keys.length; keyIdx++) this.builders[keyIdx].appendFrom(keys[keyIdx], rowIdx);
+      const comboId = comboIds[rowIdx];
+      let group = comboGroups[comboId];
+      if (group < 0) {
+        rowKey ??= makeRowKey(keys, false);
+        group = this.groupOfRow(keys, rowKey, rowIdx);
+        comboGroups[comboId] = group;
       }
       out[rowIdx] = group;
     }
+    return true;
   }
 
   finishKeys(): Vector[] {

@@ -20,6 +20,7 @@ import type {
   UseStatement,
 } from '../../sql/ast';
 import { bindScalarExpr } from '../../sql/query';
+import { canonicalParam } from '../prepared-statements';
 import type { Session } from '../session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
 import { okResult } from './result-rows';
@@ -87,16 +88,33 @@ export async function transaction(_session: Session, statement: TransactionState
   return okResult();
 }
 
-export async function prepare(_session: Session, _statement: PrepareStatement): Promise<StatementResult> {
-  throw new GaleneError('UNSUPPORTED', ['SQL-level PREPARE']);
+/** `PREPARE name FROM 'text'` or `FROM @var` (the variable must hold a string, as in MySQL). */
+export async function prepare(session: Session, statement: PrepareStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+  const source = statement.source;
+  let text: RawValue;
+  if (source.kind === 'literal' && source.literalType === 'string') text = source.value as string;
+  else if (source.kind === 'variable' && !source.system) text = session.userVariables.get(source.name.toLowerCase())?.value ?? null;
+  else throw new GaleneError('SYNTAX_ERROR', ['PREPARE takes a string literal or a user variable']);
+  if (typeof text !== 'string') throw new GaleneError('SYNTAX_ERROR', [`PREPARE ${statement.name} FROM a variable that holds no statement text`]);
+  session.statements.prepare(text, statement.name, profile);
+  return okResult(0, 'Statement prepared');
 }
 
-export async function execute(_session: Session, _statement: ExecuteStatement): Promise<StatementResult> {
-  throw new GaleneError('UNSUPPORTED', ['SQL-level EXECUTE']);
+/** `EXECUTE name [USING @a, ...]`: the values of the expressions (user variables in MySQL) fill the `?`s. */
+export async function execute(session: Session, statement: ExecuteStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+  const prepared = session.statements.named(statement.name, 'EXECUTE');
+  const ctx = session.execContext(profile);
+  const params = statement.using.map((expr) => {
+    const bound = bindScalarExpr(expr, ctx);
+    return canonicalParam(bound.type, evaluateConstant(bound, ctx));
+  });
+  return session.statements.execute(prepared, params, profile, 'EXECUTE');
 }
 
-export async function deallocate(_session: Session, _statement: DeallocateStatement): Promise<StatementResult> {
-  throw new GaleneError('UNSUPPORTED', ['DEALLOCATE PREPARE']);
+/** `DEALLOCATE PREPARE name` / `DROP PREPARE name`. */
+export async function deallocate(session: Session, statement: DeallocateStatement): Promise<StatementResult> {
+  session.statements.remove(session.statements.named(statement.name, 'DEALLOCATE PREPARE'));
+  return okResult();
 }
 
 export async function kill(session: Session, statement: KillStatement): Promise<StatementResult> {

@@ -3,17 +3,20 @@
  * value fails the whole statement with MySQL's message and writes nothing), then written as segments,
  * then published atomically. DELETE and UPDATE arrive with the table-model write path (issue 3).
  */
-import { Batch, concatVectors, constantVector, getRaw, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
-import { ParseFailure, parseValue } from '../../common/convert';
+import { Batch, concatVectors, constantVector, getRaw, newFixedArray, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
+import {
+  ParseFailure, parseDateSpan, parseDatetimeSpan, parseIntegerSpan, parseScaledDecimalSpan, parseValue, pow10, smallIntRange,
+} from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
-import type { DataType } from '../../common/types';
+import { DataType, physicalKind } from '../../common/types';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { generateLabel, loadBatch } from '../../load/load-transaction';
 import type { TableState } from '../../meta/catalog';
 import type { ColumnSchema } from '../../meta/schema';
-import type { DeleteStatement, Expr, InsertStatement, UpdateStatement } from '../../sql/ast';
+import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, UpdateStatement } from '../../sql/ast';
+import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery } from '../../sql/query';
 import type { Session } from '../session';
 import { okResult } from './result-rows';
@@ -98,6 +101,172 @@ function valuesToColumns(session: Session, rows: readonly (readonly Expr[])[], t
   return builders.map((builder) => builder.finish());
 }
 
+/** First failing cell of a column (row index from 0) and its error. */
+interface CellFailure {
+  readonly rowIdx: number;
+  readonly error: unknown;
+}
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * One target column of a literal VALUES list (parse-literal-rows.ts) converted straight from the text:
+ * the common shapes (integers, plain decimals, 'YYYY-MM-DD' dates, strings) through the span parsers of
+ * convert.ts, every other cell through parseValue on the same text the general path would convert, so
+ * values and errors are the same. Returns the vector, or the first failing row and its error.
+ */
+function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema): Vector | CellFailure {
+  const type = column.type;
+  const kind = physicalKind(type);
+  const { sql, kinds, starts, ends, width, rowCount } = rows;
+  let nulls: Uint8Array | null = null;
+  let defaultValue: RawValue | undefined;
+  /** Value of a cell the general way (literal text -> parseValue, DEFAULT, NULL); throws its error. */
+  const slowValue = (cellIdx: number, rowIdx: number): RawValue => {
+    const cellKind = kinds[cellIdx] as LiteralCellKind;
+    if (cellKind === LiteralCellKind.Null) return null;
+    if (cellKind === LiteralCellKind.Default) {
+      if (defaultValue === undefined) defaultValue = defaultRaw(column);
+      return defaultValue;
+    }
+    const text = cellKind === LiteralCellKind.True ? '1' : cellKind === LiteralCellKind.False ? '0' : literalCellText(rows, cellIdx);
+    const parsed = parseValue(type, text);
+    if (parsed.failure) throw conversionError(parsed.failure, column, text, rowIdx + 1);
+    return parsed.value;
+  };
+  const setNull = (rowIdx: number): void => {
+    nulls ??= new Uint8Array(rowCount);
+    nulls[rowIdx] = 1;
+  };
+  let rowIdx = 0;
+  try {
+    if (kind === 'string') {
+      const limit = type.name === 'STRING' ? Infinity : (type.length ?? 65533);
+      const offsets = new Int32Array(rowCount + 1);
+      let capacity = 16;
+      for (let cellIdx = colIdx; cellIdx < kinds.length; cellIdx += width) capacity += ends[cellIdx] - starts[cellIdx];
+      let bytes = new Uint8Array(capacity);
+      let used = 0;
+      const ensure = (extra: number): void => {
+        if (used + extra <= bytes.length) return;
+        const next = new Uint8Array(Math.max(used + extra, bytes.length * 2));
+        next.set(bytes.subarray(0, used));
+        bytes = next;
+      };
+      for (; rowIdx < rowCount; rowIdx++) {
+        const cellIdx = rowIdx * width + colIdx;
+        const cellKind = kinds[cellIdx] as LiteralCellKind;
+        if (cellKind === LiteralCellKind.String && ends[cellIdx] - starts[cellIdx] - 2 <= limit) {
+          const end = ends[cellIdx] - 1;
+          const start = starts[cellIdx] + 1;
+          ensure(end - start);
+          let pos = used;
+          let charIdx = start;
+          for (; charIdx < end; charIdx++) {
+            const code = sql.charCodeAt(charIdx);
+            if (code >= 0x80) break;
+            bytes[pos++] = code;
+          }
+          if (charIdx === end) {
+            used = pos;
+            offsets[rowIdx + 1] = used;
+            continue;
+          }
+        }
+        const value = slowValue(cellIdx, rowIdx);
+        if (value === null) setNull(rowIdx);
+        else {
+          const text = value as string;
+          ensure(text.length * 3);
+          used += utf8Encoder.encodeInto(text, bytes.subarray(used)).written;
+        }
+        offsets[rowIdx + 1] = used;
+      }
+      return { kind: 'string', type, length: rowCount, offsets, bytes: bytes.subarray(0, used), nulls };
+    }
+    if (kind === 'bigint') {
+      const values: bigint[] = new Array<bigint>(rowCount);
+      for (; rowIdx < rowCount; rowIdx++) {
+        const value = slowValue(rowIdx * width + colIdx, rowIdx);
+        if (value === null) {
+          setNull(rowIdx);
+          values[rowIdx] = 0n;
+        } else {
+          values[rowIdx] = BigInt(value);
+        }
+      }
+      return { kind: 'object', type, length: rowCount, values, nulls };
+    }
+    const values = newFixedArray(kind, rowCount);
+    // The one fast shape of this column type: returns NaN when a cell is not of it.
+    let fast: ((cellKind: LiteralCellKind, start: number, end: number) => number) | null = null;
+    const intRange = smallIntRange(type);
+    if (intRange !== null) {
+      const [min, max] = intRange;
+      fast = (cellKind, start, end) => {
+        if (cellKind !== LiteralCellKind.Integer) return NaN;
+        const value = parseIntegerSpan(sql, start, end);
+        return value >= min && value <= max ? value : NaN;
+      };
+    } else if (type.name === 'BIGINT') {
+      fast = (cellKind, start, end) => (cellKind === LiteralCellKind.Integer ? parseIntegerSpan(sql, start, end) : NaN);
+    } else if (type.name === 'DECIMAL') {
+      const scale = type.scale ?? 0;
+      const bound = pow10(type.precision ?? 9);
+      fast = (cellKind, start, end) => {
+        if (cellKind !== LiteralCellKind.Integer && cellKind !== LiteralCellKind.Decimal) return NaN;
+        const value = parseScaledDecimalSpan(sql, start, end, scale);
+        return value < bound && value > -bound ? value : NaN;
+      };
+    } else if (type.name === 'DATE') {
+      fast = (cellKind, start, end) => (cellKind === LiteralCellKind.String ? parseDateSpan(sql, start + 1, end - 1) : NaN);
+    } else if (type.name === 'DATETIME') {
+      fast = (cellKind, start, end) => (cellKind === LiteralCellKind.String ? parseDatetimeSpan(sql, start + 1, end - 1) : NaN);
+    } else if (type.name === 'DOUBLE') {
+      fast = (cellKind, start, end) => (cellKind >= LiteralCellKind.Integer && cellKind <= LiteralCellKind.Float ? Number(sql.slice(start, end)) : NaN);
+    }
+    const wide = kind === 'i64';
+    for (; rowIdx < rowCount; rowIdx++) {
+      const cellIdx = rowIdx * width + colIdx;
+      if (fast !== null) {
+        const value = fast(kinds[cellIdx] as LiteralCellKind, starts[cellIdx], ends[cellIdx]);
+        if (value === value) {
+          if (wide) (values as BigInt64Array)[rowIdx] = BigInt(value);
+          else (values as Float64Array)[rowIdx] = value;
+          continue;
+        }
+      }
+      const value = slowValue(cellIdx, rowIdx);
+      if (value === null) setNull(rowIdx);
+      else if (wide) (values as BigInt64Array)[rowIdx] = typeof value === 'bigint' ? value : BigInt(value as number);
+      else (values as Float64Array)[rowIdx] = Number(value);
+    }
+    return { kind: 'fixed', type, length: rowCount, values, nulls };
+  } catch (error) {
+    return { rowIdx, error };
+  }
+}
+
+/**
+ * VALUES rows of plain literals to one vector per target column, column by column. The error reported is
+ * the one the row-by-row path would meet first: the failing cell with the lowest row, then column.
+ */
+function literalRowsToColumns(rows: LiteralRows, targets: readonly ColumnSchema[]): Vector[] {
+  if (rows.width !== targets.length) throw new GaleneError('COLUMN_COUNT_MISMATCH', [1]);
+  const vectors: Vector[] = [];
+  let first: CellFailure | null = null;
+  for (let colIdx = 0; colIdx < targets.length; colIdx++) {
+    const converted = literalColumn(rows, colIdx, targets[colIdx]);
+    if ('error' in converted) {
+      if (first === null || converted.rowIdx < first.rowIdx) first = converted;
+      continue;
+    }
+    vectors.push(converted);
+  }
+  if (first !== null) throw first.error;
+  return vectors;
+}
+
 /** Assemble full-width rows in schema order: given columns, defaults for the rest; enforce NOT NULL. */
 function completeRows(table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number): Batch {
   const columns = table.schema.columns.map((column) => {
@@ -131,7 +300,10 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
   }
   let values: Vector[];
   let rowCount: number;
-  if (statement.source.kind === 'values') {
+  if (statement.source.kind === 'values' && statement.source.literals) {
+    values = literalRowsToColumns(statement.source.literals, targets);
+    rowCount = statement.source.literals.rowCount;
+  } else if (statement.source.kind === 'values') {
     values = valuesToColumns(session, statement.source.rows, targets, profile);
     rowCount = statement.source.rows.length;
   } else {

@@ -10,8 +10,10 @@ import type { StatementResult } from '../../common/result';
 import { Types, typeToSql } from '../../common/types';
 import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
+import type { TransactionRecord } from '../../meta/meta-store';
 import type { TableSchema } from '../../meta/schema';
 import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
+import { informationSchemaTableNames } from '../information-schema';
 import type { Session } from '../session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
 import { ColumnSpec, likeToRegExp, rowsResult } from './result-rows';
@@ -113,8 +115,13 @@ function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: 
 
 function showTables(session: Session, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
-  const tables = database === INFORMATION_SCHEMA ? [] : session.fe.catalog.listTables(database);
   const name = `Tables_in_${database}`;
+  if (database.toLowerCase() === INFORMATION_SCHEMA) {
+    const views = informationSchemaTableNames();
+    if (statement.full) return result(statement, [[name], ['Table_type']], views.map((view) => [view, 'SYSTEM VIEW']));
+    return result(statement, [[name]], views.map((view) => [view]));
+  }
+  const tables = session.fe.catalog.listTables(database);
   if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
 }
@@ -196,6 +203,74 @@ function showTablets(session: Session, statement: ShowStatement): StatementResul
   return rowsResult(columns, rows);
 }
 
+const timeText = (ms: number): string | null => (ms > 0 ? formatDatetime(ms * 1000) : null);
+
+/** Doris SHOW LOAD state of a load transaction. */
+const LOAD_STATE: Record<TransactionRecord['status'], string> = { PREPARE: 'LOADING', PRECOMMITTED: 'PREPARED', COMMITTED: 'COMMITTED', VISIBLE: 'FINISHED', ABORTED: 'CANCELLED' };
+
+/** `SHOW LOAD [FROM db] [WHERE LABEL = '...' | State = '...'] [LIMIT n]`: loads (INSERT and Stream Load) by their transactions. */
+function showLoad(session: Session, statement: ShowStatement): StatementResult {
+  const database = session.requireDatabase(statement.database);
+  const db = session.fe.catalog.getDatabase(database);
+  const columns: ColumnSpec[] = [
+    ['JobId', Types.BIGINT], ['Label'], ['State'], ['Progress'], ['Type'], ['EtlInfo'], ['TaskInfo'], ['ErrorMsg'], ['CreateTime'], ['EtlStartTime'], ['EtlFinishTime'],
+    ['LoadStartTime'], ['LoadFinishTime'], ['URL'], ['JobDetails'], ['TransactionId', Types.BIGINT], ['ErrorTablets'], ['User'], ['Comment'],
+  ];
+  const meta = session.fe.catalog.meta;
+  const rows = meta.listTransactions({ dbId: db.id }).map((txn) => {
+    const info = meta.getLoadJobInfo(txn.id) ?? {};
+    const num = (key: string, fallback = 0): number => (typeof info[key] === 'number' ? (info[key] as number) : fallback);
+    const state = txn.status === 'ABORTED' ? 'CANCELLED' : LOAD_STATE[txn.status];
+    const loaded = num('loadedRows', txn.loadedRows);
+    const message = txn.reason || (typeof info['message'] === 'string' ? info['message'] : '');
+    const url = typeof info['errorUrl'] === 'string' && info['errorUrl'] ? info['errorUrl'] : null;
+    return [
+      BigInt(txn.id), txn.label, state, state === 'FINISHED' ? '100.00% (1/1)' : '0.00% (0/1)', typeof info['type'] === 'string' ? info['type'] : 'INSERT',
+      `unselected.rows=${num('unselectedRows')}; dpp.abnorm.ALL=${num('filteredRows')}; dpp.norm.ALL=${loaded}`, 'cluster:N/A; timeout(s):600; max_filter_ratio:0.0',
+      message ? `type:LOAD_RUN_FAIL; msg:${message}` : null, timeText(txn.createTime), timeText(txn.createTime), timeText(txn.finishTime), timeText(txn.createTime), timeText(txn.finishTime),
+      url, JSON.stringify({ ScannedRows: num('totalRows', loaded), LoadBytes: num('loadBytes'), FileNumber: 0, FileSize: 0, TaskNumber: 1, 'Unfinished backends': {}, 'All backends': {} }),
+      BigInt(txn.id), '{}', typeof info['user'] === 'string' ? info['user'] : '', '',
+    ];
+  });
+  const filtered = filterRows(statement, columns, rows);
+  const limit = statement.limit?.count.kind === 'literal' ? Number(statement.limit.count.value) : Infinity;
+  return rowsResult(columns, filtered.slice(0, limit));
+}
+
+/** `SHOW TRANSACTION [FROM db] WHERE ID = n | LABEL = '...'` (Doris requires the WHERE). */
+function showTransaction(session: Session, statement: ShowStatement): StatementResult {
+  const database = session.requireDatabase(statement.database);
+  const db = session.fe.catalog.getDatabase(database);
+  const where = statement.where;
+  const usage = "Where clause should looks like one of them: id = 123 or label = 'label'";
+  if (!where || where.kind !== 'binary' || where.op !== '=' || where.left.kind !== 'column' || where.right.kind !== 'literal' || where.right.value === null) throw new GaleneError('TYPE_MISMATCH', [usage]);
+  const key = where.left.name.toLowerCase();
+  const value = String(where.right.value);
+  let txns: TransactionRecord[];
+  if (key === 'id') {
+    if (!/^\d+$/.test(value)) throw new GaleneError('TYPE_MISMATCH', [usage]);
+    txns = session.fe.catalog.meta.listTransactions({ dbId: db.id, id: Number(value) });
+  } else if (key === 'label') {
+    txns = session.fe.catalog.meta.listTransactions({ dbId: db.id, label: value });
+  } else {
+    throw new GaleneError('TYPE_MISMATCH', [usage]);
+  }
+  const columns: ColumnSpec[] = [
+    ['TransactionId', Types.BIGINT], ['Label'], ['Coordinator'], ['TransactionStatus'], ['LoadJobSourceType'], ['PrepareTime'], ['PreCommitTime'], ['CommitTime'],
+    ['PublishTime'], ['FinishTime'], ['Reason'], ['ErrorReplicasCount', Types.INT], ['ListenerId', Types.BIGINT], ['TimeoutMs', Types.BIGINT], ['ErrMsg'],
+  ];
+  const meta = session.fe.catalog.meta;
+  const rows = txns.map((txn) => {
+    const type = meta.getLoadJobInfo(txn.id)?.['type'] === 'STREAM_LOAD' ? 'BACKEND_STREAMING' : 'INSERT_STREAMING';
+    const done = txn.status === 'VISIBLE' ? timeText(txn.finishTime) : null;
+    return [
+      BigInt(txn.id), txn.label, `BE: ${session.fe.config.getString('bind_address')}`, txn.status, type, timeText(txn.createTime), null, done, done,
+      txn.status === 'VISIBLE' || txn.status === 'ABORTED' ? timeText(txn.finishTime) : null, txn.reason, 0, BigInt(-1), BigInt(600_000), '',
+    ];
+  });
+  return rowsResult(columns, rows);
+}
+
 type ShowHandler = (session: Session, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
@@ -216,6 +291,8 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   variables: showVariables,
   'query profile': showQueryProfile,
   tablets: showTablets,
+  load: showLoad,
+  transaction: showTransaction,
   processlist: (session) =>
     rowsResult(
       [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']],

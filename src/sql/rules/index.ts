@@ -19,18 +19,31 @@ export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 /** In run order. Projection pruning runs last: it renumbers columns the other rules match on. */
 export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning];
 
+/**
+ * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception
+ * per statement (with its stack capture) costs more than a point query's whole plan.
+ */
+let disabledRulesVariableMissing = false;
+
 function sessionDisabledRules(ctx: ExecContext): string[] {
+  if (disabledRulesVariableMissing) return [];
   try {
     const { value } = ctx.getSystemVariable('disable_nereids_rules', null);
     return typeof value === 'string' ? value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean) : [];
-  } catch {
+  } catch (err) {
+    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') disabledRulesVariableMissing = true;
     return [];
   }
 }
 
+/** Names of the rules to skip: the planner's option plus the session variable `disable_nereids_rules`. */
+export function disabledRuleNames(ctx: ExecContext, disabledRules: readonly string[] = []): Set<string> {
+  return new Set([...disabledRules.map((name) => name.toLowerCase()), ...sessionDisabledRules(ctx)]);
+}
+
 /** Run every enabled rule once, in order. */
 export function optimize(plan: LogicalPlan, ctx: ExecContext, disabledRules: readonly string[] = []): LogicalPlan {
-  const disabled = new Set([...disabledRules.map((name) => name.toLowerCase()), ...sessionDisabledRules(ctx)]);
+  const disabled = disabledRuleNames(ctx, disabledRules);
   let current = plan;
   for (const rule of OPTIMIZER_RULES) {
     if (disabled.has(rule.name)) continue;

@@ -7,12 +7,12 @@
  */
 import { getRaw, RawValue, Vector } from '../../../common/column';
 import { DataType, isNumericType, isStringType, physicalKind, Types } from '../../../common/types';
-import type { AggregateAccumulator } from '../../expr-api';
+import type { AggregateAccumulator, AggregateState } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
 import { bigDivRound, compareBytes, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../functions/string-functions';
-import { ExactSumState } from './exact-sum';
+import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
 export interface AggregateDef {
   readonly name: string;
@@ -84,6 +84,17 @@ class CountAccumulator implements AggregateAccumulator {
     this.resize(groupCount);
     return { kind: 'fixed', type: Types.BIGINT, length: groupCount, values: i64FromNumbers(this.counts, groupCount), nulls: null };
   }
+
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: this.counts.slice(0, groupCount) };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as Float64Array;
+    // A merged state has more than one group whatever the key table says: leave the one-group fast path.
+    this.groupCount = Math.max(this.groupCount, 2);
+    for (let group = fromGroup; group < state.groupCount; group++) this.counts[groupMap[group]] += partial[group];
+  }
 }
 
 // ---------------------------------------------------------------- sum / avg
@@ -140,7 +151,19 @@ function sumMode(t: DataType): SumMode {
 class SumAccumulator implements AggregateAccumulator {
   private readonly exact = new ExactSumState();
   private readonly double = new DoubleSumState();
-  constructor(private readonly mode: SumMode, private readonly returnType: DataType, private readonly avg: boolean, private readonly argType: DataType) {}
+  /**
+   * Exact sums merge to the same result in any grouping; float sums would round differently than one
+   * sequential pass, so a DOUBLE sum has no partial form (it runs in one thread).
+   */
+  readonly serialize?: (groupCount: number) => AggregateState;
+  readonly merge?: (state: AggregateState, groupMap: Int32Array, fromGroup: number) => void;
+
+  constructor(private readonly mode: SumMode, private readonly returnType: DataType, private readonly avg: boolean, private readonly argType: DataType) {
+    if (mode === 'exact') {
+      this.serialize = (groupCount) => ({ groupCount, data: this.exact.serialize(groupCount) });
+      this.merge = (state, groupMap, fromGroup) => this.exact.merge(state.data as ExactSumSnapshot, groupMap, fromGroup);
+    }
+  }
 
   resize(groupCount: number): void {
     if (this.mode === 'exact') this.exact.resize(groupCount);
@@ -296,6 +319,37 @@ class MinMaxAccumulator implements AggregateAccumulator {
     }
   }
 
+  serialize(groupCount: number): AggregateState {
+    return {
+      groupCount,
+      data: { best: this.best.slice(0, groupCount), seen: this.seen.slice(0, groupCount), bigBest: this.bigBest?.slice(0, groupCount) ?? null, strBest: this.strBest?.slice(0, groupCount) ?? null },
+    };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as { best: Float64Array; seen: Uint8Array; bigBest: (bigint | undefined)[] | null; strBest: (Uint8Array | undefined)[] | null };
+    const isMax = this.isMax;
+    const seen = this.seen;
+    this.groupCount = Math.max(this.groupCount, 2);
+    if (partial.bigBest !== null && this.bigBest === null) this.switchToBig();
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      if (!partial.seen[group]) continue;
+      const target = groupMap[group];
+      if (this.strBest !== null) {
+        const value = partial.strBest![group]!;
+        const current = this.strBest[target];
+        if (current === undefined || (isMax ? compareBytes(value, 0, value.length, current, 0, current.length) > 0 : compareBytes(value, 0, value.length, current, 0, current.length) < 0)) this.strBest[target] = value;
+      } else if (this.bigBest !== null) {
+        const value = partial.bigBest !== null ? partial.bigBest[group]! : BigInt(partial.best[group]);
+        if (!seen[target] || (isMax ? value > this.bigBest[target] : value < this.bigBest[target])) this.bigBest[target] = value;
+      } else {
+        const value = partial.best[group];
+        if (!seen[target] || (isMax ? value > this.best[target] : value < this.best[target])) this.best[target] = value;
+      }
+      seen[target] = 1;
+    }
+  }
+
   finalize(groupCount: number): Vector {
     this.resize(groupCount);
     const nulls = emptyGroupNulls(this.seen, groupCount);
@@ -343,6 +397,20 @@ class AnyValueAccumulator implements AggregateAccumulator {
   finalize(groupCount: number): Vector {
     this.resize(groupCount);
     return vectorFromValues(this.type, this.values.slice(0, groupCount));
+  }
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: { values: this.values.slice(0, groupCount), seen: this.seen.slice(0, groupCount) } };
+  }
+
+  /** Partials merged in row order keep the first value a single pass would keep. */
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as { values: RawValue[]; seen: Uint8Array };
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      const target = groupMap[group];
+      if (this.seen[target] || !partial.seen[group]) continue;
+      this.seen[target] = 1;
+      this.values[target] = partial.values[group];
+    }
   }
 }
 

@@ -15,7 +15,7 @@ import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { binaryLoop, LoopShape } from '../loop-gen';
 import { asDecimal, decimalType, integerByRank, integerRank, isFloatType, MAX_DECIMAL_PRECISION, widenInteger } from '../type-rules';
-import { bigDivRound, i64Views, MAX_EXACT, scaleOf, toBigScaled, toF64, toNumberScaled, TWO_POW_32 } from '../vector-ops';
+import { bigDivRound, EXACT_NUMBER_LIMIT, exactNumbers, i64AllSafe, i64Views, MAX_EXACT, maxAbs, objectVectorFromExactNumbers, outputF64, scaleOf, toBigScaled, toF64, toNumberScaled, TWO_POW_32 } from '../vector-ops';
 
 type ArithOp = 'add' | 'subtract' | 'multiply' | 'divide' | 'mod' | 'int_divide';
 
@@ -109,7 +109,7 @@ function zeroDivisorNulls(divisor: ArrayLike<number | bigint>, rowCount: number)
 function doubleKernel(op: ArithOp, args: readonly Vector[], rowCount: number, site: CallSite): Vector {
   const a = toF64(args[0]);
   const b = toF64(args[1]);
-  const out = new Float64Array(rowCount);
+  const out = outputF64(site, rowCount);
   if (op === 'mod') {
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = a[rowIdx] % b[rowIdx];
   } else if (op === 'int_divide') {
@@ -222,6 +222,53 @@ function bigintsAs(type: DataType, values: bigint[], nulls: Uint8Array | null): 
   return { kind: 'fixed', type, length: values.length, values: out as FixedArray, nulls };
 }
 
+/**
+ * A decimal/integer operand as exact scaled float64s at `scale`, or null when it has no such form (bigint
+ * values without an exact form, or a value that would reach 2^53 after rescaling).
+ */
+function exactOperand(vec: Vector, scale: number, rowCount: number, isConst: boolean): Float64Array | null {
+  if (isConst && vec.kind === 'fixed' && !(vec.values instanceof BigInt64Array) && scale >= scaleOf(vec.type)) {
+    // A constant operand: the 'vc' / 'cv' loops read element 0 only.
+    const value = Number(vec.values[0]) * pow10(scale - scaleOf(vec.type));
+    return Math.abs(value) < EXACT_NUMBER_LIMIT ? Float64Array.of(value) : null;
+  }
+  if (vec.kind === 'object') {
+    if (exactNumbers(vec) === null) return null;
+  } else if (vec.kind !== 'fixed') return null;
+  else if (vec.values instanceof BigInt64Array && !i64AllSafe(vec.values, rowCount)) return null;
+  const fromScale = scaleOf(vec.type);
+  if (scale < fromScale) return null;
+  const values = toNumberScaled(vec, scale);
+  // Narrow decimals and 32-bit integers are far below 2^53 unless rescaled or converted from 64 bits.
+  const checked = scale !== fromScale || vec.kind === 'object' || (vec.kind === 'fixed' && vec.values instanceof BigInt64Array);
+  if (checked && !(maxAbs(values, rowCount) < EXACT_NUMBER_LIMIT)) return null;
+  return values;
+}
+
+/**
+ * + - * of decimals in float64 when every operand and result is an integer below 2^53 in magnitude
+ * (then each operation is exact: a product or sum whose rounded value is below 2^53 was not rounded).
+ * Returns null to fall back to bigint arithmetic. A wide result type keeps the numbers as its exact form.
+ */
+function decimalKernelExact(op: 'add' | 'subtract' | 'multiply', left: Vector, right: Vector, rowCount: number, site: CallSite): Vector | null {
+  const type = site.returnType;
+  const s1 = scaleOf(left.type);
+  const s2 = scaleOf(right.type);
+  const outScale = scaleOf(type);
+  if (op === 'multiply' && outScale !== s1 + s2) return null;
+  const a = exactOperand(left, op === 'multiply' ? s1 : outScale, rowCount, site.isConst[0] && !site.isConst[1]);
+  if (a === null) return null;
+  const b = exactOperand(right, op === 'multiply' ? s2 : outScale, rowCount, site.isConst[1]);
+  if (b === null) return null;
+  const out = outputF64(site, rowCount);
+  binaryLoop(INT_TEMPLATES[op], shapeOf(site), a, b, out)(a, b, out, rowCount);
+  const narrowOut = type.name === 'DECIMAL' && !isWideDecimal(type);
+  if (narrowOut) return { kind: 'fixed', type, length: rowCount, values: out, nulls: null };
+  if (!(maxAbs(out, rowCount) < EXACT_NUMBER_LIMIT)) return null;
+  if (physicalKind(type) !== 'bigint') return null;
+  return objectVectorFromExactNumbers(type, out, null);
+}
+
 function decimalKernel(op: ArithOp, args: readonly Vector[], rowCount: number, site: CallSite): Vector {
   const type = site.returnType;
   const [left, right] = args;
@@ -235,9 +282,13 @@ function decimalKernel(op: ArithOp, args: readonly Vector[], rowCount: number, s
     const scale = op === 'multiply' ? null : outScale;
     const a = scale === null ? toNumberScaled(left, s1) : toNumberScaled(left, scale);
     const b = scale === null ? toNumberScaled(right, s2) : toNumberScaled(right, scale);
-    const out = new Float64Array(rowCount);
+    const out = outputF64(site, rowCount);
     binaryLoop(INT_TEMPLATES[op], shapeOf(site), a, b, out)(a, b, out, rowCount);
     return { kind: 'fixed', type, length: rowCount, values: out, nulls: null };
+  }
+  if (type.name === 'DECIMAL' && (op === 'add' || op === 'subtract' || op === 'multiply')) {
+    const exact = decimalKernelExact(op, left, right, rowCount, site);
+    if (exact !== null) return exact;
   }
   let a: bigint[];
   let b: bigint[];

@@ -10,7 +10,7 @@ import { DataType, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { binaryLoop, LoopShape } from '../loop-gen';
 import { commonSuperType } from '../type-rules';
-import { compareBytes, i64Views, toJsStrings, compareStrings } from '../vector-ops';
+import { compareBytes, i64Views, outputU8, toJsStrings, compareStrings } from '../vector-ops';
 
 export type CompareOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
@@ -54,8 +54,8 @@ function shapeOf(site: CallSite): LoopShape {
 }
 
 /** 0/1 per row: `op` holds between the two vectors (values under NULL are don't-care). */
-export function compareVectors(op: CompareOp, left: Vector, right: Vector, rowCount: number, shape: LoopShape): Uint8Array {
-  const out = new Uint8Array(rowCount);
+export function compareVectors(op: CompareOp, left: Vector, right: Vector, rowCount: number, shape: LoopShape, site: CallSite | null = null): Uint8Array {
+  const out = outputU8(site, rowCount);
   if (rowCount === 0) return out;
   const kind = physicalKind(left.type);
   if (left.kind === 'fixed' && right.kind === 'fixed' && !(left.values instanceof BigInt64Array) && !(right.values instanceof BigInt64Array)) {
@@ -144,7 +144,7 @@ function comparison(op: CompareOp, symbol: string, description: string): Functio
     maxArgs: 2,
     resolve: (types) => resolveComparison(op, types),
     nulls: 'propagate',
-    kernel: (args, rowCount, site) => ({ kind: 'fixed', type: Types.BOOLEAN, length: rowCount, values: compareVectors(op, args[0], args[1], rowCount, shapeOf(site)), nulls: null }),
+    kernel: (args, rowCount, site) => ({ kind: 'fixed', type: Types.BOOLEAN, length: rowCount, values: compareVectors(op, args[0], args[1], rowCount, shapeOf(site), site), nulls: null }),
     description,
     example: `SELECT 1 ${symbol} 2`,
   };

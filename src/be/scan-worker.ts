@@ -1,0 +1,102 @@
+/**
+ * Entry point of a scan worker thread (see scan-worker-pool.ts): reads the rows of one segment range
+ * through its own segment readers and page cache, runs the task's scan fragment over them and posts
+ * back the result (partial aggregate states or filtered rows) with the profile counters it added.
+ * Vectors are compacted before posting: a zero-copy slice of a cached page would otherwise drag the
+ * whole page buffer through the structured clone.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { constantVector, type Batch, type Vector } from '../common/column';
+import { GaleneError } from '../common/errors';
+import { QueryProfile, type ProfileSink } from '../common/profile';
+import { runFragment, type FragmentResult } from '../exec/parallel/scan-fragment';
+import { InPlaceFileCache } from '../io/file-cache';
+import { LocalObjectStore } from '../io/local-object-store';
+import { PageCache } from '../storage/page-cache';
+import { RowRanges } from '../storage/row-ranges';
+import { SegmentReader } from '../storage/segment-reader';
+import { batchesOfParts } from './olap-table-source';
+import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
+
+/** Open segment readers kept per worker. */
+const READER_CACHE_SIZE = 1024;
+
+const data = workerData as ScanWorkerData;
+const fileCache = new InPlaceFileCache(new LocalObjectStore(data.objectRoot));
+const pageCache = new PageCache(data.pageCacheBytes);
+const readers = new Map<string, Promise<SegmentReader>>();
+
+function openReader(key: string, size: number, profile: ProfileSink): Promise<SegmentReader> {
+  let reader = readers.get(key);
+  if (reader !== undefined) {
+    readers.delete(key);
+    readers.set(key, reader);
+    return reader;
+  }
+  reader = fileCache.open(key, profile, size).then((file) => SegmentReader.open(file, { pageCache, profile }));
+  reader.catch(() => readers.delete(key));
+  readers.set(key, reader);
+  if (readers.size > READER_CACHE_SIZE) readers.delete(readers.keys().next().value as string);
+  return reader;
+}
+
+/** A vector whose arrays own exactly their bytes (no view into a larger cached buffer). */
+function compact(vec: Vector): Vector {
+  const nulls = vec.nulls === null ? null : vec.nulls.slice();
+  switch (vec.kind) {
+    case 'fixed':
+      return { ...vec, values: vec.values.slice(), nulls };
+    case 'dict':
+      return { ...vec, codes: vec.codes.slice(), nulls };
+    case 'string':
+      return { ...vec, offsets: vec.offsets.slice(), bytes: vec.bytes.slice(), nulls };
+    case 'object':
+      return { kind: 'object', type: vec.type, length: vec.length, values: Array.from(vec.values), nulls };
+  }
+}
+
+function compactResult(result: FragmentResult): FragmentResult {
+  if (result.kind === 'partial') return { kind: 'partial', partial: { ...result.partial, keys: result.partial.keys.map(compact) } };
+  return { kind: 'batches', batches: result.batches.map((batch): Batch => ({ length: batch.length, columns: batch.columns.map(compact) })) };
+}
+
+async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentResult> {
+  if (task.debugFault === 'exit') process.exit(70);
+  const { fragment } = task;
+  const reader = await openReader(task.segmentKey, task.segmentSize, profile);
+  let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
+  if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
+  const rowCount = ranges.count();
+  profile.add('RowsRead', rowCount);
+  if (rowCount === 0) return runFragment(fragment, []);
+  const parts: Vector[][] = [];
+  for (const column of fragment.columns) {
+    if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
+    else parts.push([constantVector(column.type, null, rowCount)]); // added after this segment was written
+  }
+  return runFragment(fragment, batchesOfParts({ length: rowCount, parts }));
+}
+
+parentPort!.on('message', (message: ScanWorkerRequest) => {
+  if (message.kind === 'invalidate') {
+    readers.delete(message.segmentKey);
+    pageCache.invalidateFile(message.segmentKey);
+    return;
+  }
+  // A QueryProfile, so the segment reader records per-column reads too; both go back with the result.
+  const profile = new QueryProfile('scan-task', '', '', '');
+  runTask(message.task, profile).then(
+    (result) =>
+      parentPort!.postMessage({
+        kind: 'done',
+        taskId: message.taskId,
+        result: compactResult(result),
+        counters: [...profile.counters],
+        columnReads: [...profile.columnStats].map(([column, stats]) => [column, stats.rows, stats.bytes]),
+      } satisfies ScanWorkerReply),
+    (err: unknown) => {
+      const error = err instanceof GaleneError ? { code: err.code, message: err.message, stack: err.stack } : { code: null, message: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
+      parentPort!.postMessage({ kind: 'failed', taskId: message.taskId, error } satisfies ScanWorkerReply);
+    },
+  );
+});

@@ -1,0 +1,403 @@
+/**
+ * Source rows (CSV fields or JSON values) -> batches of the table's columns, with Doris's Stream Load
+ * rules: the `columns` mapping (reorder, skip, derived `v = expr`), the `where` filter, conversion to the
+ * column types, and row filtering with a reason for every row that does not fit.
+ *
+ * Rows are converted as they arrive into one VectorBuilder per source column, then once per input block
+ * `finishBlock` turns them into a batch in table-schema order: derived columns are evaluated with the
+ * vectorized expression engine over the block's source columns, then `where` over the table columns.
+ *
+ * Conversion follows Doris's strict_mode: a value that does not convert becomes NULL when strict_mode is
+ * false (the row is filtered only if the column is NOT NULL) and filters the row when it is true. A string
+ * longer than its column and a wrong field count always filter the row. `\N` is NULL in CSV.
+ */
+import { Batch, concatVectors, constantVector, decodeUtf8, RawValue, takeRows, Vector, VectorBuilder } from '../../common/column';
+import { parseValue } from '../../common/convert';
+import { GaleneError } from '../../common/errors';
+import { QueryProfile } from '../../common/profile';
+import { isStringType, Types, type DataType } from '../../common/types';
+import type { BoundExpr } from '../../exec/bound-expr';
+import type { ExecContext } from '../../exec/context';
+import { castVector, compileExpr, selectTrue } from '../../exec/expr';
+import type { CompiledExpr } from '../../exec/expr-api';
+import { findColumn, type ColumnSchema, type TableSchema } from '../../meta/schema';
+import type { Expr } from '../../sql/ast';
+import { ExprBinder, toBoolean } from '../../sql/binder-expr';
+import { Scope } from '../../sql/binder-scope';
+import type { LoadErrorLog } from './load-error-log';
+import type { StreamLoadOptions } from './stream-load-options';
+
+const NULL_MARKER_0 = 0x5c; // '\'
+const NULL_MARKER_1 = 0x4e; // 'N'
+
+/** How one source column is taken: straight into a table column, kept as text for expressions, or dropped. */
+interface SourceSlot {
+  readonly name: string;
+  readonly mode: 'direct' | 'scratch' | 'skip';
+  /** The table column a direct slot fills. */
+  readonly column: ColumnSchema | null;
+  readonly type: DataType;
+  readonly isString: boolean;
+  /** Character limit for strings (Infinity for STRING and scratch text). */
+  readonly charLimit: number;
+}
+
+interface DerivedColumn {
+  readonly column: ColumnSchema;
+  readonly colIdx: number;
+  readonly eval: CompiledExpr;
+}
+
+/** A minimal ExecContext for load expressions: no tables, no variables, no parameters. */
+function loadExecContext(database: string): ExecContext {
+  return {
+    profile: new QueryProfile('stream-load', '', 'load', database),
+    currentDatabase: database,
+    parameters: [],
+    sessionInfo: { user: 'load', host: '', connectionId: 0, version: '' },
+    getTable: () => {
+      throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
+    },
+    openTable: () => {
+      throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
+    },
+    getSystemVariable: (name) => {
+      throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
+    },
+    getUserVariable: () => ({ type: Types.NULL, value: null }),
+  };
+}
+
+/** Character count of UTF-8 bytes (continuation bytes are not characters). */
+function utf8CharCount(bytes: Uint8Array, start: number, end: number): number {
+  let count = 0;
+  for (let byteIdx = start; byteIdx < end; byteIdx++) if ((bytes[byteIdx] & 0xc0) !== 0x80) count++;
+  return count;
+}
+
+function jsCharCount(text: string): number {
+  let count = 0;
+  for (let idx = 0; idx < text.length; idx++) {
+    const code = text.charCodeAt(idx);
+    if (code < 0xdc00 || code > 0xdfff) count++;
+  }
+  return count;
+}
+
+/** The raw value of a column's DEFAULT for loaded rows that do not give the column. */
+function defaultRaw(column: ColumnSchema): RawValue {
+  if (column.defaultValue === null) return null;
+  if (column.defaultValue === 'CURRENT_TIMESTAMP') {
+    const now = new Date();
+    return Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds()) * 1000;
+  }
+  return parseValue(column.type, column.defaultValue).value;
+}
+
+const invalid = (message: string): GaleneError => new GaleneError('LOAD_INVALID_ARGUMENT', [message]);
+
+/**
+ * Converts one load's rows. Readers call `addFields` / `addValues` per row and `finishBlock` after each
+ * input block; the counters say how many rows were read, filtered (bad data) and unselected (`where`).
+ */
+export class RowConverter {
+  totalRows = 0;
+  filteredRows = 0;
+  unselectedRows = 0;
+  /** Names of the source columns in input order (what CSV fields / JSON values are matched to). */
+  readonly sourceNames: readonly string[];
+
+  private readonly schema: TableSchema;
+  private readonly slots: SourceSlot[];
+  private builders: (VectorBuilder | null)[];
+  private readonly derived: DerivedColumn[] = [];
+  private readonly where: CompiledExpr | null = null;
+  /** Table column -> source slot that fills it directly (-1 none). */
+  private readonly directSlotOf: Int32Array;
+  private readonly batchStage: boolean;
+  private readonly ctx: ExecContext;
+  private readonly strict: boolean;
+  // The row being converted: per slot 0 = NULL, 1 = raw value, 2 = byte range of `rowBuf`, 3 = JS string.
+  private readonly pendingState: Uint8Array;
+  private readonly pendingRaw: RawValue[];
+  private readonly pendingStart: Int32Array;
+  private readonly pendingEnd: Int32Array;
+  private rowBuf: Uint8Array = new Uint8Array(0);
+  // Rows of the current block, for reasons found at batch stage (derived columns, NOT NULL, where).
+  private blockRows = 0;
+  private blockLines: number[] = [];
+  private blockRawText: string[] = [];
+  private blockRawStart: number[] = [];
+  private blockRawEnd: number[] = [];
+  private blockBuf: Uint8Array = new Uint8Array(0);
+
+  constructor(
+    schema: TableSchema,
+    options: StreamLoadOptions,
+    private readonly errors: LoadErrorLog,
+  ) {
+    this.schema = schema;
+    this.strict = options.strictMode;
+    this.ctx = loadExecContext(schema.databaseName);
+    const items = options.columns ?? schema.columns.map((column) => ({ name: column.name, expr: null as Expr | null, exprText: '' }));
+    const derivedItems = items.filter((item) => item.expr !== null);
+    const derivedTargets = new Set(derivedItems.map((item) => item.name.toLowerCase()));
+    const sourceItems = items.filter((item) => item.expr === null);
+    if (sourceItems.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
+    this.batchStage = derivedItems.length > 0 || options.where !== null;
+    this.slots = sourceItems.map((item): SourceSlot => {
+      const column = findColumn(schema, item.name);
+      if (column && !derivedTargets.has(item.name.toLowerCase())) {
+        const isString = isStringType(column.type);
+        const charLimit = column.type.name === 'STRING' ? Infinity : column.type.length ?? 65533;
+        return { name: item.name, mode: 'direct', column, type: column.type, isString, charLimit };
+      }
+      return { name: item.name, mode: this.batchStage ? 'scratch' : 'skip', column: null, type: Types.STRING, isString: true, charLimit: Infinity };
+    });
+    this.sourceNames = this.slots.map((slot) => slot.name);
+    this.directSlotOf = new Int32Array(schema.columns.length).fill(-1);
+    this.slots.forEach((slot, slotIdx) => {
+      if (slot.column) this.directSlotOf[schema.columns.indexOf(slot.column)] = slotIdx;
+    });
+    const binder = new ExprBinder(this.ctx, null, undefined);
+    const sourceScope = new Scope(this.slots.map((slot, index) => ({ name: slot.name, qualifier: null, database: null, index, type: slot.type, hiddenUnqualified: false, origin: { name: slot.name, type: slot.type, nullable: true } })));
+    for (const item of derivedItems) {
+      const column = findColumn(schema, item.name);
+      if (!column) throw invalid(`Unknown column '${item.name}' in table '${schema.name}' (columns: ${item.name} = ${item.exprText})`);
+      let bound: BoundExpr;
+      try {
+        bound = binder.bind(item.expr!, { scope: sourceScope, clause: 'field list' });
+      } catch (err) {
+        throw invalid(`Invalid column mapping '${item.name} = ${item.exprText}': ${(err as Error).message}`);
+      }
+      this.derived.push({ column, colIdx: schema.columns.indexOf(column), eval: compileExpr(bound) });
+    }
+    for (const [colIdx, column] of schema.columns.entries()) {
+      const given = this.directSlotOf[colIdx] >= 0 || this.derived.some((entry) => entry.colIdx === colIdx);
+      if (!given && !column.nullable && column.defaultValue === null) throw invalid(`Column has no default value. column: ${column.name}`);
+    }
+    if (options.where !== null) {
+      // `where` sees the table columns after mapping and conversion, then the source-only columns.
+      const scratch = this.slots.map((slot, slotIdx) => ({ slot, slotIdx })).filter(({ slot }) => slot.mode === 'scratch');
+      const scope = new Scope([
+        ...schema.columns.map((column, index) => ({ name: column.name, qualifier: null, database: null, index, type: column.type, hiddenUnqualified: false, origin: { name: column.name, type: column.type, nullable: column.nullable } })),
+        ...scratch.map(({ slot }, scratchIdx) => ({ name: slot.name, qualifier: null, database: null, index: schema.columns.length + scratchIdx, type: slot.type, hiddenUnqualified: false, origin: { name: slot.name, type: slot.type, nullable: true } })),
+      ]);
+      try {
+        this.where = compileExpr(toBoolean(binder.bind(options.where, { scope, clause: 'where clause' })));
+      } catch (err) {
+        throw invalid(`Invalid where '${options.whereText}': ${(err as Error).message}`);
+      }
+    }
+    this.builders = this.newBuilders();
+    const slotCount = this.slots.length;
+    this.pendingState = new Uint8Array(slotCount);
+    this.pendingRaw = new Array<RawValue>(slotCount).fill(null);
+    this.pendingStart = new Int32Array(slotCount);
+    this.pendingEnd = new Int32Array(slotCount);
+  }
+
+  private newBuilders(): (VectorBuilder | null)[] {
+    return this.slots.map((slot) => (slot.mode === 'skip' ? null : new VectorBuilder(slot.type, 4096)));
+  }
+
+  /** Count a row that failed before conversion (bad field count, invalid UTF-8, unparsable JSON). */
+  rejectRow(line: number, reason: string, raw: string): void {
+    this.totalRows++;
+    this.filteredRows++;
+    this.errors.add(line, reason, raw);
+  }
+
+  /** The buffer that `addFields` byte offsets point into, for the rest of this block. */
+  setBlockBuffer(buf: Uint8Array): void {
+    this.blockBuf = buf;
+  }
+
+  /** Convert one text value into slot `slotIdx` of the pending row; a reason when the row must be filtered. */
+  private convertText(slotIdx: number, text: string | null): string | null {
+    const slot = this.slots[slotIdx];
+    if (slot.mode === 'skip') return null;
+    if (text === null) return this.setNull(slotIdx, null);
+    if (slot.isString) {
+      if (slot.charLimit !== Infinity && text.length > slot.charLimit) {
+        const chars = jsCharCount(text);
+        if (chars > slot.charLimit) return `column_name[${slot.name}], the length of input is longer than schema. first 32 bytes of input str: [${text.slice(0, 32)}] schema length: ${slot.charLimit}; actual length: ${chars};`;
+      }
+      this.pendingState[slotIdx] = 3;
+      this.pendingRaw[slotIdx] = text;
+      return null;
+    }
+    const parsed = parseValue(slot.type, text);
+    if (parsed.failure !== null) {
+      if (this.strict) return `column(${slot.name}) value is incorrect while strict mode is true, src value is ${text.slice(0, 100)}`;
+      return this.setNull(slotIdx, text);
+    }
+    this.pendingState[slotIdx] = 1;
+    this.pendingRaw[slotIdx] = parsed.value;
+    return null;
+  }
+
+  private setNull(slotIdx: number, srcText: string | null): string | null {
+    const slot = this.slots[slotIdx];
+    if (slot.column !== null && !slot.column.nullable) {
+      return srcText === null ? `column(${slot.name}) values is null while columns is not nullable` : `column(${slot.name}) value is incorrect (src value is ${srcText.slice(0, 100)}) and the column is not nullable`;
+    }
+    this.pendingState[slotIdx] = 0;
+    return null;
+  }
+
+  private commitRow(line: number, rawStart: number, rawEnd: number, rawText: string | null): void {
+    for (let slotIdx = 0; slotIdx < this.slots.length; slotIdx++) {
+      const builder = this.builders[slotIdx];
+      if (builder === null) continue;
+      switch (this.pendingState[slotIdx]) {
+        case 0:
+          builder.append(null);
+          break;
+        case 2:
+          builder.appendBytes(this.rowBuf, this.pendingStart[slotIdx], this.pendingEnd[slotIdx]);
+          break;
+        default:
+          builder.append(this.pendingRaw[slotIdx]);
+      }
+    }
+    this.blockRows++;
+    if (this.batchStage) {
+      this.blockLines.push(line);
+      if (rawText !== null) this.blockRawText.push(rawText);
+      else {
+        this.blockRawStart.push(rawStart);
+        this.blockRawEnd.push(rawEnd);
+      }
+    }
+  }
+
+  /**
+   * One CSV row: fields `[starts[i], ends[i])` of `buf` (fieldCount of them), from line `line` which spans
+   * `[lineStart, lineEnd)`.
+   */
+  addFields(buf: Uint8Array, starts: Int32Array, ends: Int32Array, fieldCount: number, line: number, lineStart: number, lineEnd: number, describeSeparators: () => string): void {
+    const slotCount = this.slots.length;
+    if (fieldCount !== slotCount) {
+      const relation = fieldCount < slotCount ? 'less' : 'more';
+      this.rejectRow(line, `actual column number in csv file is ${relation} than schema column number. actual number: ${fieldCount}, ${describeSeparators()}, schema column number: ${slotCount}`, decodeUtf8(buf, lineStart, lineEnd));
+      return;
+    }
+    this.totalRows++;
+    this.rowBuf = buf;
+    for (let slotIdx = 0; slotIdx < slotCount; slotIdx++) {
+      const slot = this.slots[slotIdx];
+      if (slot.mode === 'skip') continue;
+      const start = starts[slotIdx];
+      const end = ends[slotIdx];
+      let reason: string | null = null;
+      if (end - start === 2 && buf[start] === NULL_MARKER_0 && buf[start + 1] === NULL_MARKER_1) reason = this.setNull(slotIdx, null);
+      else if (slot.isString) {
+        if (end - start > slot.charLimit) {
+          const chars = utf8CharCount(buf, start, end);
+          if (chars > slot.charLimit) reason = `column_name[${slot.name}], the length of input is longer than schema. first 32 bytes of input str: [${decodeUtf8(buf, start, Math.min(end, start + 32))}] schema length: ${slot.charLimit}; actual length: ${chars};`;
+        }
+        this.pendingState[slotIdx] = 2;
+        this.pendingStart[slotIdx] = start;
+        this.pendingEnd[slotIdx] = end;
+      } else {
+        reason = this.convertText(slotIdx, decodeUtf8(buf, start, end));
+      }
+      if (reason !== null) {
+        this.filteredRows++;
+        this.errors.add(line, reason, decodeUtf8(buf, lineStart, lineEnd));
+        return;
+      }
+    }
+    this.commitRow(line, lineStart, lineEnd, null);
+  }
+
+  /** One JSON row: a text value (or null) per source column, and the row's raw text for error reports. */
+  addValues(values: readonly (string | null)[], line: number, rawText: string): void {
+    this.totalRows++;
+    for (let slotIdx = 0; slotIdx < this.slots.length; slotIdx++) {
+      const reason = this.convertText(slotIdx, values[slotIdx] ?? null);
+      if (reason !== null) {
+        this.filteredRows++;
+        this.errors.add(line, reason, rawText);
+        return;
+      }
+    }
+    this.commitRow(line, 0, 0, rawText);
+  }
+
+  private rawOfBlockRow(rowIdx: number): string {
+    if (this.blockRawText.length > 0) return this.blockRawText[rowIdx];
+    return decodeUtf8(this.blockBuf, this.blockRawStart[rowIdx], this.blockRawEnd[rowIdx]);
+  }
+
+  /** The rows converted since the last call as a batch of the table's columns (null when none survive). */
+  finishBlock(): Batch | null {
+    const rowCount = this.blockRows;
+    if (rowCount === 0) return null;
+    const sources = this.builders.map((builder) => builder?.finish() ?? null);
+    this.builders = this.newBuilders();
+    this.blockRows = 0;
+    const lines = this.blockLines;
+    this.blockLines = [];
+    const columns: Vector[] = this.schema.columns.map((column, colIdx) => {
+      const slotIdx = this.directSlotOf[colIdx];
+      return slotIdx >= 0 ? sources[slotIdx]! : constantVector(column.type, defaultRaw(column), rowCount);
+    });
+    if (!this.batchStage) return { length: rowCount, columns };
+
+    // Batch stage: derived columns, NOT NULL of derived values, then `where`.
+    const alive = new Uint8Array(rowCount).fill(1);
+    const reject = (rowIdx: number, reason: string): void => {
+      if (alive[rowIdx] === 0) return;
+      alive[rowIdx] = 0;
+      this.filteredRows++;
+      this.errors.add(lines[rowIdx], reason, this.rawOfBlockRow(rowIdx));
+    };
+    const sourceBatch: Batch = { length: rowCount, columns: sources.map((vec) => vec ?? constantVector(Types.STRING, null, rowCount)) };
+    for (const entry of this.derived) {
+      const value = entry.eval(sourceBatch, this.ctx);
+      const cast = castVector(value, entry.column.type, 'sql', entry.column.name);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (cast.nulls === null || cast.nulls[rowIdx] === 0) continue;
+        const sourceNull = value.nulls !== null && value.nulls[rowIdx] === 1;
+        if (!sourceNull && this.strict) reject(rowIdx, `column(${entry.column.name}) value is incorrect while strict mode is true`);
+        else if (!entry.column.nullable) reject(rowIdx, `column(${entry.column.name}) values is null while columns is not nullable`);
+      }
+      columns[entry.colIdx] = cast;
+    }
+    let keep: Int32Array;
+    let keepCount = 0;
+    if (this.where !== null) {
+      const scratch = this.slots.flatMap((slot, slotIdx) => (slot.mode === 'scratch' ? [sources[slotIdx]!] : []));
+      const selected = selectTrue(this.where({ length: rowCount, columns: [...columns, ...scratch] }, this.ctx));
+      keep = new Int32Array(selected.count);
+      for (let selIdx = 0; selIdx < selected.count; selIdx++) {
+        const rowIdx = selected.rowIds[selIdx];
+        if (alive[rowIdx] === 1) keep[keepCount++] = rowIdx;
+      }
+      // Rows the filter drops are "unselected", unless already counted as filtered.
+      let aliveCount = 0;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) aliveCount += alive[rowIdx];
+      this.unselectedRows += aliveCount - keepCount;
+    } else {
+      keep = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (alive[rowIdx] === 1) keep[keepCount++] = rowIdx;
+    }
+    this.blockRawText = [];
+    this.blockRawStart = [];
+    this.blockRawEnd = [];
+    if (keepCount === 0) return null;
+    if (keepCount === rowCount) return { length: rowCount, columns };
+    return { length: keepCount, columns: columns.map((vec) => takeRows(vec, keep, keepCount)) };
+  }
+}
+
+/** Concatenate batches of the same columns into one (a flush to segment writing). */
+export function concatBatches(schema: TableSchema, batches: readonly Batch[]): Batch {
+  if (batches.length === 1) return batches[0];
+  return {
+    length: batches.reduce((sum, batch) => sum + batch.length, 0),
+    columns: schema.columns.map((column, colIdx) => concatVectors(column.type, batches.map((batch) => batch.columns[colIdx]))),
+  };
+}
