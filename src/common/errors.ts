@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   UNKNOWN_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown table property: {0}'),
   INVALID_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid value for property {0}: {1}'),
   UNKNOWN_QUERY_ID: entry(1105, 'HY000', 'errCode = 2, detailMessage = query id {0} not found'),
+  TRANSACTION_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   LABEL_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Label [{0}] has already been used.'),
   // Stream Load (messages carry Doris's status prefix, as its response JSON does)
   LOAD_INVALID_ARGUMENT: entry(1105, 'HY000', '[INVALID_ARGUMENT]{0}'),
@@ -79,7 +80,7 @@ export const ERROR_CODES = {
   // resources
   QUERY_TIMEOUT: entry(3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded', 'resource'),
   MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = MEM_LIMIT_EXCEEDED: {0}', 'resource'),
-  TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235] too many versions, versions={0} tablet={1}', 'resource'),
+  TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235]TOO_MANY_VERSION: failed to init rowset builder. version count: {0}, exceed limit: {2}, tablet: {1}. Please reduce the frequency of loading data or adjust the max_tablet_version_num in be.conf to a larger value.', 'resource'),
   // io and internal
   IO_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = IO error: {0}', 'io'),
   CORRUPTION: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CORRUPTION] {0}', 'io'),

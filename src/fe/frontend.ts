@@ -7,6 +7,7 @@ import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
+import { CompactionScheduler } from '../be/compaction';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
 import type { ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
@@ -23,6 +24,8 @@ export class Frontend implements ProtocolBackend {
   readonly globalVariables = new Map<string, string | number | boolean>();
   private readonly profiles: QueryProfile[] = [];
   private queryCounter = 0;
+  /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
+  readonly compaction: CompactionScheduler;
 
   private constructor(
     readonly config: Config,
@@ -30,7 +33,9 @@ export class Frontend implements ProtocolBackend {
     readonly catalog: Catalog,
     readonly users: UserManager,
     readonly backend: Backend,
-  ) {}
+  ) {
+    this.compaction = new CompactionScheduler(catalog, backend);
+  }
 
   /** Open the metadata and storage under the configured data_dir, recovering from a crash. */
   static async open(config: Config): Promise<Frontend> {
@@ -39,6 +44,8 @@ export class Frontend implements ProtocolBackend {
     // A load cut short by a crash never became visible: abort its transaction and drop its objects.
     meta.abortUnfinishedTransactions();
     const catalog = new Catalog(meta);
+    catalog.maxTabletVersions = config.getInt('max_tablet_version_num');
+    config.onChange('max_tablet_version_num', (value) => (catalog.maxTabletVersions = value as number));
     const backend = await Backend.open(config, catalog);
     await backend.removeOrphans(meta.allSegmentKeys());
     return new Frontend(config, meta, catalog, new UserManager(meta), backend);

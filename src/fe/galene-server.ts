@@ -4,7 +4,6 @@
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
-import { CompactionScheduler } from '../be/compaction';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
 import { createHttpServer, listenHttp } from './http-api';
@@ -17,7 +16,7 @@ export interface RunningGalene {
 
 export async function startGalene(config: Config): Promise<RunningGalene> {
   const frontend = await Frontend.open(config);
-  const compaction = new CompactionScheduler(frontend.catalog, frontend.backend);
+  const compaction = frontend.compaction;
   const host = config.getString('bind_address');
   const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port'), maxConnections: config.getInt('max_connections') });
   const httpServers: Server[] = [];

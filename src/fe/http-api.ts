@@ -38,6 +38,17 @@ function metricsText(fe: Frontend, role: 'fe' | 'be'): string {
     const memory = process.memoryUsage();
     gauge('doris_be_process_rss_bytes', memory.rss, 'Resident set size');
     gauge('doris_be_page_cache_bytes', fe.backend.pageCache.stats().usedBytes, 'Decoded page cache bytes in use');
+    const compaction = fe.compaction.stats;
+    gauge('doris_be_compaction_cumulative_total', compaction.cumulativeRuns, 'Cumulative compactions finished');
+    gauge('doris_be_compaction_base_total', compaction.baseRuns, 'Base compactions finished');
+    gauge('doris_be_compaction_rowsets_merged_total', compaction.rowsetsMerged, 'Rowsets merged by compaction');
+    gauge('doris_be_compaction_failures_total', compaction.failures, 'Compactions that failed');
+    const versions = fe.catalog.listDatabases().flatMap((db) => fe.catalog.listTables(db.name)).reduce((max, table) => {
+      const perTablet = new Map<number, number>();
+      for (const rowset of table.rowsets) perTablet.set(rowset.tabletId, (perTablet.get(rowset.tabletId) ?? 0) + 1);
+      return Math.max(max, ...perTablet.values());
+    }, 0);
+    gauge('doris_be_max_tablet_version_num', versions, 'Most rowsets (versions) any tablet has');
   }
   return lines.join('\n') + '\n';
 }

@@ -18,9 +18,13 @@ import { parseStatements } from '../sql/parser';
 import { auditLogFor, type AuditLog } from './audit-log';
 import type { Frontend } from './frontend';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
+import { ExplicitTransaction } from './explicit-transaction';
 import { informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { findSessionVariable, variableRaw, variableType } from './session-variables';
 import { STATEMENT_HANDLERS } from './statements';
+
+/** Statement kinds allowed inside an explicit transaction. */
+const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
 
 export class Session implements SessionHandler {
   readonly connectionId: number;
@@ -46,8 +50,18 @@ export class Session implements SessionHandler {
     this.auditLog = auditLogFor(fe.config.getString('data_dir'));
   }
 
+  /** The open explicit transaction (BEGIN ... COMMIT), if any. */
+  transaction: ExplicitTransaction | null = null;
+
   get inTransaction(): boolean {
-    return false;
+    return this.transaction !== null;
+  }
+
+  /** Inside BEGIN ... COMMIT only loads, queries and session statements may run (as in Doris). */
+  private checkAllowedInTransaction(statement: Statement): void {
+    if (this.transaction && !TRANSACTION_STATEMENTS.has(statement.kind)) {
+      throw new GaleneError('TRANSACTION_ERROR', [`${statement.kind} is not allowed in a transaction; COMMIT or ROLLBACK first`]);
+    }
   }
 
   async execute(sql: string): Promise<StatementResult[]> {
@@ -69,6 +83,7 @@ export class Session implements SessionHandler {
       const profile = this.newProfile(text);
       profile.add('ParseTimeMs', parseMs / statements.length);
       try {
+        this.checkAllowedInTransaction(statement);
         const result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
         results.push(result);
         this.finishProfile(profile, null);
@@ -84,6 +99,7 @@ export class Session implements SessionHandler {
 
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
   runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+    this.checkAllowedInTransaction(statement);
     return STATEMENT_HANDLERS[statement.kind](this, statement as never, sqlText, profile);
   }
 
@@ -178,6 +194,10 @@ export class Session implements SessionHandler {
   }
 
   close(): void {
+    // A connection that ends inside BEGIN ... COMMIT rolls back, as in MySQL and Doris.
+    const open = this.transaction;
+    this.transaction = null;
+    if (open) void open.rollback('connection closed').catch(() => undefined);
     this.statements.clear();
     this.fe.closeSession(this.connectionId);
   }

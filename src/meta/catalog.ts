@@ -137,8 +137,19 @@ export class Catalog {
     return next;
   }
 
-  /** Publish a committed transaction's rowsets (already durable in object storage). */
+  /** Loads into a tablet that already has this many rowsets fail with -235 (max_tablet_version_num). */
+  maxTabletVersions = 2000;
+
+  /**
+   * Publish a committed transaction's rowsets (already durable in object storage). Throws
+   * TOO_MANY_VERSIONS, publishing nothing, when a receiving tablet is at max_tablet_version_num.
+   */
   publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): void {
+    for (const rowset of rowsets) {
+      const state = this.tablesById.get(rowset.tableId);
+      const versions = state ? state.rowsets.reduce((count, existing) => count + (existing.tabletId === rowset.tabletId ? 1 : 0), 0) : 0;
+      if (versions >= this.maxTabletVersions) throw new GaleneError('TOO_MANY_VERSIONS', [versions, rowset.tabletId, this.maxTabletVersions]);
+    }
     const versions = this.meta.commitTransaction(txnId, rowsets, loadedRows);
     for (const [tableId, version] of versions) {
       const state = this.tablesById.get(tableId);

@@ -40,6 +40,9 @@ test('small rowsets are merged; UNIQUE, AGGREGATE and DUPLICATE results are unch
     assert.deepEqual(await queryRows(conn, 'SELECT k, v FROM u ORDER BY k'), before.u);
     assert.deepEqual(await queryRows(conn, 'SELECT k, s, m FROM a ORDER BY k'), before.a);
     assert.deepEqual(await queryRows(conn, 'SELECT count(*), sum(v) FROM d'), before.d);
+    const metrics = await (await fetch(`http://127.0.0.1:${server.ports.webserver_port}/metrics`)).text();
+    assert.match(metrics, /doris_be_compaction_cumulative_total [1-9]/);
+    assert.match(metrics, /doris_be_max_tablet_version_num [1-4]\n/);
     // Newer loads still win over the compacted rowset.
     await conn.query('INSERT INTO u VALUES (0, -1)');
     assert.deepEqual(await queryRows(conn, 'SELECT v FROM u WHERE k = 0'), [['-1']]);

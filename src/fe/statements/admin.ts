@@ -21,6 +21,8 @@ import type {
 } from '../../sql/ast';
 import { bindScalarExpr } from '../../sql/query';
 import { canonicalParam } from '../prepared-statements';
+import { generateLabel } from '../../load/load-transaction';
+import { ExplicitTransaction } from '../explicit-transaction';
 import type { Session } from '../session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
 import { okResult } from './result-rows';
@@ -82,10 +84,23 @@ export async function setPassword(session: Session, statement: SetPasswordStatem
   return okResult();
 }
 
-export async function transaction(_session: Session, statement: TransactionStatement): Promise<StatementResult> {
-  // Outside an explicit transaction every statement commits on its own; COMMIT/ROLLBACK then do nothing (as MySQL).
-  if (statement.action === 'BEGIN') throw new GaleneError('UNSUPPORTED', ['explicit transactions (BEGIN ... COMMIT)']);
-  return okResult();
+export async function transaction(session: Session, statement: TransactionStatement): Promise<StatementResult> {
+  const open = session.transaction;
+  if (statement.action === 'BEGIN') {
+    if (open) throw new GaleneError('TRANSACTION_ERROR', ['A transaction is already running in this session; COMMIT or ROLLBACK first']);
+    const label = statement.label ?? generateLabel('txn_insert');
+    session.transaction = new ExplicitTransaction(session.fe.backend, label);
+    return okResult(0, `{'label':'${label}', 'status':'PREPARE', 'txnId':''}`);
+  }
+  // Outside an explicit transaction COMMIT and ROLLBACK do nothing (as MySQL).
+  if (!open) return okResult();
+  session.transaction = null;
+  if (statement.action === 'ROLLBACK') {
+    await open.rollback('rolled back by the user');
+    return okResult(0, `{'label':'${open.label}', 'status':'ABORTED', 'txnId':'${open.txnId ?? ''}'}`);
+  }
+  const txn = open.commit();
+  return okResult(0, `{'label':'${open.label}', 'status':'VISIBLE', 'txnId':'${txn?.id ?? ''}'}`);
 }
 
 /** `PREPARE name FROM 'text'` or `FROM @var` (the variable must hold a string, as in MySQL). */

@@ -316,6 +316,13 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
     });
   }
   const batch = completeRows(table, targets, values, rowCount);
+  const open = session.transaction;
+  if (open) {
+    // Inside BEGIN ... COMMIT: written now, visible at COMMIT.
+    if (statement.label) throw new GaleneError('TRANSACTION_ERROR', ['INSERT ... WITH LABEL is not allowed inside a transaction; give the label to BEGIN']);
+    await open.insert(table, batch);
+    return okResult(rowCount, `{'label':'${open.label}', 'status':'PREPARE', 'txnId':'${open.txnId}'}`);
+  }
   const label = statement.label ?? generateLabel('insert');
   const outcome = await loadBatch(fe.backend, table, batch, label);
   return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);

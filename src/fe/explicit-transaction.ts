@@ -1,0 +1,71 @@
+/**
+ * An explicit transaction of a session: `BEGIN [WITH LABEL l]; INSERT ...; INSERT ...; COMMIT` as in
+ * Doris. Each INSERT writes its segments at once under the transaction's id, but nothing is visible until
+ * COMMIT publishes every table's rowsets in one meta-store transaction; ROLLBACK (or the session ending)
+ * aborts it and deletes what was written. As in Doris, all tables of one transaction are in one database.
+ */
+import type { Batch } from '../common/column';
+import { GaleneError } from '../common/errors';
+import type { LoadTarget } from '../load/load-transaction';
+import { writeTableRows } from '../load/table-writer';
+import type { TableState } from '../meta/catalog';
+import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
+
+export class ExplicitTransaction {
+  private txn: TransactionRecord | null = null;
+  private readonly rowsets = new Map<number, NewRowset & { segments: SegmentRecord[] }>();
+  private readonly nextSegmentIdx = new Map<number, number>();
+  private readonly objectKeys: string[] = [];
+  private loadedRows = 0;
+  private dbId: number | null = null;
+
+  constructor(
+    private readonly target: LoadTarget,
+    readonly label: string,
+  ) {}
+
+  /** The transaction id once the first INSERT began it (Doris reports it then). */
+  get txnId(): number | null {
+    return this.txn?.id ?? null;
+  }
+
+  /** Write `batch` (a full row set in `table`'s column order and types) into the transaction. */
+  async insert(table: TableState, batch: Batch): Promise<number> {
+    if (this.dbId !== null && this.dbId !== table.dbId) {
+      throw new GaleneError('TRANSACTION_ERROR', ['Transaction insert must be in the same database']);
+    }
+    if (!this.txn) {
+      const meta = this.target.catalog.meta;
+      if (meta.findTransactionByLabel(table.dbId, this.label)) throw new GaleneError('LABEL_EXISTS', [this.label]);
+      this.txn = meta.beginTransaction(table.dbId, this.label, [table.schema.id]);
+      this.dbId = table.dbId;
+    }
+    if (batch.length === 0) return 0;
+    const written = await writeTableRows(this.target.store, table, batch, this.txn.id, this.nextSegmentIdx);
+    this.objectKeys.push(...written.objectKeys);
+    for (const rowset of written.rowsets) {
+      const entry = this.rowsets.get(rowset.tabletId);
+      if (entry) {
+        entry.segments.push(...rowset.segments);
+        this.rowsets.set(rowset.tabletId, { ...entry, numRows: entry.numRows + rowset.numRows, dataSize: entry.dataSize + rowset.dataSize });
+      } else {
+        this.rowsets.set(rowset.tabletId, { ...rowset, segments: [...rowset.segments] });
+      }
+    }
+    this.loadedRows += batch.length;
+    return batch.length;
+  }
+
+  /** Publish everything written; returns the transaction (null when nothing was inserted). */
+  commit(): TransactionRecord | null {
+    if (!this.txn) return null;
+    this.target.catalog.publish(this.txn.id, [...this.rowsets.values()], this.loadedRows);
+    return this.txn;
+  }
+
+  async rollback(reason: string): Promise<void> {
+    if (!this.txn) return;
+    this.target.catalog.meta.abortTransaction(this.txn.id, reason);
+    await this.target.deleteObjects(this.objectKeys);
+  }
+}
