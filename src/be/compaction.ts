@@ -43,15 +43,26 @@ export interface CompactionStats {
 }
 
 /** Choose the rowsets of one tablet to merge now, oldest first; [] when nothing is worth doing. */
+/** Size tier of a rowset: each tier is 4x the one below, from 64 KiB up. */
+function sizeTier(rowset: RowsetRecord): number {
+  return Math.floor(Math.log(Math.max(1, rowset.dataSize / 65536)) / Math.log(4));
+}
+
+/**
+ * Choose the rowsets of one tablet to merge now (consecutive in version order), or null.
+ * Cumulative compaction is size-tiered: it merges a run of at least `cumulativeMinRowsets` consecutive
+ * small rowsets of the same size tier, so the output lands in a higher tier and each row is rewritten
+ * O(log n) times over a long load — never the whole growing rowset on every few loads.
+ */
 export function pickRowsets(rowsets: readonly RowsetRecord[], policy: CompactionPolicy): { kind: 'base' | 'cumulative'; rowsets: RowsetRecord[] } | null {
   if (rowsets.length > policy.baseMaxRowsets) return { kind: 'base', rowsets: [...rowsets] };
-  // The newest run of consecutive small rowsets.
   let run: RowsetRecord[] = [];
   let best: RowsetRecord[] = [];
   for (const rowset of rowsets) {
-    if (rowset.dataSize < policy.smallRowsetBytes) run.push(rowset);
-    else run = [];
-    if (run.length >= best.length) best = [...run];
+    const small = rowset.dataSize < policy.smallRowsetBytes;
+    if (small && run.length > 0 && sizeTier(run[0]) === sizeTier(rowset)) run.push(rowset);
+    else run = small ? [rowset] : [];
+    if (run.length >= policy.cumulativeMinRowsets && run.length >= best.length) best = [...run];
   }
   return best.length >= policy.cumulativeMinRowsets ? { kind: 'cumulative', rowsets: best } : null;
 }

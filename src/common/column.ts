@@ -353,7 +353,18 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
     }
     return { kind: 'fixed', type, length: total, values, nulls };
   }
-  if (kind === 'string' && parts.every((part) => part.kind === 'string')) {
+  if (kind === 'string' && parts.every((part) => part.kind === 'dict' && part.dict === (parts[0] as DictVector).dict)) {
+    // One shared dictionary (pages of one segment column): concatenate the codes.
+    const codes = new Int32Array(total);
+    let pos = 0;
+    for (const part of parts as DictVector[]) {
+      codes.set(part.codes, pos);
+      pos += part.length;
+    }
+    return { kind: 'dict', type, length: total, codes, dict: (parts[0] as DictVector).dict, nulls };
+  }
+  if (kind === 'string' && parts.every((part) => part.kind === 'string' || part.kind === 'dict')) {
+    parts = parts.map(toPlainStrings);
     let byteTotal = 0;
     for (const part of parts) byteTotal += (part as StringVector).offsets[part.length] - (part as StringVector).offsets[0];
     const offsets = new Int32Array(total + 1);
@@ -374,12 +385,30 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
   return builder.finish();
 }
 
-/** Plain (offsets + bytes) form of a string vector; dictionary vectors are expanded. */
+/** Plain (offsets + bytes) form of a string vector; dictionary vectors are expanded (each entry encoded once). */
 export function toPlainStrings(vec: Vector): StringVector {
   if (vec.kind === 'string') return vec;
-  const builder = new VectorBuilder(vec.type, vec.length);
-  for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) builder.append(getRaw(vec, rowIdx));
-  return builder.finish() as StringVector;
+  if (vec.kind !== 'dict') {
+    const builder = new VectorBuilder(vec.type, vec.length);
+    for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) builder.append(getRaw(vec, rowIdx));
+    return builder.finish() as StringVector;
+  }
+  const encoded = vec.dict.map((text) => encodeUtf8(text));
+  const { codes, nulls, length } = vec;
+  let total = 0;
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) if (nulls === null || nulls[rowIdx] === 0) total += encoded[codes[rowIdx]].length;
+  const offsets = new Int32Array(length + 1);
+  const bytes = new Uint8Array(total);
+  let pos = 0;
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+    if (nulls === null || nulls[rowIdx] === 0) {
+      const entry = encoded[codes[rowIdx]];
+      bytes.set(entry, pos);
+      pos += entry.length;
+    }
+    offsets[rowIdx + 1] = pos;
+  }
+  return { kind: 'string', type: vec.type, length, offsets, bytes, nulls };
 }
 
 export function emptyBatch(types: readonly DataType[]): Batch {

@@ -36,6 +36,8 @@ export interface AuditRecord {
 const FLUSH_DELAY_MS = 100;
 const FLUSH_BYTES = 256 * 1024;
 export const AUDIT_LOG_FILE = 'fe.audit.log';
+/** Longest statement text kept in a line (Doris cuts audited statements at 4096 bytes too). */
+export const AUDIT_STMT_MAX_LENGTH = 4096;
 
 const pad2 = (value: number): string => (value < 10 ? '0' : '') + value;
 
@@ -61,7 +63,7 @@ export class AuditLog {
       `|ScanBytes=0|ScanRows=${record.scanRows}|ReturnRows=${record.returnRows}|StmtId=${stmtId}|QueryId=${record.queryId}` +
       `|IsQuery=${record.isQuery}|IsPrepared=${record.preparedStmtId !== undefined}` +
       (record.preparedStmtId !== undefined ? `|PreparedStmtId=${record.preparedStmtId}` : '') +
-      `|Stmt=${oneLine(record.stmt)}\n`;
+      `|Stmt=${oneLine(record.stmt.length > AUDIT_STMT_MAX_LENGTH ? record.stmt.slice(0, AUDIT_STMT_MAX_LENGTH) + '...' : record.stmt)}\n`;
     this.buffer.push(line);
     this.bufferedBytes += line.length;
     if (this.bufferedBytes >= FLUSH_BYTES) void this.flush();

@@ -6,6 +6,7 @@
  * column names are case-insensitive.
  */
 import { GaleneError } from '../common/errors';
+import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, TabletRecord } from './meta-store';
 import type { TableSchema } from './schema';
 
@@ -16,6 +17,46 @@ export interface TableState {
   readonly tablets: readonly TabletRecord[];
   readonly rowsets: readonly RowsetRecord[];
   readonly visibleVersion: number;
+  /** Merge-on-write UNIQUE KEY: rows of `rowsets` no longer visible at this version (absent = none). */
+  readonly deleteBitmap?: DeleteBitmap;
+  /** DELETE predicates (non-merge-on-write models), oldest first (absent = none). */
+  readonly deletePredicates?: readonly DeletePredicateRecord[];
+}
+
+/**
+ * What the publish of a merge-on-write table needs from the storage engine (the BE implements it; the
+ * catalog cannot read segments): the delete bitmap deltas that make the new rowsets the only visible rows
+ * of their keys. Called with the table's publish lock held, against the table's current state.
+ */
+export interface MergeOnWritePublisher {
+  computeDeleteBitmaps(table: TableState, rowsets: readonly NewRowset[], rowsetIdxs: readonly number[]): Promise<PendingBitmapDelta[]>;
+}
+
+/** A FIFO async lock per key: publishes of a merge-on-write table run one at a time. */
+class KeyedLock {
+  private readonly tails = new Map<number, Promise<void>>();
+
+  async run<T>(keys: readonly number[], fn: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort((a, b) => a - b); // one order for everyone: no deadlock
+    const releases: (() => void)[] = [];
+    try {
+      for (const key of sorted) {
+        const previous = this.tails.get(key) ?? Promise.resolve();
+        let release!: () => void;
+        const mine = new Promise<void>((resolve) => (release = resolve));
+        const tail = previous.then(() => mine);
+        this.tails.set(key, tail);
+        releases.push(() => {
+          release();
+          if (this.tails.get(key) === tail) this.tails.delete(key);
+        });
+        await previous;
+      }
+      return await fn();
+    } finally {
+      for (const release of releases) release();
+    }
+  }
 }
 
 export const INFORMATION_SCHEMA = 'information_schema';
@@ -29,8 +70,29 @@ export class Catalog {
   constructor(readonly meta: MetaStore) {
     for (const db of meta.listDatabases()) this.databases.set(db.name, db);
     for (const { schema, dbId, visibleVersion } of meta.listTables()) {
-      this.putTable({ schema, dbId, tablets: meta.listTablets(schema.id), rowsets: meta.listRowsets(schema.id), visibleVersion });
+      const deletePredicates = meta.listDeletePredicates(schema.id);
+      this.putTable({
+        schema,
+        dbId,
+        tablets: meta.listTablets(schema.id),
+        rowsets: meta.listRowsets(schema.id),
+        visibleVersion,
+        deleteBitmap: DeleteBitmap.EMPTY.withDeletes(meta.listDeleteBitmaps(schema.id)),
+        ...(deletePredicates.length > 0 ? { deletePredicates } : {}),
+      });
     }
+  }
+
+  /** Set by the BE at start-up; publishing into a merge-on-write table needs it. */
+  mergeOnWrite: MergeOnWritePublisher | null = null;
+  private readonly publishLocks = new KeyedLock();
+
+  /**
+   * Run `fn` holding the publish lock of each table in `tableIds` (merge-on-write publishes, DELETE,
+   * compaction of merge-on-write tablets): nothing else changes those tables' rowsets or bitmaps meanwhile.
+   */
+  withTableLock<T>(tableIds: readonly number[], fn: () => Promise<T>): Promise<T> {
+    return this.publishLocks.run(tableIds, fn);
   }
 
   private putTable(state: TableState): void {
@@ -106,7 +168,7 @@ export class Catalog {
     const db = this.getDatabase(database);
     if (this.tables.has(`${db.id}/${schema.name}`)) throw new GaleneError('TABLE_EXISTS', [schema.name]);
     const tablets = this.meta.createTable(db.id, schema);
-    const state: TableState = { schema, dbId: db.id, tablets, rowsets: [], visibleVersion: 1 };
+    const state: TableState = { schema, dbId: db.id, tablets, rowsets: [], visibleVersion: 1, deleteBitmap: DeleteBitmap.EMPTY };
     this.putTable(state);
     return state;
   }
@@ -122,7 +184,7 @@ export class Catalog {
   truncateTable(database: string, name: string): string[] {
     const state = this.getTable(database, name);
     const { keys, version } = this.meta.truncateTable(state.schema.id);
-    this.putTable({ ...state, rowsets: [], visibleVersion: version });
+    this.putTable({ ...state, rowsets: [], visibleVersion: version, deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined });
     return keys;
   }
 
@@ -143,24 +205,80 @@ export class Catalog {
   /**
    * Publish a committed transaction's rowsets (already durable in object storage). Throws
    * TOO_MANY_VERSIONS, publishing nothing, when a receiving tablet is at max_tablet_version_num.
+   *
+   * Merge-on-write tables: under each such table's publish lock, the delete bitmap deltas for the new
+   * rowsets are computed against the table's current state (this awaits segment reads) and committed in
+   * the same SQLite transaction as the rowsets, so a crash leaves both or neither, and the new TableState
+   * (rowsets + bitmap) replaces the old one in one step.
    */
-  publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): void {
+  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): Promise<void> {
+    const mowTableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))].filter((tableId) => {
+      const state = this.tablesById.get(tableId);
+      return state !== undefined && isMergeOnWrite(state.schema);
+    });
+    if (mowTableIds.length === 0) {
+      this.publishNow(txnId, rowsets, loadedRows, {});
+      return;
+    }
+    const publisher = this.mergeOnWrite;
+    if (publisher === null) throw new GaleneError('INTERNAL', ['merge-on-write publish without a storage engine']);
+    await this.withTableLock(mowTableIds, async () => {
+      this.checkVersionLimit(rowsets);
+      const bitmaps: PendingBitmapDelta[] = [];
+      for (const tableId of mowTableIds) {
+        const state = this.tablesById.get(tableId);
+        if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+        const idxs: number[] = [];
+        rowsets.forEach((rowset, idx) => rowset.tableId === tableId && idxs.push(idx));
+        bitmaps.push(...(await publisher.computeDeleteBitmaps(state, rowsets, idxs)));
+      }
+      this.publishNow(txnId, rowsets, loadedRows, { bitmaps });
+    });
+  }
+
+  private checkVersionLimit(rowsets: readonly NewRowset[]): void {
     for (const rowset of rowsets) {
       const state = this.tablesById.get(rowset.tableId);
       const versions = state ? state.rowsets.reduce((count, existing) => count + (existing.tabletId === rowset.tabletId ? 1 : 0), 0) : 0;
       if (versions >= this.maxTabletVersions) throw new GaleneError('TOO_MANY_VERSIONS', [versions, rowset.tabletId, this.maxTabletVersions]);
     }
-    const versions = this.meta.commitTransaction(txnId, rowsets, loadedRows);
+  }
+
+  /** Commit in the meta store, then replace the affected tables' states (synchronously: no reader sees half). */
+  private publishNow(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, extras: Parameters<MetaStore['publishTransaction']>[3]): void {
+    this.checkVersionLimit(rowsets);
+    const { versions, bitmaps, deletePredicate } = this.meta.publishTransaction(txnId, rowsets, loadedRows, extras);
     for (const [tableId, version] of versions) {
       const state = this.tablesById.get(tableId);
-      if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), visibleVersion: version });
+      if (!state) continue;
+      const rowsetList = rowsets.some((rowset) => rowset.tableId === tableId) ? this.meta.listRowsets(tableId) : state.rowsets;
+      const ids = new Set(rowsetList.map((rowset) => rowset.id));
+      const deleteBitmap = (state.deleteBitmap ?? DeleteBitmap.EMPTY).withDeletes(bitmaps.filter((delta) => ids.has(delta.rowsetId)));
+      const deletePredicates = deletePredicate !== null && extras?.deletePredicate?.tableId === tableId ? [...(state.deletePredicates ?? []), deletePredicate] : state.deletePredicates;
+      this.putTable({ ...state, rowsets: rowsetList, visibleVersion: version, deleteBitmap, deletePredicates });
     }
   }
 
-  /** Swap compacted rowsets for their merged replacement (see MetaStore.replaceRowsets). */
+  /**
+   * DELETE on a merge-on-write table: mark rows deleted at a new table version, writing no data. The
+   * caller holds the table's lock (withTableLock) while it finds the rows and calls this.
+   */
+  publishDeletes(txnId: number, tableId: number, bitmaps: readonly PendingBitmapDelta[], deletedRows: number): void {
+    this.publishNow(txnId, [], deletedRows, { bitmaps, tableIds: [tableId] });
+  }
+
+  /** DELETE on the other models: a delete predicate at a new table version (applies to older rowsets). */
+  publishDeletePredicate(txnId: number, tableId: number, conditions: readonly DeleteCondition[], deletedRows: number): void {
+    this.publishNow(txnId, [], deletedRows, { tableIds: [tableId], deletePredicate: { tableId, conditions } });
+  }
+
+  /**
+   * Swap compacted rowsets for their merged replacement (see MetaStore.replaceRowsets); the retired
+   * rowsets' delete bitmaps go with them (the merged rowset holds only their visible rows).
+   */
   applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
     this.meta.replaceRowsets(removedIds, added, version, txnId);
     const state = this.tablesById.get(tableId);
-    if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId) });
+    if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedIds) });
   }
 }

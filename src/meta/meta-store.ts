@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
+import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
 import type { TableSchema } from './schema';
 
 export interface DatabaseRecord {
@@ -84,6 +85,11 @@ CREATE INDEX IF NOT EXISTS transactions_by_label ON transactions (db_id, label);
 CREATE TABLE IF NOT EXISTS users (user TEXT NOT NULL, host TEXT NOT NULL, password_hash TEXT NOT NULL, PRIMARY KEY (user, host));
 CREATE TABLE IF NOT EXISTS txn_pending_rowsets (txn_id INTEGER PRIMARY KEY, rowsets TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS load_jobs (txn_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS delete_bitmaps (table_id INTEGER NOT NULL, rowset_id INTEGER NOT NULL, segment INTEGER NOT NULL, version INTEGER NOT NULL,
+  bitmap BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS delete_bitmaps_by_table ON delete_bitmaps (table_id, version);
+CREATE INDEX IF NOT EXISTS delete_bitmaps_by_rowset ON delete_bitmaps (rowset_id);
+CREATE TABLE IF NOT EXISTS delete_predicates (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, version INTEGER NOT NULL, conditions TEXT NOT NULL);
 `;
 
 interface RowsetRow {
@@ -254,6 +260,8 @@ export class MetaStore {
   private dropTableRows(tableId: number): string[] {
     const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
     this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM tablets WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM tables WHERE id = ?').run(tableId);
     return keys;
@@ -264,6 +272,8 @@ export class MetaStore {
     return this.transaction(() => {
       const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
       this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+      this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
+      this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
       this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
       const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number };
       return { keys, version: row.visible_version };
@@ -325,9 +335,24 @@ export class MetaStore {
    * Returns the new visible version per table.
    */
   commitTransaction(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): Map<number, number> {
+    return this.publishTransaction(txnId, rowsets, loadedRows).versions;
+  }
+
+  /**
+   * commitTransaction with what a table-model write adds in the same SQLite transaction: delete bitmap
+   * deltas (merge-on-write: rows the new rowsets replace, or rows a DELETE removes), a delete predicate,
+   * and tables whose version advances without a rowset (DELETE). Returns the new version per table, the
+   * ids given to `rowsets` (same order) and the bitmap deltas with every rowset id resolved.
+   */
+  publishTransaction(
+    txnId: number,
+    rowsets: readonly NewRowset[],
+    loadedRows: number,
+    extras: { readonly bitmaps?: readonly PendingBitmapDelta[]; readonly tableIds?: readonly number[]; readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] } } = {},
+  ): { versions: Map<number, number>; rowsetIds: number[]; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
     return this.transaction(() => {
       const versions = new Map<number, number>();
-      const tableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))];
+      const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
       for (const tableId of tableIds) {
         this.cached('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
         const row = this.cached('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number } | undefined;
@@ -337,12 +362,55 @@ export class MetaStore {
       const firstId = this.nextId('rowset', Math.max(1, rowsets.length));
       const insert = this.cached('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       const now = Date.now();
-      rowsets.forEach((rowset, idx) => {
+      const rowsetIds = rowsets.map((rowset, idx) => {
         insert.run(firstId + idx, rowset.tabletId, rowset.tableId, txnId, versions.get(rowset.tableId)!, JSON.stringify(rowset.segments), rowset.numRows, rowset.dataSize, now);
+        return firstId + idx;
       });
+      const bitmaps: BitmapDelta[] = [];
+      const insertBitmap = this.cached('INSERT INTO delete_bitmaps (table_id, rowset_id, segment, version, bitmap) VALUES (?, ?, ?, ?, ?)');
+      for (const pending of extras.bitmaps ?? []) {
+        if (pending.rowIds.length === 0) continue;
+        const delta: BitmapDelta = 'newRowsetIdx' in pending ? { rowsetId: rowsetIds[pending.newRowsetIdx], segment: pending.segment, rowIds: pending.rowIds } : pending;
+        const tableId = 'newRowsetIdx' in pending ? rowsets[pending.newRowsetIdx].tableId : this.rowsetTableId(delta.rowsetId);
+        const version = versions.get(tableId);
+        if (version === undefined) throw new GaleneError('INTERNAL', [`delete bitmap of rowset ${delta.rowsetId} outside the published tables`]);
+        insertBitmap.run(tableId, delta.rowsetId, delta.segment, version, encodeRowIds(delta.rowIds));
+        bitmaps.push(delta);
+      }
+      let deletePredicate: DeletePredicateRecord | null = null;
+      if (extras.deletePredicate) {
+        const { tableId, conditions } = extras.deletePredicate;
+        const version = versions.get(tableId);
+        if (version === undefined) throw new GaleneError('INTERNAL', [`delete predicate of table ${tableId} outside the published tables`]);
+        const id = this.nextId('object');
+        this.cached('INSERT INTO delete_predicates (id, table_id, version, conditions) VALUES (?, ?, ?, ?)').run(id, tableId, version, conditionsToJson(conditions));
+        deletePredicate = { id, version, conditions };
+      }
       this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
-      return versions;
+      return { versions, rowsetIds, bitmaps, deletePredicate };
     });
+  }
+
+  private rowsetTableId(rowsetId: number): number {
+    const row = this.cached('SELECT table_id FROM rowsets WHERE id = ?').get(rowsetId) as { table_id: number } | undefined;
+    if (!row) throw new GaleneError('INTERNAL', [`delete bitmap of rowset ${rowsetId}, which is gone`]);
+    return row.table_id;
+  }
+
+  /** Every delete bitmap delta of a table, oldest version first (merged by the catalog at start-up). */
+  listDeleteBitmaps(tableId: number): BitmapDelta[] {
+    return (this.db.prepare('SELECT rowset_id, segment, bitmap FROM delete_bitmaps WHERE table_id = ? ORDER BY version').all(tableId) as { rowset_id: number; segment: number; bitmap: Buffer }[]).map(
+      (row) => ({ rowsetId: row.rowset_id, segment: row.segment, rowIds: decodeRowIds(new Uint8Array(row.bitmap.buffer, row.bitmap.byteOffset, row.bitmap.byteLength)) }),
+    );
+  }
+
+  /** Delete predicates of a table, oldest first. */
+  listDeletePredicates(tableId: number): DeletePredicateRecord[] {
+    return (this.db.prepare('SELECT id, version, conditions FROM delete_predicates WHERE table_id = ? ORDER BY version, id').all(tableId) as { id: number; version: number; conditions: string }[]).map((row) => ({
+      id: row.id,
+      version: row.version,
+      conditions: conditionsFromJson(row.conditions),
+    }));
   }
 
   /**
@@ -355,6 +423,7 @@ export class MetaStore {
       const remove = this.db.prepare('DELETE FROM rowsets WHERE id = ?');
       for (const id of removedIds) {
         if (remove.run(id).changes === 0) throw new GaleneError('INTERNAL', [`compaction input rowset ${id} is gone`]);
+        this.cached('DELETE FROM delete_bitmaps WHERE rowset_id = ?').run(id);
       }
       const id = this.nextId('rowset');
       this.db

@@ -90,7 +90,10 @@ export class PacketFramer {
       if (this.partsLength + length > this.maxPacketSize) throw new PacketTooLargeError(sequenceId);
       if (available < 4 + length) return null;
       const payloadStart = this.start + 4;
-      const payload = Buffer.from(this.buf.subarray(payloadStart, payloadStart + length));
+      // A socket 'data' chunk is never rewritten by Node, so a payload may view it; our own buffer is
+      // compacted and refilled in place, so a payload taken from it is copied.
+      const view = this.buf.subarray(payloadStart, payloadStart + length);
+      const payload = this.bufIsOwned ? Buffer.from(view) : view;
       this.start = payloadStart + length;
       if (this.start === this.end) this.releaseBuffer();
       if (length === MAX_PACKET_CHUNK) {
