@@ -15,7 +15,12 @@ import { writeTableRows } from '../load/table-writer';
 import type { Catalog, TableState } from '../meta/catalog';
 import type { RowsetRecord } from '../meta/meta-store';
 import type { Backend } from './backend';
-import { OlapTableSource } from './olap-table-source';
+import { PageCache } from '../storage/page-cache';
+import { SegmentReader } from '../storage/segment-reader';
+import { OlapTableSource, SegmentOpener } from './olap-table-source';
+
+/** Compaction reads each page once: a small cache of its own keeps them out of the query page cache. */
+const COMPACTION_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface CompactionPolicy {
   /** Cumulative compaction starts when a tablet has this many rowsets smaller than `smallRowsetBytes`. */
@@ -132,7 +137,11 @@ export class CompactionScheduler {
     if (!tablet) throw new GaleneError('INTERNAL', [`tablet ${tabletId} not in table ${table.schema.name}`]);
     const slice: TableState = { ...table, tablets: [tablet], rowsets: inputs };
     const profile = new QueryProfile('compaction', '', 'compaction', table.schema.databaseName);
-    const source = new OlapTableSource(slice, this.backend);
+    const pageCache = new PageCache(COMPACTION_PAGE_CACHE_BYTES);
+    const opener: SegmentOpener = {
+      openSegment: async (segment, sink) => SegmentReader.open(await this.backend.fileCache.open(segment.key, sink, segment.size), { pageCache, profile: sink }),
+    };
+    const source = new OlapTableSource(slice, opener);
     const columns = table.schema.columns.map((column) => column.name);
     const parts: Batch[] = [];
     for await (const batch of source.scan({ columns, predicates: [], limit: null, profile })) parts.push(batch);
