@@ -3,18 +3,10 @@ import type { RawValue, Vector } from '../../src/common/column';
 import { getRaw, vectorFromRaw } from '../../src/common/column';
 import type { DataType } from '../../src/common/types';
 import { physicalKind } from '../../src/common/types';
+import { mulberry32 } from '../../src/common/prng';
 
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator (mulberry32). */
+export const rng = mulberry32;
 
 export type Shape = 'random' | 'small-range' | 'runs' | 'constant' | 'extremes' | 'sorted';
 

@@ -5,6 +5,7 @@
  * give NULL, as Doris does.
  */
 import { newFixedArray, Vector } from '../../../common/column';
+import { mulberry32 } from '../../../common/prng';
 import { DataType, isNumericType, isWideDecimal, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { commonSuperType, decimalType, integerRank, isFloatType, widenInteger } from '../type-rules';
@@ -230,18 +231,6 @@ function minMaxKernel(greatest: boolean) {
   };
 }
 
-/** Deterministic generator for rand(seed) (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function math(def: Omit<FunctionDef, 'family' | 'nulls'> & { nulls?: 'propagate' | 'custom' }): FunctionDef {
   return { family: 'math', nulls: 'propagate', ...def };
 }
@@ -433,7 +422,7 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
       let next = site.cache.get('rng') as (() => number) | undefined;
       if (next === undefined) {
         const seed = toF64(args[0])[0] ?? 0;
-        next = seededRandom(Number.isFinite(seed) ? seed : 0);
+        next = mulberry32(Number.isFinite(seed) ? seed : 0);
         site.cache.set('rng', next);
       }
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = next();
