@@ -25,7 +25,7 @@ const METHODS = ['GET', 'GET', 'GET', 'POST', 'HEAD'];
 const PATHS = ['/images/logo.gif', '/index.html', '/english/history/history_of/images/cup/', '/shop/basket.php?item=', '/api/v1/items/'];
 const EPOCH_1998 = Date.UTC(1998, 4, 1) / 1000;
 
-interface LogRecord {
+export interface LogRecord {
   timestamp: string;
   clientip: string;
   request: string;
@@ -33,7 +33,8 @@ interface LogRecord {
   size: number;
 }
 
-function* logRecords(count: number): Generator<LogRecord> {
+/** The httplogs-like rows (fixed seed); also used by bench/groupcommit.ts. */
+export function* logRecords(count: number): Generator<LogRecord> {
   const random = mulberry32(7);
   for (let rowIdx = 0; rowIdx < count; rowIdx++) {
     const seconds = EPOCH_1998 + Math.floor(rowIdx / 50);
@@ -45,7 +46,7 @@ function* logRecords(count: number): Generator<LogRecord> {
 }
 
 /** Cut the data set into request bodies of about `requestBytes`, in one format. */
-function makeBodies(records: readonly LogRecord[], format: 'csv' | 'json', requestBytes: number, maxRequests: number): { bodies: Buffer[]; rows: number } {
+export function makeBodies(records: readonly LogRecord[], format: 'csv' | 'json', requestBytes: number, maxRequests: number): { bodies: Buffer[]; rows: number } {
   const bodies: Buffer[] = [];
   let lines: string[] = [];
   let bytes = 0;
@@ -66,13 +67,15 @@ function makeBodies(records: readonly LogRecord[], format: 'csv' | 'json', reque
   return { bodies, rows };
 }
 
-function streamLoad(port: number, db: string, table: string, body: Buffer, format: 'csv' | 'json'): Promise<{ Status: string; Message?: string; NumberLoadedRows?: number }> {
+/** One Stream Load request straight to the BE web port (`extraHeaders`: e.g. group_commit). */
+export function streamLoad(port: number, db: string, table: string, body: Buffer, format: 'csv' | 'json', extraHeaders: http.OutgoingHttpHeaders = {}): Promise<{ Status: string; Message?: string; NumberLoadedRows?: number }> {
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = {
       Authorization: 'Basic ' + Buffer.from('root:').toString('base64'),
       'Content-Length': body.length,
       Expect: '100-continue',
       format,
+      ...extraHeaders,
     };
     if (format === 'json') headers['read_json_by_line'] = 'true';
     else headers['column_separator'] = '\\t';

@@ -13,6 +13,7 @@ import type { SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
+import { MergeOnWriteEngine } from './delete-bitmap-calculator';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
 import { ScanWorkerPool } from './scan-worker-pool';
 
@@ -39,6 +40,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.pageCache = pageCache;
     // Workers read segment files in place, so they need the local store read through the in-place cache.
     this.scanThreads = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? scanThreads : 0;
+    // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
+    catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
 
   /**

@@ -6,13 +6,15 @@
  * that started before keep reading the old segments, which are deleted after a grace period.
  *
  * Merging a run of consecutive versions is exact for every model: the merged rowset takes the newest
- * version of the run, so it still sorts before every newer rowset and after every older one.
+ * version of the run, so it still sorts before every newer rowset and after every older one. Deleted rows
+ * (merge-on-write delete bitmaps, DELETE predicates of later versions) are left out of the merged rowset.
  */
 import { Batch, concatVectors } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { QueryProfile } from '../common/profile';
 import { writeTableRows } from '../load/table-writer';
 import type { Catalog, TableState } from '../meta/catalog';
+import { isMergeOnWrite } from '../meta/delete-bitmap';
 import type { RowsetRecord } from '../meta/meta-store';
 import type { Backend } from './backend';
 import { PageCache } from '../storage/page-cache';
@@ -133,6 +135,22 @@ export class CompactionScheduler {
 
   /** Merge `inputs` (rowsets of one tablet, consecutive in version order) into one rowset. */
   async compactTablet(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<void> {
+    if (!isMergeOnWrite(table.schema)) return this.mergeRowsets(table, tabletId, inputs);
+    // Merge-on-write: hold the table's publish lock for the whole compaction, so no publish adds delete
+    // bitmap entries against the input rowsets meanwhile (they would be lost with the inputs); the merged
+    // rowset is written from the inputs' visible rows at the current bitmap, whose entries for the inputs
+    // are dropped with them. Loads into the table wait for the compaction of one tablet at most.
+    const tableId = table.schema.id;
+    await this.catalog.withTableLock([tableId], async () => {
+      const current = this.catalog.getTableById(tableId);
+      if (!current) throw new GaleneError('INTERNAL', [`table ${table.schema.name} was dropped during compaction`]);
+      const live = new Set(current.rowsets.map((rowset) => rowset.id));
+      if (!inputs.every((rowset) => live.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
+      await this.mergeRowsets(current, tabletId, inputs);
+    });
+  }
+
+  private async mergeRowsets(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<void> {
     const tablet = table.tablets.find((candidate) => candidate.id === tabletId);
     if (!tablet) throw new GaleneError('INTERNAL', [`tablet ${tabletId} not in table ${table.schema.name}`]);
     const slice: TableState = { ...table, tablets: [tablet], rowsets: inputs };

@@ -1,16 +1,21 @@
 /**
  * Reads a table's rows at one visible version: every tablet's rowsets, segment by segment, through the
  * file cache and page cache, pruned by zone maps and the short-key index, reading only the requested
- * columns. Applies the table model on read: DUPLICATE returns rows as stored; UNIQUE KEY returns the
- * newest row per key (highest version, last within a load); AGGREGATE KEY merges rows per key with each
- * value column's aggregation.
+ * columns. Applies the table model on read: DUPLICATE and merge-on-write UNIQUE KEY return rows as stored
+ * minus deleted rows (the delete bitmap of the version read, DELETE predicates of later versions), so every
+ * predicate prunes and large scans run in the scan workers; merge-on-read UNIQUE KEY returns the newest row
+ * per key (highest version, last within a load); AGGREGATE KEY merges rows per key with each value
+ * column's aggregation.
  */
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
+import { compareStrings } from '../common/row-order';
 import type { ScanRequest, TableSource } from '../exec/context';
 import type { TableState } from '../meta/catalog';
+import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, TableSchema } from '../meta/schema';
+import { RowRanges } from '../storage/row-ranges';
 import type { ScanPredicate } from '../storage/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
@@ -29,19 +34,107 @@ const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
 /** Rows per worker task (a segment range): bounds so that small tables still split and big ones do not over-split. */
 const MIN_TASK_ROWS = 32_768;
 const MAX_TASK_ROWS = 1 << 20;
+const NO_ROWS = new Int32Array(0);
+
+/**
+ * Rows of a segment matching a DELETE predicate, by segment key and predicate id: both are immutable, so
+ * the answer never changes; kept for the segments read most recently.
+ */
+const predicateMatches = new Map<string, Int32Array>();
+const PREDICATE_MATCH_CACHE_ENTRIES = 4096;
+
+/** `ranges` without the rows of ascending `excluded`. */
+export function excludeRows(ranges: RowRanges, excluded: Int32Array): RowRanges {
+  if (excluded.length === 0) return ranges;
+  const pairs: [number, number][] = [];
+  let idIdx = 0;
+  for (let rangeIdx = 0; rangeIdx < ranges.rangeCount; rangeIdx++) {
+    let start = ranges.start(rangeIdx);
+    const end = ranges.end(rangeIdx);
+    while (idIdx < excluded.length && excluded[idIdx] < start) idIdx++;
+    while (idIdx < excluded.length && excluded[idIdx] < end) {
+      const rowId = excluded[idIdx++];
+      if (rowId > start) pairs.push([start, rowId]);
+      start = rowId + 1;
+    }
+    if (start < end) pairs.push([start, end]);
+  }
+  return RowRanges.of(pairs);
+}
+
+/** Raw values of one column type; NULL sorts lowest (callers handle SQL NULL semantics first). */
+function compareValues(a: RawValue, b: RawValue): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether a stored value satisfies one DELETE condition (SQL semantics: a comparison with NULL is not true). */
+export function conditionMatches(condition: DeleteCondition, value: RawValue): boolean {
+  switch (condition.op) {
+    case 'isnull':
+      return value === null;
+    case 'isnotnull':
+      return value !== null;
+    default:
+      break;
+  }
+  if (value === null) return false;
+  const values = condition.values;
+  switch (condition.op) {
+    case 'in':
+      return values.some((candidate) => candidate !== null && compareValues(value, candidate) === 0);
+    case 'not in':
+      return values.every((candidate) => candidate !== null && compareValues(value, candidate) !== 0);
+    default:
+      break;
+  }
+  if (values[0] === null) return false;
+  const diff = compareValues(value, values[0]);
+  switch (condition.op) {
+    case '=':
+      return diff === 0;
+    case '!=':
+      return diff !== 0;
+    case '<':
+      return diff < 0;
+    case '<=':
+      return diff <= 0;
+    case '>':
+      return diff > 0;
+    default:
+      return diff >= 0;
+  }
+}
+
+/** The pruning form of the conditions zone maps and the short-key index understand. */
+function prunableConditions(conditions: readonly DeleteCondition[]): ScanPredicate[] {
+  const out: ScanPredicate[] = [];
+  for (const condition of conditions) {
+    if (condition.op === 'in') out.push({ column: condition.column, op: 'in', values: condition.values });
+    else if (condition.op === 'isnull' || condition.op === 'isnotnull') out.push({ column: condition.column, op: condition.op });
+    else if (condition.op !== '!=' && condition.op !== 'not in') out.push({ column: condition.column, op: condition.op, value: condition.values[0] });
+  }
+  return out;
+}
 
 export class OlapTableSource implements TableSource {
   readonly schema: TableSchema;
+  private readonly deleteBitmap: DeleteBitmap;
+  /** Merge-on-write UNIQUE KEY scans like DUPLICATE: no merge on read. */
+  private readonly merging: boolean;
 
   constructor(
     private readonly table: TableState,
     private readonly opener: SegmentOpener,
   ) {
     this.schema = table.schema;
+    this.deleteBitmap = table.deleteBitmap ?? DeleteBitmap.EMPTY;
+    this.merging = table.schema.keysType !== 'DUPLICATE' && !isMergeOnWrite(table.schema);
   }
 
   estimatedRowCount(): number {
-    return this.table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
+    return this.table.rowsets.reduce((sum, rowset) => sum + rowset.numRows - this.deleteBitmap.deletedInRowset(rowset.id), 0);
   }
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {
@@ -53,7 +146,7 @@ export class OlapTableSource implements TableSource {
       list.push(rowset);
       rowsetsByTablet.set(rowset.tabletId, list);
     }
-    const merging = this.schema.keysType !== 'DUPLICATE';
+    const merging = this.merging;
     // Under a merging model a value column's stored rows may be superseded: prune on key columns only.
     const predicates = merging ? request.predicates.filter((predicate) => findColumn(this.schema, predicate.column)?.isKey) : request.predicates;
     for (const tablet of this.table.tablets) {
@@ -73,33 +166,42 @@ export class OlapTableSource implements TableSource {
 
   /**
    * Runs a scan fragment over every segment in the scan workers, as tasks of consecutive row ranges,
-   * yielding results in row order (so merging them in turn equals one sequential pass). Null — scan
-   * in-thread — for merge-on-read models (a key's rows span segments), LIMIT scans, small tables, or
-   * when there is no worker pool.
+   * yielding results in row order (so merging them in turn equals one sequential pass). Each task carries
+   * the rows of its range that are deleted (bitmap, DELETE predicates). Null — scan in-thread — for
+   * merge-on-read models (a key's rows span segments), LIMIT scans, small tables, or when there is no
+   * worker pool.
    */
   scanParallel(request: ScanRequest, fragment: ScanFragment): AsyncIterable<FragmentResult> | null {
-    if (this.schema.keysType !== 'DUPLICATE' || request.limit !== null) return null;
+    if (this.merging || request.limit !== null) return null;
     const totalRows = this.estimatedRowCount();
     if (totalRows < (this.opener.parallelScanMinRows ?? DEFAULT_PARALLEL_SCAN_MIN_ROWS) || totalRows === 0) return null;
     const pool = this.opener.scanPool?.() ?? null;
     if (pool === null) return null;
     const taskRows = Math.min(MAX_TASK_ROWS, Math.max(MIN_TASK_ROWS, Math.ceil(totalRows / (pool.size * 2))));
-    const tasks: ScanTask[] = [];
-    for (const tablet of this.table.tablets) {
-      for (const rowset of this.table.rowsets) {
-        if (rowset.tabletId !== tablet.id) continue;
-        for (const segment of rowset.segments) {
-          for (let rowStart = 0; rowStart < segment.numRows; rowStart += taskRows) {
-            tasks.push({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd: Math.min(segment.numRows, rowStart + taskRows), fragment });
+    const profile = request.profile;
+    // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
+    const window = pool.size * 2;
+    const tablets = this.table.tablets;
+    const rowsets = this.table.rowsets;
+    const excludedRowsOf = (rowset: RowsetRecord, segmentIdx: number): Promise<Int32Array> => this.excludedRows(rowset, segmentIdx, profile);
+    return (async function* () {
+      const tasks: ScanTask[] = [];
+      for (const tablet of tablets) {
+        for (const rowset of rowsets) {
+          if (rowset.tabletId !== tablet.id) continue;
+          for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
+            const segment = rowset.segments[segmentIdx];
+            const excluded = await excludedRowsOf(rowset, segmentIdx);
+            if (excluded.length === segment.numRows) continue;
+            for (let rowStart = 0; rowStart < segment.numRows; rowStart += taskRows) {
+              const rowEnd = Math.min(segment.numRows, rowStart + taskRows);
+              const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment };
+              tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: rowIdsBetween(excluded, rowStart, rowEnd) });
+            }
           }
         }
       }
-    }
-    const profile = request.profile;
-    profile.add('ParallelScanTasks', tasks.length);
-    // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
-    const window = pool.size * 2;
-    return (async function* () {
+      profile.add('ParallelScanTasks', tasks.length);
       const running: Promise<FragmentResult>[] = [];
       const start = (taskIdx: number): void => {
         if (taskIdx >= tasks.length) return;
@@ -117,13 +219,67 @@ export class OlapTableSource implements TableSource {
   }
 
   /**
-   * Read `columns` of one segment for the rows that survive pruning, each column as consecutive pieces
-   * (decoded pages or slices of them, see SegmentReader.readColumnParts); null when no row survives.
+   * Ascending ids of the rows of a segment that are not visible at this version: its delete bitmap, and
+   * the rows matching a DELETE predicate of a later version.
    */
-  private async readSegmentParts(segment: SegmentRecord, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<SegmentParts | null> {
+  private async excludedRows(rowset: RowsetRecord, segmentIdx: number, profile: ProfileSink, reader?: SegmentReader): Promise<Int32Array> {
+    let excluded = this.deleteBitmap.get(rowset.id, segmentIdx);
+    const predicates = this.table.deletePredicates;
+    if (predicates === undefined) return excluded;
+    for (const predicate of predicates) {
+      if (predicate.version <= rowset.version) continue;
+      const segment = rowset.segments[segmentIdx];
+      const cacheKey = `${segment.key}#${predicate.id}`;
+      let matches = predicateMatches.get(cacheKey);
+      if (matches === undefined) {
+        matches = await this.matchPredicate(reader ?? (await this.opener.openSegment(segment, profile)), predicate, profile);
+        predicateMatches.set(cacheKey, matches);
+        if (predicateMatches.size > PREDICATE_MATCH_CACHE_ENTRIES) predicateMatches.delete(predicateMatches.keys().next().value as string);
+      }
+      excluded = mergeSortedRowIds(excluded, matches);
+    }
+    return excluded;
+  }
+
+  /** Rows of a segment matching every condition of a DELETE predicate (zone maps first, then the values). */
+  private async matchPredicate(reader: SegmentReader, predicate: DeletePredicateRecord, profile: ProfileSink): Promise<Int32Array> {
+    const ranges = await reader.pruneRows(prunableConditions(predicate.conditions), profile);
+    if (ranges.isEmpty()) return NO_ROWS;
+    const count = ranges.count();
+    const values: Vector[] = [];
+    for (const condition of predicate.conditions) {
+      const column = findColumn(this.schema, condition.column);
+      const stored = column !== undefined && reader.columns.some((candidate) => candidate.uniqueId === column.uniqueId && candidate.name === column.name);
+      values.push(stored ? await reader.readColumn(column.name, ranges, profile) : constantVector(column?.type ?? this.schema.columns[0].type, null, count));
+    }
+    const out: number[] = [];
+    let pos = 0;
+    for (let rangeIdx = 0; rangeIdx < ranges.rangeCount; rangeIdx++) {
+      for (let rowId = ranges.start(rangeIdx); rowId < ranges.end(rangeIdx); rowId++, pos++) {
+        let matched = true;
+        for (let condIdx = 0; condIdx < predicate.conditions.length && matched; condIdx++) matched = conditionMatches(predicate.conditions[condIdx], getRaw(values[condIdx], pos));
+        if (matched) out.push(rowId);
+      }
+    }
+    return Int32Array.from(out);
+  }
+
+  /**
+   * Read `columns` of one segment for the rows that survive pruning and deletes, each column as
+   * consecutive pieces (decoded pages or slices of them, see SegmentReader.readColumnParts); null when no
+   * row survives.
+   */
+  private async readSegmentParts(rowset: RowsetRecord, segmentIdx: number, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<SegmentParts | null> {
     const profile = request.profile;
+    const segment = rowset.segments[segmentIdx];
     const reader = await this.opener.openSegment(segment, profile);
-    const ranges = predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
+    let ranges = predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
+    const excluded = await this.excludedRows(rowset, segmentIdx, profile, reader);
+    if (excluded.length > 0) {
+      const before = ranges ?? RowRanges.all(reader.numRows);
+      ranges = excludeRows(before, excluded);
+      profile.add('RowsDeleted', before.count() - ranges.count());
+    }
     const rowCount = ranges ? ranges.count() : reader.numRows;
     profile.add('SegmentsRead', 1);
     if (rowCount === 0) {
@@ -140,16 +296,16 @@ export class OlapTableSource implements TableSource {
   }
 
   /** Read `columns` of one segment as one batch (the merging models need every row of a tablet at once). */
-  private async readSegment(segment: SegmentRecord, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<Batch | null> {
-    const read = await this.readSegmentParts(segment, columns, predicates, request);
+  private async readSegment(rowset: RowsetRecord, segmentIdx: number, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<Batch | null> {
+    const read = await this.readSegmentParts(rowset, segmentIdx, columns, predicates, request);
     if (read === null) return null;
     return { length: read.length, columns: read.parts.map((pieces, colIdx) => (pieces.length === 1 ? pieces[0] : concatVectors(columns[colIdx].type, pieces))) };
   }
 
   private async *duplicateTabletBatches(rowsets: readonly RowsetRecord[], columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): AsyncIterable<Batch> {
     for (const rowset of rowsets) {
-      for (const segment of rowset.segments) {
-        const read = await this.readSegmentParts(segment, columns, predicates, request);
+      for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
+        const read = await this.readSegmentParts(rowset, segmentIdx, columns, predicates, request);
         if (read !== null) yield* batchesOfParts(read);
       }
     }
@@ -161,8 +317,8 @@ export class OlapTableSource implements TableSource {
     const readColumns = [...keyColumns, ...columns.filter((column) => !column.isKey)];
     const parts: Batch[] = [];
     for (const rowset of rowsets) {
-      for (const segment of rowset.segments) {
-        const batch = await this.readSegment(segment, readColumns, predicates, request);
+      for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
+        const batch = await this.readSegment(rowset, segmentIdx, readColumns, predicates, request);
         if (batch) parts.push(batch);
       }
     }
@@ -200,6 +356,15 @@ export class OlapTableSource implements TableSource {
       yield { length: end - start, columns: output.map((vec) => sliceVector(vec, start, end)) };
     }
   }
+}
+
+/** The ids of ascending `rowIds` within [start, end). */
+function rowIdsBetween(rowIds: Int32Array, start: number, end: number): Int32Array {
+  let lo = 0;
+  while (lo < rowIds.length && rowIds[lo] < start) lo++;
+  let hi = lo;
+  while (hi < rowIds.length && rowIds[hi] < end) hi++;
+  return rowIds.slice(lo, hi);
 }
 
 /** A segment's rows as per-column lists of consecutive pieces (piece boundaries differ between columns). */

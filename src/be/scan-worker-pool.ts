@@ -22,6 +22,8 @@ export interface ScanTask {
   readonly rowStart: number;
   readonly rowEnd: number;
   readonly fragment: ScanFragment;
+  /** Ascending ids of rows in [rowStart, rowEnd) that are deleted (delete bitmap, DELETE predicates). */
+  readonly excludedRows?: Int32Array;
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */
   readonly debugFault?: 'exit';
 }

@@ -15,7 +15,7 @@ import { LocalObjectStore } from '../io/local-object-store';
 import { PageCache } from '../storage/page-cache';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
-import { batchesOfParts } from './olap-table-source';
+import { batchesOfParts, excludeRows } from './olap-table-source';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
 /** Open segment readers kept per worker. */
@@ -65,6 +65,7 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   const { fragment } = task;
   const reader = await openReader(task.segmentKey, task.segmentSize, profile);
   let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
+  if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);
   if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
   const rowCount = ranges.count();
   profile.add('RowsRead', rowCount);

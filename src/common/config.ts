@@ -46,6 +46,15 @@ export const SETTINGS: readonly SettingDef[] = [
   def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
   def('parallel_scan_min_rows_per_scanner', 'int', 65536, 'Tables with fewer rows scan on the main thread; larger scans, filters and aggregates run in the scan_thread_num worker threads (0 threads: always on the main thread).'),
   def('sys_log_level', 'string', 'INFO', 'Log level: DEBUG, INFO, WARN, ERROR.', true),
+  def('group_commit_wal_path', 'string', '', 'Group Commit WAL directories, separated by `;` (each new WAL goes to a random one with space). Default: <data_dir>/wal.'),
+  def('group_commit_max_wal_num_per_table', 'int', 10, 'Most Group Commit WAL files one table may have (open async batches plus WALs waiting for replay); past it async loads to the table fail with EXCEEDED_LIMIT. 0 = unlimited.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('group_commit_queue_mem_limit', 'bytes', 67108864, 'Bytes all open Group Commit batches may hold together; writers beyond it wait (and open batches commit early).', true),
+  def('group_commit_queue_mem_wait_timeout_seconds', 'int', 120, 'How long a Group Commit writer waits for group_commit_queue_mem_limit before failing (Doris: 120 s, fixed).', true),
+  def('group_commit_replay_wal_retry_num', 'int', 10, 'WAL replay attempts with exponential backoff before retrying every group_commit_replay_wal_retry_interval_max_seconds.', true),
+  def('group_commit_replay_wal_retry_interval_seconds', 'int', 5, 'Base delay of WAL replay retries (doubled after each failure).', true),
+  def('group_commit_replay_wal_retry_interval_max_seconds', 'int', 1800, 'Longest delay between WAL replay retries.', true),
+  def('group_commit_wal_max_disk_limit', 'string', '10%', 'Most bytes Group Commit WALs may use: bytes or a percentage of the WAL disk; past it async loads run as sync_mode.', true),
+  def('group_commit_wal_fsync', 'bool', true, 'Test-only: false skips the fsync of async-mode WAL appends (acknowledged rows may then be lost on a crash). For measuring what the fsync costs.', true),
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));

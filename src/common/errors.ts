@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   INVALID_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid value for property {0}: {1}'),
   UNKNOWN_QUERY_ID: entry(1105, 'HY000', 'errCode = 2, detailMessage = query id {0} not found'),
   TRANSACTION_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  DML_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   LABEL_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Label [{0}] has already been used.'),
   // Stream Load (messages carry Doris's status prefix, as its response JSON does)
   LOAD_INVALID_ARGUMENT: entry(1105, 'HY000', '[INVALID_ARGUMENT]{0}'),
@@ -62,6 +63,11 @@ export const ERROR_CODES = {
   LOAD_NOT_SUPPORTED: entry(1235, '42000', '[NOT_IMPLEMENTED_ERROR]{0} is not supported yet'),
   LOAD_CANCELLED: entry(1105, 'HY000', '[CANCELLED]{0}'),
   LOAD_TIMEOUT: entry(1105, 'HY000', '[TIMEOUT]{0}', 'resource'),
+  // Group Commit (Doris status prefixes; the client retries SCHEMA_CHANGE and MEMORY waits)
+  GROUP_COMMIT_EXCEEDED_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [EXCEEDED_LIMIT]{0}', 'resource'),
+  GROUP_COMMIT_MEMORY: entry(1105, 'HY000', 'errCode = 2, detailMessage = [EXCEEDED_LIMIT]Wal memory back pressure wait too much time! {0}', 'resource'),
+  GROUP_COMMIT_BLOCKED: entry(1105, 'HY000', 'errCode = 2, detailMessage = insert table {0} is blocked on schema change', 'resource'),
+  GROUP_COMMIT_INVALID_MODE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]group_commit can only be [async_mode, sync_mode, off_mode]'),
   // users and sessions
   ACCESS_DENIED: entry(1045, '28000', "Access denied for user '{0}'@'{1}' (using password: {2})"),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),

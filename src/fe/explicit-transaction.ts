@@ -57,9 +57,9 @@ export class ExplicitTransaction {
   }
 
   /** Publish everything written; returns the transaction (null when nothing was inserted). */
-  commit(): TransactionRecord | null {
+  async commit(): Promise<TransactionRecord | null> {
     if (!this.txn) return null;
-    this.target.catalog.publish(this.txn.id, [...this.rowsets.values()], this.loadedRows);
+    await this.target.catalog.publish(this.txn.id, [...this.rowsets.values()], this.loadedRows);
     return this.txn;
   }
 

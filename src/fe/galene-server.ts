@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
+import { groupCommitManagerOf } from '../load/group-commit';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
 import { createHttpServer, listenHttp } from './http-api';
@@ -17,6 +18,14 @@ export interface RunningGalene {
 export async function startGalene(config: Config): Promise<RunningGalene> {
   const frontend = await Frontend.open(config);
   const compaction = frontend.compaction;
+  // Group Commit: replay the WALs of async loads acknowledged before a crash, before any client connects.
+  const groupCommit = groupCommitManagerOf(frontend.backend, config);
+  try {
+    await groupCommit.start();
+  } catch (err) {
+    frontend.close();
+    throw err;
+  }
   const host = config.getString('bind_address');
   const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port'), maxConnections: config.getInt('max_connections') });
   const httpServers: Server[] = [];
@@ -36,8 +45,10 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
       ports,
       async stop() {
         compaction.stop();
+        await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+        await groupCommit.close();
         frontend.close();
       },
     };

@@ -14,6 +14,8 @@ import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { GaleneError } from '../common/errors';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
+import { groupCommitMetrics, walSizeAnswer } from '../load/group-commit';
+import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 
@@ -49,6 +51,7 @@ function metricsText(fe: Frontend, role: 'fe' | 'be'): string {
       return Math.max(max, ...perTablet.values());
     }, 0);
     gauge('doris_be_max_tablet_version_num', versions, 'Most rowsets (versions) any tablet has');
+    for (const [name, value, help] of groupCommitMetrics(fe.backend)) gauge(name, value, help);
   }
   return lines.join('\n') + '\n';
 }
@@ -183,6 +186,35 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   return true;
 }
 
+/**
+ * BE `POST /api/update_config?name=value`: change one run-time-changeable BE setting, answered as Doris does
+ * (`{"status":"OK","msg":""}`, or `"BAD"` with the reason). Settings not marked changeable are refused;
+ * `persist=true` (Doris writes be_custom.conf) is refused too: put lasting values in galene.conf.
+ */
+function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.method !== 'POST') {
+    res.setHeader('Allow', 'POST');
+    return sendJson(res, 405, { status: 'BAD', msg: `method ${req.method} not allowed, use POST` });
+  }
+  const params = [...new URL(req.url ?? '/', 'http://localhost').searchParams.entries()];
+  const persist = params.find(([name]) => name === 'persist');
+  const settings = params.filter(([name]) => name !== 'persist');
+  const bad = (msg: string): void => sendJson(res, 200, { status: 'BAD', msg });
+  if (settings.length !== 1) return bad("Now only support to set a single config once, via 'config_name=new_value'");
+  const [name, value] = settings[0];
+  const failed = (reason: string): void => bad(`set ${name}=${value} failed, reason: ${reason}`);
+  const setting = findSetting(name);
+  if (!setting) return failed(`[NOT_FOUND]'${name}' is not found`);
+  if (!setting.mutable) return failed(`[NOT_IMPLEMENTED_ERROR]'${name}' is not support to modify`);
+  if (persist && persist[1].toLowerCase() === 'true') return failed('[NOT_IMPLEMENTED_ERROR]persist=true is not supported; put the setting in galene.conf');
+  try {
+    fe.config.set(name, value, 'update_config');
+  } catch (err) {
+    return failed(`[INVALID_ARGUMENT]${err instanceof Error ? err.message : String(err)}`);
+  }
+  sendJson(res, 200, { status: 'OK', msg: '' });
+}
+
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
     '/api/health': (_req, res) => sendJson(res, 200, { status: 'OK', role }),
@@ -192,6 +224,15 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
       res.end(text);
     },
   };
+  if (role === 'fe') {
+    // Doris: GET /api/get_wal_size[?host_ports=h:p,...] -> WAL file count per BE (authenticated, as FE REST APIs are).
+    routes['/api/get_wal_size'] = (req, res) => {
+      const auth = authenticate(fe, req);
+      if ('denied' in auth) return sendJson(res, 401, { msg: auth.denied, code: 401, data: null, count: 0 });
+      sendJson(res, 200, walSizeAnswer(fe.backend, fe.config, new URL(req.url ?? '/', 'http://localhost').searchParams.get('host_ports')));
+    };
+  }
+  if (role === 'be') routes['/api/update_config'] = (req, res) => updateConfigRoute(fe, req, res);
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
     Promise.resolve()
       .then(async () => {

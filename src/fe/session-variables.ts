@@ -74,6 +74,7 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('max_prepared_stmt_count', 'int', 16382, 'Most prepared statements open at once in the whole server (MySQL default 16382); PREPARE beyond it fails with error 1461.', {
     validate: (value) => (Number(value) >= 0 && Number(value) <= 4194304 ? null : 'must be between 0 and 4194304'),
   }),
+  v('enable_unique_key_partial_update', 'bool', false, 'INSERT with a column list into a merge-on-write UNIQUE KEY table updates only those columns of existing rows.'),
   v('enable_insert_strict', 'bool', true, 'INSERT fails on a row that does not fit its column instead of filtering it.'),
   v('sql_quote_show_create', 'bool', true, 'MySQL compatibility.'),
   v('default_storage_engine', 'string', 'olap', 'MySQL compatibility.'),

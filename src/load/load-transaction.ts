@@ -45,9 +45,9 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
     if (batch.length > 0) {
       const written = await writeTableRows(target.store, table, batch, txn.id);
       objectKeys = written.objectKeys;
-      target.catalog.publish(txn.id, written.rowsets, batch.length);
+      await target.catalog.publish(txn.id, written.rowsets, batch.length);
     } else {
-      target.catalog.publish(txn.id, [], 0);
+      await target.catalog.publish(txn.id, [], 0);
     }
   } catch (err) {
     meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
@@ -69,7 +69,7 @@ export interface MultiBatchLoad {
   /** Rows written so far. */
   readonly loadedRows: number;
   add(batch: Batch): Promise<void>;
-  commit(): LoadOutcome;
+  commit(): Promise<LoadOutcome>;
   precommit(): LoadOutcome;
   abort(reason: string): Promise<void>;
 }
@@ -113,9 +113,9 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
       }
       loadedRows += batch.length;
     },
-    commit() {
+    async commit() {
       finish();
-      target.catalog.publish(txn.id, finalRowsets(), loadedRows);
+      await target.catalog.publish(txn.id, finalRowsets(), loadedRows);
       return { txn, label, loadedRows };
     },
     precommit() {
@@ -132,11 +132,11 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
 }
 
 /** Two-phase commit, second phase: publish a PRECOMMITTED transaction's rowsets. */
-export function commitPrecommitted(target: LoadTarget, txnId: number): void {
+export async function commitPrecommitted(target: LoadTarget, txnId: number): Promise<void> {
   const meta = target.catalog.meta;
   const txn = meta.getTransaction(txnId);
   if (!txn || txn.status !== 'PRECOMMITTED') throw new GaleneError('INTERNAL', [`transaction ${txnId} is not pre-committed`]);
-  target.catalog.publish(txnId, meta.pendingRowsets(txnId), txn.loadedRows);
+  await target.catalog.publish(txnId, meta.pendingRowsets(txnId), txn.loadedRows);
   meta.deletePendingRowsets(txnId);
 }
 

@@ -132,7 +132,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
       if (rowIds.length === 0) continue;
       const tablet = table.tablets[bucket];
       const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => gatherRows(column, rowIds));
-      const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType);
+      const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType, schema);
       const segments: SegmentRecord[] = [];
       let dataSize = 0;
       const firstSegmentIdx = nextSegmentIdx?.get(tablet.id) ?? 0;

@@ -6,7 +6,8 @@
  * column names are case-insensitive.
  */
 import { GaleneError } from '../common/errors';
-import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
+import type { Batch, Vector } from '../common/column';
+import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, TabletRecord } from './meta-store';
 import type { TableSchema } from './schema';
 
@@ -24,12 +25,17 @@ export interface TableState {
 }
 
 /**
- * What the publish of a merge-on-write table needs from the storage engine (the BE implements it; the
- * catalog cannot read segments): the delete bitmap deltas that make the new rowsets the only visible rows
- * of their keys. Called with the table's publish lock held, against the table's current state.
+ * What merge-on-write needs from the storage engine (the BE implements it in
+ * be/delete-bitmap-calculator.ts; the catalog cannot read segments). Each call works against the given
+ * table state; the publish and DELETE paths call it holding the table's publish lock.
  */
-export interface MergeOnWritePublisher {
+export interface MergeOnWriteStorage {
+  /** Delete bitmap deltas that leave the new rowsets `rowsets[rowsetIdxs]` the only visible rows of their keys. */
   computeDeleteBitmaps(table: TableState, rowsets: readonly NewRowset[], rowsetIdxs: readonly number[]): Promise<PendingBitmapDelta[]>;
+  /** Deltas hiding the visible rows with the given keys (key columns in key order). */
+  deleteKeys(table: TableState, keys: readonly Vector[], length: number): Promise<{ bitmaps: BitmapDelta[]; deletedRows: number }>;
+  /** Partial update: fill the columns not in `given` (lower-case names) from each key's visible row. */
+  fillPartialColumns(table: TableState, batch: Batch, given: ReadonlySet<string>): Promise<Batch>;
 }
 
 /** A FIFO async lock per key: publishes of a merge-on-write table run one at a time. */
@@ -84,7 +90,7 @@ export class Catalog {
   }
 
   /** Set by the BE at start-up; publishing into a merge-on-write table needs it. */
-  mergeOnWrite: MergeOnWritePublisher | null = null;
+  mergeOnWrite: MergeOnWriteStorage | null = null;
   private readonly publishLocks = new KeyedLock();
 
   /**
@@ -257,6 +263,26 @@ export class Catalog {
       const deletePredicates = deletePredicate !== null && extras?.deletePredicate?.tableId === tableId ? [...(state.deletePredicates ?? []), deletePredicate] : state.deletePredicates;
       this.putTable({ ...state, rowsets: rowsetList, visibleVersion: version, deleteBitmap, deletePredicates });
     }
+  }
+
+  /**
+   * Partial column update (Stream Load `partial_columns`, INSERT with enable_unique_key_partial_update):
+   * `batch` holds full rows where only the columns in `given` (lower-case names) carry loaded values and
+   * the others their defaults; rows whose key is visible take the other columns from that row. A new key
+   * whose missing NOT NULL column has no default fails the load, as in Doris.
+   */
+  async fillPartialColumns(table: TableState, batch: Batch, given: ReadonlySet<string>): Promise<Batch> {
+    const storage = this.mergeOnWrite;
+    if (storage === null || !isMergeOnWrite(table.schema)) throw new GaleneError('DML_ERROR', ['Only unique key merge on write support partial update']);
+    const current = this.tablesById.get(table.schema.id) ?? table;
+    const filled = await storage.fillPartialColumns(current, batch, given);
+    table.schema.columns.forEach((column, colIdx) => {
+      const nulls = filled.columns[colIdx].nulls;
+      if (!column.nullable && !given.has(column.name.toLowerCase()) && nulls !== null && nulls.indexOf(1) >= 0) {
+        throw new GaleneError('DML_ERROR', [`the unmentioned column \`${column.name}\` should have default value or be nullable for newly inserted rows in partial update`]);
+      }
+    });
+    return filled;
   }
 
   /**

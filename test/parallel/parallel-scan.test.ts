@@ -74,7 +74,7 @@ test('parallel scans give the single-thread answers', async () => {
     await conn.query('CREATE DATABASE par');
     await conn.query('USE par');
     await conn.query(`CREATE TABLE dup (${COLUMNS}) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2`);
-    await conn.query(`CREATE TABLE uniq (${COLUMNS}) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2`);
+    await conn.query(`CREATE TABLE uniq (${COLUMNS}) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')`);
     await conn.query('CREATE TABLE agg (id INT, k INT, g VARCHAR(4), x BIGINT SUM, d DECIMAL(10,2) MAX, s VARCHAR(8) MIN) AGGREGATE KEY(id, k, g) DISTRIBUTED BY HASH(id) BUCKETS 2');
     for (let chunk = 0; chunk < 4; chunk++) {
       const rows = Array.from({ length: 1500 }, (_v, idx) => randomRow(chunk * 1500 + idx));
@@ -90,7 +90,7 @@ test('parallel scans give the single-thread answers', async () => {
     const filterProfile = await profileOf(server.ports.query_port, QUERIES[9]);
     assert.ok(Number(filterProfile.get('ParallelScanTasks') ?? 0) >= 2, 'the filter ran in the workers');
     const uniqueProfile = await profileOf(server.ports.query_port, QUERIES[11]);
-    assert.equal(uniqueProfile.get('ParallelScanTasks'), undefined, 'UNIQUE KEY scans merge on read in-thread');
+    assert.equal(uniqueProfile.get('ParallelScanTasks'), undefined, 'merge-on-read UNIQUE KEY scans merge in-thread');
   } finally {
     await server.stop();
   }

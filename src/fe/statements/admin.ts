@@ -99,7 +99,7 @@ export async function transaction(session: Session, statement: TransactionStatem
     await open.rollback('rolled back by the user');
     return okResult(0, `{'label':'${open.label}', 'status':'ABORTED', 'txnId':'${open.txnId ?? ''}'}`);
   }
-  const txn = open.commit();
+  const txn = await open.commit();
   return okResult(0, `{'label':'${open.label}', 'status':'VISIBLE', 'txnId':'${txn?.id ?? ''}'}`);
 }
 

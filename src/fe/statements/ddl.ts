@@ -85,6 +85,8 @@ export function validateTableProperties(properties: Readonly<Record<string, stri
     if (key === 'group_commit_mode' && !['off_mode', 'sync_mode', 'async_mode'].includes(value.toLowerCase())) {
       throw new GaleneError('INVALID_PROPERTY', [key, `${value} (group_commit can only be [async_mode, sync_mode, off_mode])`]);
     }
+    if (key === 'enable_unique_key_merge_on_write' && !['true', 'false'].includes(value.toLowerCase())) throw new GaleneError('INVALID_PROPERTY', [key, `${value} (expected true or false)`]);
+    if (key === 'function_column.sequence_type') throw new GaleneError('UNSUPPORTED', ['function_column.sequence_type (a hidden sequence column); use function_column.sequence_col']);
     if (key === 'function_column.sequence_col' && forSchema) {
       if (forSchema.keysType !== 'UNIQUE') throw bad('sequence column only support UNIQUE_KEYS');
       if (!forSchema.columns.some((column) => column.name.toLowerCase() === value.toLowerCase())) throw bad(`The sequence_col[${value}] does not exist`);
@@ -108,6 +110,17 @@ function defaultText(expr: Expr | undefined, column: ColumnDef): string | null {
   }
   if (expr.kind === 'unary' && expr.op === '-' && expr.operand.kind === 'literal') return '-' + String(expr.operand.value);
   throw bad(`Invalid default value for '${column.name}': only constants and CURRENT_TIMESTAMP are allowed`);
+}
+
+/**
+ * UNIQUE KEY tables are merge-on-write unless created with `enable_unique_key_merge_on_write` = false
+ * (the Doris default since 2.1); the property is written out so SHOW CREATE TABLE shows it, as Doris does.
+ */
+function tableModelProperties(keysType: KeysType, properties: Readonly<Record<string, string>>): Record<string, string> {
+  const out = { ...properties };
+  const mow = out['enable_unique_key_merge_on_write'];
+  if (keysType === 'UNIQUE') out['enable_unique_key_merge_on_write'] = mow === undefined ? 'true' : mow.toLowerCase();
+  return out;
 }
 
 const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
@@ -196,7 +209,7 @@ export function buildTableSchema(session: Session, statement: CreateTableStateme
     keyColumns: keys,
     indexes,
     distribution,
-    properties: { ...statement.properties },
+    properties: tableModelProperties(keysType, statement.properties),
     comment: statement.comment ?? '',
     schemaVersion: 1,
     createTime: Date.now(),
@@ -249,6 +262,9 @@ export async function alterTable(session: Session, statement: AlterTableStatemen
   for (const action of statement.actions) {
     switch (action.kind) {
       case 'setProperties': {
+        for (const key of ['enable_unique_key_merge_on_write', 'function_column.sequence_col']) {
+          if (key in action.properties && action.properties[key] !== next.properties[key]) throw bad(`Can not change ${key} of an existing table`);
+        }
         const properties = { ...next.properties, ...action.properties };
         validateTableProperties(action.properties, next);
         next = { ...next, properties };

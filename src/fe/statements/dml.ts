@@ -13,9 +13,11 @@ import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { generateLabel, loadBatch } from '../../load/load-transaction';
+import { groupCommitInsert } from '../../load/group-commit';
 import type { TableState } from '../../meta/catalog';
+import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { ColumnSchema } from '../../meta/schema';
-import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, UpdateStatement } from '../../sql/ast';
+import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery } from '../../sql/query';
 import type { Session } from '../session';
@@ -315,7 +317,7 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
       return castVector(whole, targets[colIdx].type, 'insert', targets[colIdx].name, 1);
     });
   }
-  const batch = completeRows(table, targets, values, rowCount);
+  const batch = isPartialUpdate(session, table, statement) ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
   const open = session.transaction;
   if (open) {
     // Inside BEGIN ... COMMIT: written now, visible at COMMIT.
@@ -323,16 +325,219 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
     await open.insert(table, batch);
     return okResult(rowCount, `{'label':'${open.label}', 'status':'PREPARE', 'txnId':'${open.txnId}'}`);
   }
+  // Group Commit (session variable group_commit > table property group_commit_mode; src/load/group-commit).
+  const source = statement.source;
+  const grouped = await groupCommitInsert(fe.backend, fe.config, table, batch, {
+    sessionMode: (session.variables.get('group_commit') ?? fe.globalVariables.get('group_commit') ?? null) as string | null,
+    label: statement.label,
+    literalValues: source.kind === 'values' && (source.literals !== undefined || source.rows.every((row) => row.every((cell) => cell.kind === 'default' || literalText(cell) !== undefined))),
+    partialUpdate: isPartialUpdate(session, table, statement),
+    queryId: profile.queryId,
+  });
+  if (grouped !== null) return okResult(rowCount, grouped);
   const label = statement.label ?? generateLabel('insert');
   const outcome = await loadBatch(fe.backend, table, batch, label);
   return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
 }
 
-export async function runDelete(_session: Session, _statement: DeleteStatement): Promise<StatementResult> {
-  throw new GaleneError('UNSUPPORTED', ['DELETE']);
+/**
+ * INSERT with a column list into a merge-on-write UNIQUE KEY table while `enable_unique_key_partial_update`
+ * is true updates only the listed columns of existing rows (Doris partial column update).
+ */
+function isPartialUpdate(session: Session, table: TableState, statement: InsertStatement): boolean {
+  if (statement.columns === null || statement.columns === undefined || session.getVariable('enable_unique_key_partial_update') !== true || !isMergeOnWrite(table.schema)) return false;
+  const named = new Set(statement.columns.map((name) => name.toLowerCase()));
+  const missingKeys = table.schema.keyColumns.filter((key) => !named.has(key.toLowerCase()));
+  if (missingKeys.length > 0) throw new GaleneError('DML_ERROR', [`Partial update should include all key columns, missing: ${missingKeys.join(', ')}`]);
+  return named.size < table.schema.columns.length;
 }
 
-export async function runUpdate(_session: Session, _statement: UpdateStatement): Promise<StatementResult> {
-  throw new GaleneError('UNSUPPORTED', ['UPDATE']);
+/** Rows of a partial update: the given columns, the others from each key's visible row (defaults for new keys). */
+async function partialRows(session: Session, table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number): Promise<Batch> {
+  const columns = table.schema.columns.map((column) => {
+    const given = targets.indexOf(column);
+    if (given >= 0) {
+      if (!column.nullable && values[given].nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
+      return values[given];
+    }
+    let fill: RawValue = null;
+    try {
+      fill = defaultRaw(column);
+    } catch {
+      // NOT NULL without a default: filled from the existing row, or the load fails (checked after the fill).
+    }
+    return constantVector(column.type, fill, rowCount);
+  });
+  const given = new Set(targets.map((column) => column.name.toLowerCase()));
+  return session.fe.catalog.fillPartialColumns(table, { length: rowCount, columns }, given);
 }
 
+// ------------------------------------------------------------ DELETE and UPDATE
+
+const dmlError = (message: string): GaleneError => new GaleneError('DML_ERROR', [message]);
+
+/** `SELECT items FROM table WHERE where` as an AST (DELETE and UPDATE read the rows they change with it). */
+function selectFrom(statement: DeleteStatement | UpdateStatement, database: string, items: readonly Expr[]): SelectQuery {
+  const span = { pos: statement.pos, end: statement.end };
+  return {
+    kind: 'select',
+    distinct: false,
+    items: items.map((expr) => ({ expr, alias: null, ...span })),
+    from: { kind: 'table', database, name: statement.table, alias: null, ...span },
+    where: statement.where,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    ...span,
+  };
+}
+
+const columnRef = (name: string, span: { pos: number; end: number }): Expr => ({ kind: 'column', qualifier: [], name, pos: span.pos, end: span.end });
+
+/** Rows of a query result as one vector per column. */
+function resultColumns(result: Awaited<ReturnType<typeof runQuery>>): { length: number; columns: Vector[] } {
+  const length = result.batches.reduce((sum, batch) => sum + batch.length, 0);
+  const columns = result.columns.map((column, colIdx) => (result.batches.length === 0 ? vectorFromRaw(column.type, []) : concatVectors(column.type, result.batches.map((batch) => batch.columns[colIdx]))));
+  return { length, columns };
+}
+
+const NEGATED_OP: Record<string, DeleteConditionOp> = { '=': '!=', '!=': '=', '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
+
+/**
+ * The WHERE of a DELETE on a non-merge-on-write table as Doris delete conditions: `column op literal`
+ * (=, !=, <, <=, >, >=), `column [NOT] IN (literals)`, `column IS [NOT] NULL` and NOT of those, joined by
+ * AND; values converted to the column's type. Anything else fails with Doris's message.
+ */
+function deleteConditions(session: Session, table: TableState, where: Expr, sqlText: string, profile: QueryProfile): DeleteCondition[] {
+  const schema = table.schema;
+  const text = (expr: Expr): string => sqlText.slice(expr.pos, expr.end);
+  const unsupported = (expr: Expr): GaleneError => dmlError(`Where clause only supports compound predicate, binary predicate, is_null predicate or in predicate. But we meet ${text(expr)}`);
+  const columnOf = (expr: Expr, what: string, predicate: Expr): ColumnSchema => {
+    if (expr.kind !== 'column') throw dmlError(`Left expr of ${what} should be column name, predicate: ${text(predicate)}`);
+    const column = schema.columns.find((candidate) => candidate.name.toLowerCase() === expr.name.toLowerCase());
+    if (!column) throw new GaleneError('UNKNOWN_COLUMN', [expr.name, 'where clause']);
+    if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw dmlError(`Column[${column.name}] type is float or double.`);
+    if (!column.isKey && schema.keysType === 'AGGREGATE') {
+      throw dmlError(`delete predicate on value column only supports Unique table with merge-on-write enabled and Duplicate table, but Table[${schema.name}] is an Aggregate table.`);
+    }
+    if (!column.isKey && schema.keysType === 'UNIQUE') {
+      throw dmlError(`delete predicate on value column only supports Unique table with merge-on-write enabled and Duplicate table, but Table[${schema.name}] is an unique table without merge-on-write.`);
+    }
+    return column;
+  };
+  const valueOf = (expr: Expr, column: ColumnSchema, predicate: Expr): RawValue => {
+    const literal = expr.kind === 'literal' || (expr.kind === 'unary' && expr.op === '-' && expr.operand.kind === 'literal');
+    if (!literal) throw dmlError(`Right expr of binary predicate should be value, predicate: ${text(predicate)}`);
+    const ctx = session.execContext(profile);
+    const bound = bindScalarExpr(expr, ctx);
+    const cast = castVector(vectorFromRaw(bound.type, [evaluateConstant(bound, ctx)]), column.type, 'insert', column.name, 1);
+    return getRaw(cast, 0);
+  };
+  const out: DeleteCondition[] = [];
+  const visit = (expr: Expr, negated: boolean): void => {
+    if (expr.kind === 'binary' && expr.op === 'AND' && !negated) {
+      visit(expr.left, false);
+      visit(expr.right, false);
+    } else if (expr.kind === 'unary' && expr.op === 'NOT' && !negated) {
+      visit(expr.operand, true);
+    } else if (expr.kind === 'binary' && expr.op in NEGATED_OP) {
+      const column = columnOf(expr.left, 'binary predicate', expr);
+      out.push({ column: column.name, op: negated ? NEGATED_OP[expr.op] : (expr.op as DeleteConditionOp), values: [valueOf(expr.right, column, expr)] });
+    } else if (expr.kind === 'isnull') {
+      const column = columnOf(expr.operand, 'is_null predicate', expr);
+      out.push({ column: column.name, op: expr.negated !== negated ? 'isnotnull' : 'isnull', values: [] });
+    } else if (expr.kind === 'in') {
+      const column = columnOf(expr.operand, 'in predicate', expr);
+      const values = expr.list.map((item) => {
+        if (item.kind !== 'literal' && !(item.kind === 'unary' && item.op === '-')) throw dmlError(`Child of in predicate should be value, but get ${text(item)}`);
+        return valueOf(item, column, expr);
+      });
+      out.push({ column: column.name, op: expr.negated !== negated ? 'not in' : 'in', values });
+    } else {
+      throw unsupported(expr);
+    }
+  };
+  visit(where, false);
+  return out;
+}
+
+/**
+ * DELETE FROM t WHERE ...: on a merge-on-write UNIQUE KEY table the matching rows join the delete bitmap
+ * at a new version (any WHERE the query engine can evaluate); on the other models the WHERE becomes a
+ * delete predicate that hides matching rows of older versions (Doris's simple conditions only). Writes
+ * no data; returns the number of rows deleted.
+ */
+export async function runDelete(session: Session, statement: DeleteStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  const fe = session.fe;
+  const database = session.requireDatabase(statement.database);
+  const table = fe.catalog.getTable(database, statement.table);
+  const schema = table.schema;
+  if (session.transaction) throw new GaleneError('TRANSACTION_ERROR', ['DELETE is not allowed inside a transaction']);
+  const meta = fe.catalog.meta;
+  if (isMergeOnWrite(schema)) {
+    const storage = fe.catalog.mergeOnWrite;
+    if (storage === null) throw new GaleneError('INTERNAL', ['merge-on-write DELETE without a storage engine']);
+    return fe.catalog.withTableLock([schema.id], async () => {
+      // Holding the lock: no publish or compaction changes the table between reading the keys and deleting them.
+      const current = fe.catalog.getTable(database, statement.table);
+      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.execContext(profile), sqlText));
+      if (keys.length === 0) return okResult(0);
+      const { bitmaps, deletedRows } = await storage.deleteKeys(current, keys.columns, keys.length);
+      const txn = meta.beginTransaction(current.dbId, generateLabel('delete'), [schema.id]);
+      try {
+        fe.catalog.publishDeletes(txn.id, schema.id, bitmaps, deletedRows);
+      } catch (err) {
+        meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+      return okResult(deletedRows);
+    });
+  }
+  // Doris: deleting every row needs TRUNCATE; a predicate with no condition is refused.
+  if (statement.where === null) throw dmlError('delete all rows is forbidden temporary.');
+  const conditions = deleteConditions(session, table, statement.where, sqlText, profile);
+  const countExpr: Expr = { kind: 'call', name: 'count', args: [{ kind: 'star', qualifier: [], pos: statement.pos, end: statement.end }], distinct: false, pos: statement.pos, end: statement.end };
+  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.execContext(profile), sqlText));
+  const deletedRows = counted.length > 0 ? Number(getRaw(counted.columns[0], 0)) : 0;
+  const txn = meta.beginTransaction(table.dbId, generateLabel('delete'), [schema.id]);
+  try {
+    fe.catalog.publishDeletePredicate(txn.id, schema.id, conditions, deletedRows);
+  } catch (err) {
+    meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  return okResult(deletedRows);
+}
+
+/**
+ * UPDATE t SET c = expr, ... WHERE ... on a UNIQUE KEY table: reads the matching rows with the new values
+ * computed by the expression engine and loads them as one transaction, so each replaces the row of its
+ * key. Other models fail with Doris's error. Returns the number of rows updated.
+ */
+export async function runUpdate(session: Session, statement: UpdateStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  const fe = session.fe;
+  const database = session.requireDatabase(statement.database);
+  const table = fe.catalog.getTable(database, statement.table);
+  const schema = table.schema;
+  if (schema.keysType !== 'UNIQUE') throw dmlError('Only unique table could be updated.');
+  if (session.transaction) throw new GaleneError('TRANSACTION_ERROR', ['UPDATE is not allowed inside a transaction']);
+  const assigned = new Map<ColumnSchema, Expr>();
+  for (const assignment of statement.assignments) {
+    const column = schema.columns.find((candidate) => candidate.name.toLowerCase() === assignment.column.toLowerCase());
+    if (!column) throw new GaleneError('UNKNOWN_COLUMN', [assignment.column, 'field list']);
+    if (column.isKey) throw dmlError('Only value columns of unique table could be updated');
+    if (assigned.has(column)) throw new GaleneError('DUPLICATE_COLUMN', [column.name]);
+    assigned.set(column, assignment.value);
+  }
+  const items = schema.columns.map((column) => assigned.get(column) ?? columnRef(column.name, statement));
+  const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.execContext(profile), sqlText));
+  if (rows.length === 0) return okResult(0);
+  const columns = schema.columns.map((column, colIdx) => {
+    const vec = castVector(rows.columns[colIdx], column.type, 'insert', column.name, 1);
+    if (!column.nullable && vec.nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
+    return vec;
+  });
+  const outcome = await loadBatch(fe.backend, fe.catalog.getTable(database, statement.table), { length: rows.length, columns }, generateLabel('update'));
+  return okResult(outcome.loadedRows);
+}

@@ -174,7 +174,7 @@ export class RowConverter {
     }
     for (const [colIdx, column] of schema.columns.entries()) {
       const given = this.directSlotOf[colIdx] >= 0 || this.derived.some((entry) => entry.colIdx === colIdx);
-      if (!given && !column.nullable && column.defaultValue === null) throw invalid(`Column has no default value. column: ${column.name}`);
+      if (!given && !column.nullable && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
     }
     if (options.where !== null) {
       // `where` sees the table columns after mapping and conversion, then the source-only columns.
@@ -195,6 +195,15 @@ export class RowConverter {
     this.pendingRaw = new Array<RawValue>(slotCount).fill(null);
     this.pendingStart = new Int32Array(slotCount);
     this.pendingEnd = new Int32Array(slotCount);
+  }
+
+  /** Lower-case names of the table columns this load gives values for (partial column updates fill the rest). */
+  givenColumns(): Set<string> {
+    const out = new Set<string>();
+    this.schema.columns.forEach((column, colIdx) => {
+      if (this.directSlotOf[colIdx] >= 0 || this.derived.some((entry) => entry.colIdx === colIdx)) out.add(column.name.toLowerCase());
+    });
+    return out;
   }
 
   private newBuilders(): (VectorBuilder | null)[] {

@@ -19,11 +19,13 @@ import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { abortPrecommitted, beginLoad, commitPrecommitted, LoadTarget, MultiBatchLoad } from '../load-transaction';
+import { isMergeOnWrite, sequenceColumnName } from '../../meta/delete-bitmap';
 import { BodyReader, CsvReader } from './csv-reader';
 import { JsonReader } from './json-reader';
 import { errorLogFileName, LoadErrorLog, readErrorLog, removeOldErrorLogs } from './load-error-log';
 import { concatBatches, RowConverter } from './row-converter';
 import { parseStreamLoadOptions, StreamLoadOptions } from './stream-load-options';
+import { prepareGroupCommitStreamLoad } from '../group-commit/group-commit-loads';
 
 /** Rows buffered before a write, whatever their size. */
 export const FLUSH_MAX_ROWS = 65536;
@@ -165,6 +167,9 @@ export class StreamLoadService {
     } catch (err) {
       return fail(messageOf(err));
     }
+    // Group Commit (header group_commit > table property group_commit_mode; src/load/group-commit).
+    const grouped = prepareGroupCommitStreamLoad({ target: this.host.target, config: this.host.config, errorLogDir: this.errorLogDir }, table, headers, options, converter, errors, errorUrlBase, started);
+    if (grouped !== null) return grouped;
     this.sweepExpiredLabels();
     const beginStart = performance.now();
     const existing = this.existingLabel(table.dbId, label);
@@ -212,19 +217,27 @@ export class StreamLoadService {
     };
   }
 
-  /** partial_columns and sequence_col need merge-on-write UNIQUE KEY support: validated, then refused. */
+  /**
+   * partial_columns needs a merge-on-write UNIQUE KEY table and the key columns among the loaded ones;
+   * sequence_col must name the table's sequence column (`function_column.sequence_col`), which then
+   * decides which row of a key stays visible.
+   */
   private checkUniqueKeyFeatures(table: TableState, options: StreamLoadOptions): string | null {
     const schema = table.schema;
     if (options.partialColumns) {
-      if (schema.keysType !== 'UNIQUE') return new GaleneError('LOAD_INVALID_ARGUMENT', ['Only unique key merge on write support partial update']).message;
-      return new GaleneError('LOAD_NOT_SUPPORTED', ['partial update']).message;
+      if (!isMergeOnWrite(schema)) return new GaleneError('LOAD_INVALID_ARGUMENT', ['Only unique key merge on write support partial update']).message;
+      if (options.columns !== null) {
+        const named = new Set(options.columns.map((item) => item.name.toLowerCase()));
+        const missing = schema.keyColumns.filter((key) => !named.has(key.toLowerCase()));
+        if (missing.length > 0) return new GaleneError('LOAD_INVALID_ARGUMENT', [`Partial update should include all key columns, missing: ${missing.join(', ')}`]).message;
+      }
     }
     if (options.sequenceCol !== null) {
-      if (schema.keysType !== 'UNIQUE') return new GaleneError('LOAD_INVALID_ARGUMENT', ['There is no sequence column in the table (sequence_col needs a UNIQUE KEY table)']).message;
-      if (!schema.columns.some((column) => column.name.toLowerCase() === options.sequenceCol!.toLowerCase())) {
-        return new GaleneError('LOAD_INVALID_ARGUMENT', [`sequence column ${options.sequenceCol} is not a column of table ${schema.name}`]).message;
+      const tableSequence = sequenceColumnName(schema);
+      if (schema.keysType !== 'UNIQUE' || tableSequence === null) return new GaleneError('LOAD_INVALID_ARGUMENT', ['There is no sequence column in the table (set function_column.sequence_col on a UNIQUE KEY table)']).message;
+      if (tableSequence.toLowerCase() !== options.sequenceCol.toLowerCase()) {
+        return new GaleneError('LOAD_INVALID_ARGUMENT', [`sequence_col ${options.sequenceCol} is not the sequence column ${tableSequence} of table ${schema.name}`]).message;
       }
-      return new GaleneError('LOAD_NOT_SUPPORTED', ['load with sequence_col']).message;
     }
     return null;
   }
@@ -249,7 +262,7 @@ export class StreamLoadService {
       pendingRows = 0;
       pendingBytes = 0;
       const writeStart = performance.now();
-      await load.add(batch);
+      await load.add(options.partialColumns ? await this.catalog.fillPartialColumns(table, batch, converter.givenColumns()) : batch);
       writeMs += performance.now() - writeStart;
     };
     const parse = async (chunks: Buffer[], final: boolean, size: number): Promise<void> => {
@@ -300,7 +313,7 @@ export class StreamLoadService {
     const commitStart = performance.now();
     try {
       if (options.twoPhaseCommit) load.precommit();
-      else load.commit();
+      else await load.commit();
     } catch (err) {
       return this.finishFailed(state, result, messageOf(err), readMs, writeMs);
     }
@@ -382,7 +395,7 @@ export class StreamLoadService {
     }
     try {
       if (operation === 'commit') {
-        commitPrecommitted(this.host.target, txn.id);
+        await commitPrecommitted(this.host.target, txn.id);
         const info = this.catalog.meta.getLoadJobInfo(txn.id) ?? {};
         this.catalog.meta.putLoadJobInfo(txn.id, { ...info, state: 'FINISHED' });
         return { status: 'Success', msg: `transaction [${txn.id}] commit successfully.` };
