@@ -9,20 +9,14 @@
  * version of the run, so it still sorts before every newer rowset and after every older one. Deleted rows
  * (merge-on-write delete bitmaps, DELETE predicates of later versions) are left out of the merged rowset.
  */
-import { Batch, concatVectors } from '../common/column';
 import { GaleneError } from '../common/errors';
-import { QueryProfile } from '../common/profile';
-import { writeTableRows } from '../load/table-writer';
+import { LocalObjectStore } from '../io/local-object-store';
 import type { Catalog, TableState } from '../meta/catalog';
 import { isMergeOnWrite } from '../meta/delete-bitmap';
 import type { RowsetRecord } from '../meta/meta-store';
 import type { Backend } from './backend';
-import { PageCache } from '../storage/page-cache';
-import { SegmentReader } from '../storage/segment-reader';
-import { OlapTableSource, SegmentOpener } from './olap-table-source';
-
-/** Compaction reads each page once: a small cache of its own keeps them out of the query page cache. */
-const COMPACTION_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+import { mergeTabletRowsets } from './compaction-merge';
+import { CompactionWorkerClient } from './compaction-worker-client';
 
 export interface CompactionPolicy {
   /** Cumulative compaction starts when a tablet has this many rowsets smaller than `smallRowsetBytes`. */
@@ -85,7 +79,12 @@ export class CompactionScheduler {
     private readonly catalog: Catalog,
     private readonly backend: Backend,
     private readonly policy: CompactionPolicy = DEFAULT_COMPACTION_POLICY,
-  ) {}
+  ) {
+    const root = backend.store instanceof LocalObjectStore ? backend.store.root : null;
+    this.worker = root !== null ? new CompactionWorkerClient(root) : null;
+  }
+
+  private readonly worker: CompactionWorkerClient | null;
 
   /** Check every tablet periodically. */
   start(intervalMs = 2000): void {
@@ -95,6 +94,7 @@ export class CompactionScheduler {
 
   stop(): void {
     this.stopped = true;
+    void this.worker?.close();
     if (this.timer) clearInterval(this.timer);
     for (const timer of this.retiredTimers) clearTimeout(timer);
   }
@@ -154,20 +154,11 @@ export class CompactionScheduler {
     const tablet = table.tablets.find((candidate) => candidate.id === tabletId);
     if (!tablet) throw new GaleneError('INTERNAL', [`tablet ${tabletId} not in table ${table.schema.name}`]);
     const slice: TableState = { ...table, tablets: [tablet], rowsets: inputs };
-    const profile = new QueryProfile('compaction', '', 'compaction', table.schema.databaseName);
-    const pageCache = new PageCache(COMPACTION_PAGE_CACHE_BYTES);
-    const opener: SegmentOpener = {
-      openSegment: async (segment, sink) => SegmentReader.open(await this.backend.fileCache.open(segment.key, sink, segment.size), { pageCache, profile: sink }),
-    };
-    const source = new OlapTableSource(slice, opener);
-    const columns = table.schema.columns.map((column) => column.name);
-    const parts: Batch[] = [];
-    for await (const batch of source.scan({ columns, predicates: [], limit: null, profile })) parts.push(batch);
-    const length = parts.reduce((sum, part) => sum + part.length, 0);
-    const merged: Batch = { length, columns: table.schema.columns.map((column, colIdx) => concatVectors(column.type, parts.map((part) => part.columns[colIdx]))) };
     // A compaction writes under a transaction id of its own so its segment keys never collide with a load's.
     const txnId = this.catalog.meta.nextId('txn');
-    const written = await writeTableRows(this.backend.store, slice, merged, txnId);
+    // The merge itself (decode, model merge, encode, write) runs in the compaction worker thread when the
+    // object store is a local directory, so loads and queries keep the event loop.
+    const written = this.worker ? await this.worker.merge(slice, txnId) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId);
     const version = Math.max(...inputs.map((rowset) => rowset.version));
     const output = written.rowsets[0] ?? { tabletId, tableId: table.schema.id, segments: [], numRows: 0, dataSize: 0 };
     try {

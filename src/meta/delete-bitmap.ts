@@ -197,6 +197,15 @@ export class DeleteBitmap {
     return [...this.byRowset.keys()];
   }
 
+  /** Structured-clone-safe form (to hand a table version to a worker thread). */
+  toEntries(): [number, Int32Array[]][] {
+    return [...this.byRowset].map(([rowsetId, segments]) => [rowsetId, [...segments]]);
+  }
+
+  static fromEntries(entries: readonly [number, Int32Array[]][]): DeleteBitmap {
+    return entries.length === 0 ? DeleteBitmap.EMPTY : new DeleteBitmap(new Map(entries));
+  }
+
   /** This bitmap with `deltas` added. */
   withDeletes(deltas: readonly BitmapDelta[]): DeleteBitmap {
     if (deltas.length === 0) return this;
