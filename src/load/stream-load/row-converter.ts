@@ -207,7 +207,8 @@ export class RowConverter {
   }
 
   private newBuilders(): (VectorBuilder | null)[] {
-    return this.slots.map((slot) => (slot.mode === 'skip' ? null : new VectorBuilder(slot.type, 4096)));
+    // Small to start: a load of a few KB (Group Commit) should not zero-fill 4096-row builders; they double as needed.
+    return this.slots.map((slot) => (slot.mode === 'skip' ? null : new VectorBuilder(slot.type, 256)));
   }
 
   /** Count a row that failed before conversion (bad field count, invalid UTF-8, unparsable JSON). */
