@@ -14,7 +14,7 @@ import type { ScanRequest, TableSource } from '../exec/context';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
-import { ColumnSchema, findColumn, TableSchema } from '../meta/schema';
+import { ColumnSchema, findColumn, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import type { ScanPredicate } from '../storage/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
@@ -290,7 +290,7 @@ export class OlapTableSource implements TableSource {
     const parts: Vector[][] = [];
     for (const column of columns) {
       if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-      else parts.push([constantVector(column.type, null, rowCount)]); // added after this segment was written
+      else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
     }
     return { length: rowCount, parts };
   }

@@ -13,6 +13,7 @@ import { runFragment, type FragmentResult } from '../exec/parallel/scan-fragment
 import { InPlaceFileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import { PageCache } from '../storage/page-cache';
+import { missingColumnValue } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
 import { batchesOfParts, excludeRows } from './olap-table-source';
@@ -73,7 +74,7 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   const parts: Vector[][] = [];
   for (const column of fragment.columns) {
     if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-    else parts.push([constantVector(column.type, null, rowCount)]); // added after this segment was written
+    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
   }
   return runFragment(fragment, batchesOfParts({ length: rowCount, parts }));
 }

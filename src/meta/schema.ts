@@ -2,6 +2,8 @@
  * Table and column descriptions as the catalog keeps them and every layer reads them (binder, load path,
  * storage). Plain serialisable objects: they are stored as JSON in the meta store.
  */
+import type { RawValue } from '../common/column';
+import { parseValue } from '../common/convert';
 import type { DataType } from '../common/types';
 
 export type KeysType = 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE';
@@ -52,4 +54,13 @@ export interface TableSchema {
 export function findColumn(schema: TableSchema, name: string): ColumnSchema | undefined {
   const lower = name.toLowerCase();
   return schema.columns.find((column) => column.name.toLowerCase() === lower);
+}
+
+/**
+ * The value rows written before a column existed read as (light schema change, as Doris): its constant
+ * DEFAULT, or NULL when it has none (or a CURRENT_TIMESTAMP default, which has no fixed value).
+ */
+export function missingColumnValue(column: ColumnSchema): RawValue {
+  if (column.defaultValue === null || column.defaultValue === 'CURRENT_TIMESTAMP') return null;
+  return parseValue(column.type, column.defaultValue).value;
 }

@@ -226,3 +226,32 @@ test('UNIQUE KEY: batches may commit out of load order; a sequence column (funct
   }
   await s.end();
 });
+
+test('a column change drains the open batches first: rows loaded before ADD COLUMN are visible when it returns', async () => {
+  await conn.query(table('alter1', { group_commit_interval_ms: '600000' }));
+  const s = await session(['SET group_commit = async_mode']);
+  const loaded = await insertInfo(s, "INSERT INTO alter1 VALUES (1, 'before', 1), (2, 'before', 2)");
+  assert.equal(loaded.status, 'PREPARE');
+  assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM alter1'), [['0']], 'still in the open batch');
+  // Loads racing the change either join a batch or get the retryable "blocked on schema change" error.
+  const racer = await session(['SET group_commit = async_mode']);
+  const racing = Array.from({ length: 10 }, (_, idx) =>
+    racer.query(`INSERT INTO alter1 (id, name, score) VALUES (${100 + idx}, 'racing', ${idx})`).then(
+      () => 'ok',
+      (err: { message: string }) => {
+        assert.match(err.message, /blocked on schema change/);
+        return 'blocked';
+      },
+    ),
+  );
+  await conn.query('ALTER TABLE alter1 ADD COLUMN extra INT DEFAULT "5"');
+  assert.deepEqual(await queryRows(conn, "SELECT count(*), sum(extra) FROM alter1 WHERE name = 'before'"), [['2', '10']], 'the old batch committed before ALTER returned');
+  const accepted = (await Promise.all(racing)).filter((outcome) => outcome === 'ok').length;
+  await s.query("INSERT INTO alter1 VALUES (3, 'after', 3, 30)");
+  // Another column change drains the batches opened since (they would otherwise wait 10 minutes).
+  await conn.query('ALTER TABLE alter1 ADD COLUMN extra2 INT');
+  assert.deepEqual(await queryRows(conn, "SELECT count(*) FROM alter1 WHERE name IN ('racing', 'after')"), [[String(accepted + 1)]], 'every acknowledged load is visible once');
+  assert.deepEqual(await queryRows(conn, "SELECT extra FROM alter1 WHERE name = 'after'"), [['30']]);
+  await s.end();
+  await racer.end();
+});

@@ -16,6 +16,7 @@ import type {
   Expr,
   TruncateTableStatement,
 } from '../../sql/ast';
+import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
 import { tableCompression } from '../../load/table-writer';
 import type { Session } from '../session';
 import { okResult } from './result-rows';
@@ -274,10 +275,73 @@ export async function alterTable(session: Session, statement: AlterTableStatemen
         if (catalog.findTable(database, action.newName)) throw new GaleneError('TABLE_EXISTS', [action.newName]);
         next = { ...next, name: action.newName };
         break;
+      case 'addColumn':
+        next = addColumn(next, action.column, action.after);
+        break;
+      case 'dropColumn':
+        next = dropColumn(next, action.name);
+        break;
       default:
         throw new GaleneError('UNSUPPORTED', [`ALTER TABLE ... ${action.kind}`]);
     }
   }
-  catalog.updateSchema(database, statement.name, () => next);
+  const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
+  const changesColumns = statement.actions.some((action) => action.kind === 'addColumn' || action.kind === 'dropColumn');
+  // A column change commits the table's open Group Commit batches first; loads arriving meanwhile get the
+  // retryable "blocked on schema change" error, so no batch mixes the old and the new columns.
+  const groupCommit = changesColumns ? existingGroupCommitManager(session.fe.backend) : undefined;
+  if (groupCommit) await groupCommit.drainTable(current.id, apply);
+  else await apply();
   return okResult();
+}
+
+/**
+ * Light schema change, as Doris: a new value column is metadata only; rows written before it read its
+ * constant DEFAULT (or NULL). Key columns cannot be added.
+ */
+function addColumn(schema: TableSchema, def: ColumnDef, after: string | null): TableSchema {
+  if (schema.columns.some((column) => column.name.toLowerCase() === def.name.toLowerCase())) throw new GaleneError('DUPLICATE_COLUMN', [def.name]);
+  let aggregation: AggregationType | null = null;
+  if (def.aggregation) {
+    const upper = def.aggregation.toUpperCase() as AggregationType;
+    if (schema.keysType !== 'AGGREGATE' || !AGGREGATIONS.includes(upper)) throw bad(`The column[${def.name}] is not allowed to have aggregation type ${upper} in ${schema.keysType} KEY table`);
+    aggregation = upper;
+  } else if (schema.keysType === 'AGGREGATE') {
+    throw bad(`The column[${def.name}] must have aggregation type in AGGREGATE KEY table`);
+  }
+  const defaultValue = defaultText(def.defaultValue, def);
+  if (!def.nullable && defaultValue === null) throw bad(`Can not add column ${def.name} which is NOT NULL and has no default value`);
+  const column: ColumnSchema = {
+    name: def.name,
+    type: def.type,
+    nullable: def.nullable,
+    isKey: false,
+    aggregation,
+    defaultValue,
+    comment: def.comment ?? '',
+    uniqueId: Math.max(...schema.columns.map((existing) => existing.uniqueId)) + 1,
+  };
+  let position = schema.columns.length;
+  if (after !== null) {
+    const afterIdx = schema.columns.findIndex((existing) => existing.name.toLowerCase() === after.toLowerCase());
+    if (afterIdx < 0) throw new GaleneError('UNKNOWN_COLUMN', [after, 'table definition']);
+    if (afterIdx < schema.keyColumns.length - 1) throw bad(`Can not add value column ${def.name} before key column ${schema.columns[afterIdx + 1].name}`);
+    position = afterIdx + 1;
+  }
+  const columns = [...schema.columns];
+  columns.splice(position, 0, column);
+  return { ...schema, columns };
+}
+
+/** Drop a value column (metadata only: old segments keep its data, which is no longer read). */
+function dropColumn(schema: TableSchema, name: string): TableSchema {
+  const column = schema.columns.find((existing) => existing.name.toLowerCase() === name.toLowerCase());
+  if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'table definition']);
+  if (column.isKey) throw bad(`Can not drop key column ${column.name}`);
+  if (schema.distribution.columns.some((distribution) => distribution.toLowerCase() === column.name.toLowerCase())) throw bad(`Can not drop distribution column ${column.name}`);
+  if ((schema.properties['function_column.sequence_col'] ?? '').toLowerCase() === column.name.toLowerCase()) throw bad(`Can not drop sequence column ${column.name}`);
+  if (schema.columns.length === 1) throw bad('Can not drop the only column of a table');
+  const indexed = schema.indexes.find((index) => index.columns.some((indexColumn) => indexColumn.toLowerCase() === column.name.toLowerCase()));
+  if (indexed) throw bad(`Can not drop column ${column.name}: index ${indexed.name} uses it`);
+  return { ...schema, columns: schema.columns.filter((existing) => existing !== column) };
 }
