@@ -12,7 +12,7 @@
 import { GaleneError } from '../common/errors';
 import { isStringType, typesEqual, Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import { commonSuperType, isAggregateFunctionName, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
+import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { ExecContext } from '../exec/context';
 import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
@@ -88,18 +88,6 @@ export function containsSubquery(expr: Expr): boolean {
   return astChildren(expr).some(containsSubquery);
 }
 
-const INTERVAL_FUNCTIONS: Readonly<Record<IntervalExpr['unit'], string>> = {
-  YEAR: 'years',
-  QUARTER: 'quarters',
-  MONTH: 'months',
-  WEEK: 'weeks',
-  DAY: 'days',
-  HOUR: 'hours',
-  MINUTE: 'minutes',
-  SECOND: 'seconds',
-  MICROSECOND: 'microseconds',
-};
-
 /** Cast `expr` to `type` unless it already has it (string-to-string casts are no-ops and skipped). */
 export function castTo(expr: BoundExpr, type: DataType): BoundExpr {
   if (typesEqual(expr.type, type)) return expr;
@@ -156,7 +144,7 @@ export class ExprBinder {
 
   private intervalCall(date: BoundExpr, interval: IntervalExpr, subtract: boolean, env: BindEnv): BoundExpr {
     const amount = this.bind(interval.value, env);
-    return this.call(`${INTERVAL_FUNCTIONS[interval.unit]}_${subtract ? 'sub' : 'add'}`, [date, amount]);
+    return this.call(intervalFunctionName(interval.unit, subtract), [date, amount]);
   }
 
   private subquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
@@ -293,7 +281,7 @@ export class ExprBinder {
       return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);
     }
     const first = ast.args[0];
-    if ((name === 'timestampdiff' || name === 'timestampadd') && first?.kind === 'column' && first.qualifier.length === 0 && first.name.toUpperCase() in INTERVAL_FUNCTIONS) {
+    if ((name === 'timestampdiff' || name === 'timestampadd') && first?.kind === 'column' && first.qualifier.length === 0 && isIntervalUnit(first.name.toUpperCase())) {
       // TIMESTAMPDIFF(MONTH, a, b): the unit keyword arrives as a bare name; the registry takes it as a string.
       const unit: BoundExpr = { kind: 'literal', type: Types.varchar(first.name.length), value: first.name.toUpperCase() };
       return this.call(name, [unit, ...ast.args.slice(1).map((arg) => this.bind(arg, env))]);

@@ -26,7 +26,7 @@ export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregat
 export { castVector } from './cast';
 export { compileExpr, evaluateConstant, selectTrue } from './compile-expr';
 export { operatorFunctionName } from './function-registry';
-export { intervalFunctionName } from './functions/datetime-functions';
+export { intervalFunctionName, isIntervalUnit } from './functions/datetime-functions';
 export type { IntervalUnit } from './functions/datetime-functions';
 export { commonSuperType, literalValue } from './type-rules';
 

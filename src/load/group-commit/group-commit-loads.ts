@@ -9,7 +9,8 @@
  * before they get here; a Stream Load parses and filters its whole body with the same RowConverter and
  * checks max_filter_ratio before any row joins a batch.
  */
-import type { Batch } from '../../common/column';
+import
+ type { Batch } from '../../common/column';
 import type { Config } from '../../common/config';
 import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
@@ -22,6 +23,7 @@ import type { PrepareOutcome, StreamLoadResult } from '../stream-load/stream-loa
 import type { StreamLoadOptions } from '../stream-load/stream-load-options';
 import { GroupCommitRegistration, groupCommitManagerOf } from './group-commit-manager';
 import { InsertGroupCommitFacts, insertGroupCommitMode, isChunkedUnknownSize, streamLoadGroupCommitMode } from './group-commit-mode';
+import { BodyTiming, readBodyInBlocks } from '../stream-load/body-blocks';
 
 /**
  * Run an INSERT INTO VALUES through Group Commit when its mode says so. Returns the OK packet's info
@@ -141,7 +143,7 @@ export function prepareGroupCommitStreamLoad(
   const run = async (body: AsyncIterable<Buffer>, signal: { cancelled: string | null }): Promise<StreamLoadResult> => {
     const blockBytes = Math.min(BLOCK_BYTES, options.memLimit);
     const parts: Batch[] = [];
-    let readMs = 0;
+    const timing: BodyTiming = { readMs: 0 };
     const parse = (chunks: Buffer[], final: boolean): void => {
       reader.feed(chunks, final);
       const batch = converter.finishBlock();
@@ -152,28 +154,12 @@ export function prepareGroupCommitStreamLoad(
       result.Status = 'Fail';
       result.Message = message;
       result.NumberLoadedRows = 0;
-      result.ReadDataTimeMs = Math.round(readMs);
+      result.ReadDataTimeMs = Math.round(timing.readMs);
       result.LoadTimeMs = elapsed(started);
       return result as unknown as StreamLoadResult;
     };
     try {
-      let chunks: Buffer[] = [];
-      let chunkBytes = 0;
-      let readStart = performance.now();
-      for await (const chunk of body) {
-        result.LoadBytes += chunk.length;
-        chunks.push(chunk);
-        chunkBytes += chunk.length;
-        if (chunkBytes < blockBytes) continue;
-        readMs += performance.now() - readStart;
-        parse(chunks, false);
-        chunks = [];
-        chunkBytes = 0;
-        readStart = performance.now();
-      }
-      readMs += performance.now() - readStart;
-      if (signal.cancelled !== null) throw new GaleneError('LOAD_CANCELLED', [signal.cancelled]);
-      parse(chunks, true);
+      await readBodyInBlocks(body, blockBytes, signal, timing, (chunk) => (result.LoadBytes += chunk.length), (chunks, final) => parse(chunks, final));
     } catch (err) {
       const cancelled = signal.cancelled;
       const message = cancelled !== null ? (cancelled.startsWith('[') ? cancelled : new GaleneError('LOAD_CANCELLED', [cancelled]).message) : err instanceof GaleneError ? loadMessage(err) : new GaleneError('LOAD_CANCELLED', [messageOf(err)]).message;
@@ -185,7 +171,7 @@ export function prepareGroupCommitStreamLoad(
     result.NumberTotalRows = converter.totalRows;
     result.NumberFilteredRows = converter.filteredRows;
     result.NumberUnselectedRows = converter.unselectedRows;
-    result.ReadDataTimeMs = Math.round(readMs);
+    result.ReadDataTimeMs = Math.round(timing.readMs);
     if (errors.count > 0) {
       try {
         // Loads of one batch share label and txn id: the error log name gets this load's own suffix.

@@ -1,6 +1,7 @@
 /**
  * Stream Load on the BE: one HTTP request body -> one load transaction, answered with Doris's result JSON
- * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual).
+ * (https://doris.apache.org/docs/data-operate/import
+/import-way/stream-load-manual).
  *
  * `prepare` checks the request before any body byte is read (headers, database and table, label), so a
  * refused request never uploads (`Expect: 100-continue` is answered only after it). `run` then streams the
@@ -26,6 +27,7 @@ import { errorLogFileName, LoadErrorLog, readErrorLog, removeOldErrorLogs } from
 import { concatBatches, RowConverter } from './row-converter';
 import { parseStreamLoadOptions, StreamLoadOptions } from './stream-load-options';
 import { prepareGroupCommitStreamLoad } from '../group-commit/group-commit-loads';
+import { BodyTiming, readBodyInBlocks } from './body-blocks';
 
 /** Rows buffered before a write, whatever their size. */
 export const FLUSH_MAX_ROWS = 65536;
@@ -250,7 +252,7 @@ export class StreamLoadService {
     const { table, options, converter, errors, reader, load } = state;
     const result: StreamLoadResult = { ...emptyResult(load.label, options), TxnId: load.txn.id, BeginTxnTimeMs: state.beginTxnMs, StreamLoadPutTimeMs: state.putMs };
     const blockBytes = Math.min(BLOCK_BYTES, options.memLimit);
-    let readMs = 0;
+    const timing: BodyTiming = { readMs: 0 };
     let writeMs = 0;
     let pending: Batch[] = [];
     let pendingRows = 0;
@@ -276,46 +278,30 @@ export class StreamLoadService {
       if (pendingRows >= FLUSH_MAX_ROWS || pendingBytes >= options.memLimit) await flush();
     };
     try {
-      let chunks: Buffer[] = [];
-      let chunkBytes = 0;
-      let readStart = performance.now();
-      for await (const chunk of body) {
-        result.LoadBytes += chunk.length;
-        chunks.push(chunk);
-        chunkBytes += chunk.length;
-        if (chunkBytes < blockBytes) continue;
-        readMs += performance.now() - readStart;
-        await parse(chunks, false, chunkBytes);
-        chunks = [];
-        chunkBytes = 0;
-        readStart = performance.now();
-      }
-      readMs += performance.now() - readStart;
-      if (signal.cancelled !== null) throw new GaleneError('LOAD_CANCELLED', [signal.cancelled]);
-      await parse(chunks, true, chunkBytes);
+      await readBodyInBlocks(body, blockBytes, signal, timing, (chunk) => (result.LoadBytes += chunk.length), parse);
       await flush();
     } catch (err) {
       const cancelled = signal.cancelled;
       const message = cancelled !== null ? (cancelled.startsWith('[') ? cancelled : new GaleneError('LOAD_CANCELLED', [cancelled]).message) : err instanceof GaleneError ? err.message : new GaleneError('LOAD_CANCELLED', [messageOf(err)]).message;
-      return this.finishFailed(state, result, message, readMs, writeMs);
+      return this.finishFailed(state, result, message, timing.readMs, writeMs);
     }
     result.NumberTotalRows = converter.totalRows;
     result.NumberFilteredRows = converter.filteredRows;
     result.NumberUnselectedRows = converter.unselectedRows;
     result.NumberLoadedRows = load.loadedRows;
-    result.ReadDataTimeMs = Math.round(readMs);
+    result.ReadDataTimeMs = Math.round(timing.readMs);
     result.WriteDataTimeMs = Math.round(writeMs);
     if (errors.count > 0) result.ErrorURL = this.writeErrorLog(state, errors);
     const considered = converter.totalRows - converter.unselectedRows;
     if (converter.filteredRows > 0 && converter.filteredRows > options.maxFilterRatio * considered) {
-      return this.finishFailed(state, result, new GaleneError('LOAD_DATA_QUALITY', ['too many filtered rows']).message, readMs, writeMs);
+      return this.finishFailed(state, result, new GaleneError('LOAD_DATA_QUALITY', ['too many filtered rows']).message, timing.readMs, writeMs);
     }
     const commitStart = performance.now();
     try {
       if (options.twoPhaseCommit) load.precommit();
       else await load.commit();
     } catch (err) {
-      return this.finishFailed(state, result, messageOf(err), readMs, writeMs);
+      return this.finishFailed(state, result, messageOf(err), timing.readMs, writeMs);
     }
     result.CommitAndPublishTimeMs = elapsed(commitStart);
     result.Status = 'Success';

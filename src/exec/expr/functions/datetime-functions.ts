@@ -169,6 +169,11 @@ const UNIT_NAMES: Record<IntervalUnit, string> = {
   MICROSECOND: 'microseconds',
 };
 
+/** Is `text` an INTERVAL unit keyword (YEAR ... MICROSECOND)? */
+export function isIntervalUnit(text: string): text is IntervalUnit {
+  return Object.prototype.hasOwnProperty.call(UNIT_NAMES, text);
+}
+
 /** Registry name for `d + INTERVAL n UNIT` ('days_add') or `d - INTERVAL n UNIT` ('days_sub'). */
 export function intervalFunctionName(unit: IntervalUnit, subtract: boolean): string {
   const base = UNIT_NAMES[unit];

@@ -1,0 +1,38 @@
+/**
+ * Reading a load's request body in blocks of about `blockBytes`: the one loop Stream Load and Group
+ * Commit loads share. Bytes are handed on in blocks (never the whole body), the last call has
+ * `final = true` (possibly with no chunks), and the time spent waiting for the client is added to
+ * `timing.readMs` as it goes, so a caller that fails midway still reports it.
+ */
+import { GaleneError } from '../../common/errors';
+
+export interface BodyTiming {
+  readMs: number;
+}
+
+export async function readBodyInBlocks(
+  body: AsyncIterable<Buffer>,
+  blockBytes: number,
+  signal: { readonly cancelled: string | null },
+  timing: BodyTiming,
+  onChunk: (chunk: Buffer) => void,
+  onBlock: (chunks: Buffer[], final: boolean, bytes: number) => void | Promise<void>,
+): Promise<void> {
+  let chunks: Buffer[] = [];
+  let chunkBytes = 0;
+  let readStart = performance.now();
+  for await (const chunk of body) {
+    onChunk(chunk);
+    chunks.push(chunk);
+    chunkBytes += chunk.length;
+    if (chunkBytes < blockBytes) continue;
+    timing.readMs += performance.now() - readStart;
+    await onBlock(chunks, false, chunkBytes);
+    chunks = [];
+    chunkBytes = 0;
+    readStart = performance.now();
+  }
+  timing.readMs += performance.now() - readStart;
+  if (signal.cancelled !== null) throw new GaleneError('LOAD_CANCELLED', [signal.cancelled]);
+  await onBlock(chunks, true, chunkBytes);
+}
