@@ -33,7 +33,9 @@ export interface SegmentOpener {
 const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
 /** Rows per worker task (a segment range): bounds so that small tables still split and big ones do not over-split. */
 const MIN_TASK_ROWS = 32_768;
-const MAX_TASK_ROWS = 1 << 20;
+// Small enough that merging one task's partial aggregate (up to this many groups) on the event loop
+// stays a short slice of work.
+const MAX_TASK_ROWS = 65_536;
 const NO_ROWS = new Int32Array(0);
 
 /**

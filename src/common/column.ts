@@ -414,3 +414,16 @@ export function toPlainStrings(vec: Vector): StringVector {
 export function emptyBatch(types: readonly DataType[]): Batch {
   return { length: 0, columns: types.map((type) => vectorFromRaw(type, [])) };
 }
+
+/** Approximate in-memory bytes of a batch (what group_commit_data_bytes, exec_mem_limit and load chunking count). */
+export function batchBytes(batch: Batch): number {
+  let total = 0;
+  for (const vec of batch.columns) {
+    if (vec.nulls) total += vec.length;
+    if (vec.kind === 'fixed') total += vec.values.byteLength;
+    else if (vec.kind === 'string') total += (vec.length + 1) * 4 + (vec.offsets[vec.length] - vec.offsets[0]);
+    else if (vec.kind === 'dict') total += vec.length * 4 + vec.dict.reduce((sum, text) => sum + text.length, 0);
+    else total += vec.length * 16;
+  }
+  return total;
+}

@@ -84,8 +84,12 @@ export const ERROR_CODES = {
   MALFORMED_PACKET: entry(1835, 'HY000', 'Malformed communication packet.'),
   MULTI_STATEMENT_OFF: entry(1064, '42000', 'You have an error in your SQL syntax; multi-statements are disabled for this connection'),
   // resources
-  QUERY_TIMEOUT: entry(3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded', 'resource'),
-  MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = MEM_LIMIT_EXCEEDED: {0}', 'resource'),
+  // Doris's words: `Timeout` for query_timeout, `cancel query by user from <host>` for KILL QUERY.
+  QUERY_TIMEOUT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Timeout: the statement ran longer than query_timeout ({0} s)', 'resource'),
+  QUERY_CANCELLED: entry(1105, 'HY000', 'errCode = 2, detailMessage = cancel query by user from {0}', 'resource'),
+  MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [MEM_LIMIT_EXCEEDED]Query {0} memory exceed limit: used {1} bytes, limit {2} bytes. You can change the limit by session variable exec_mem_limit.', 'resource'),
+  UNKNOWN_THREAD: entry(1094, 'HY000', 'Unknown thread id: {0}'),
+  KILL_DENIED: entry(1095, 'HY000', 'You are not owner of thread {0}'),
   TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235]TOO_MANY_VERSION: failed to init rowset builder. version count: {0}, exceed limit: {2}, tablet: {1}. Please reduce the frequency of loading data or adjust the max_tablet_version_num in be.conf to a larger value.', 'resource'),
   // io and internal
   IO_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = IO error: {0}', 'io'),

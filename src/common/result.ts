@@ -19,7 +19,21 @@ export interface ResultColumn {
 export interface RowsResult {
   readonly kind: 'rows';
   readonly columns: readonly ResultColumn[];
+  /**
+   * The rows: a list when they are all in memory (SHOW, small results), or a stream the encoder pulls
+   * batch by batch (queries), so a large result is never held whole and a slow client slows the query.
+   */
+  readonly batches: readonly Batch[] | AsyncIterable<Batch>;
+}
+
+/** A RowsResult whose rows are all in memory. */
+export interface MaterializedRows extends RowsResult {
   readonly batches: readonly Batch[];
+}
+
+/** Whether the rows of a result still have to be pulled. */
+export function isStreamed(result: RowsResult): boolean {
+  return !Array.isArray(result.batches);
 }
 
 export interface OkResult {

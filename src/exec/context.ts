@@ -8,6 +8,7 @@ import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../storage/scan-predicate';
 import type { FragmentResult, ScanFragment } from './parallel/scan-fragment';
+import type { QueryTask } from './query-task';
 
 export type { ScanPredicate };
 
@@ -47,6 +48,8 @@ export interface ExecContext {
   getUserVariable(name: string): { type: DataType; value: RawValue };
   /** Values bound to `?` parameters (prepared statements), by index. */
   readonly parameters: readonly { type: DataType; value: RawValue }[];
+  /** The running statement's control block: cancellation, deadline, memory budget, event-loop slice. */
+  readonly task: QueryTask;
   /** Functions that read session state: DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID()... */
   readonly sessionInfo: { user: string; host: string; connectionId: number; version: string };
 }

@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
+import { scheduler } from '../common/cooperative-scheduler';
 import { groupCommitManagerOf } from '../load/group-commit';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
@@ -16,6 +17,8 @@ export interface RunningGalene {
 }
 
 export async function startGalene(config: Config): Promise<RunningGalene> {
+  scheduler.sliceMs = config.getInt('exec_yield_slice_ms');
+  config.onChange('exec_yield_slice_ms', (value) => (scheduler.sliceMs = value as number));
   const frontend = await Frontend.open(config);
   const compaction = frontend.compaction;
   // Group Commit: replay the WALs of async loads acknowledged before a crash, before any client connects.

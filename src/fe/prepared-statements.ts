@@ -21,14 +21,13 @@ import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import type { ResultColumn, StatementResult } from '../common/result';
 import { isIntegerType, typesEqual, Types, type DataType } from '../common/types';
-import type { Batch } from '../common/column';
 import type { ExecContext } from '../exec/context';
 import { literalValue } from '../exec/expr';
 import type { BinaryParam } from '../protocol/binary-params';
 import type { Expr, LiteralExpr, Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
 import { bindPlan, buildCachedPlan, isPlanCurrent, normalizeSql, PlanCache, planCacheKey, type CachedPlan, type ParamValue } from '../sql/plan-cache';
-import { executePlan, planColumns } from '../sql/query';
+import { planColumns, streamPlan } from '../sql/query';
 import type { Frontend } from './frontend';
 import type { Session } from './session';
 
@@ -305,15 +304,7 @@ export class SessionStatements {
     const ctx = this.session.execContext(profile, params);
     const entry = this.planFor(prepared, params, profile, ctx);
     const plan = entry.needsBinding ? profile.time('PlanTimeMs', () => bindPlan(entry, params)) : entry.plan;
-    const batches: Batch[] = [];
-    await profile.timeAsync('ExecTimeMs', async () => {
-      for await (const batch of executePlan(plan, ctx)) {
-        if (batch.length === 0) continue;
-        batches.push(batch);
-        profile.add('RowsReturned', batch.length);
-      }
-    });
-    return { kind: 'rows', columns: planColumns(plan), batches };
+    return streamPlan(plan, ctx);
   }
 
   /**

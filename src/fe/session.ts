@@ -7,9 +7,11 @@
 import type { RawValue } from '../common/column';
 import { GaleneError, toGaleneError } from '../common/errors';
 import { QueryProfile } from '../common/profile';
-import type { ResultColumn, StatementResult } from '../common/result';
+import type { Batch } from '../common/column';
+import { isStreamed, type ResultColumn, type RowsResult, type StatementResult } from '../common/result';
 import { DataType, Types } from '../common/types';
 import type { ExecContext, TableSource } from '../exec/context';
+import { QueryTask } from '../exec/query-task';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import type { TableSchema } from '../meta/schema';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
@@ -38,11 +40,18 @@ export class Session implements SessionHandler {
   /** Prepared statements (protocol handles and SQL-level names). */
   readonly statements = new SessionStatements(this);
   private readonly auditLog: AuditLog;
+  /** The statement running now (SHOW PROCESSLIST, KILL QUERY), with its text; null between statements. */
+  currentTask: QueryTask | null = null;
+  currentStatementText: string | null = null;
+  /** When the session last finished a statement (SHOW PROCESSLIST's Time of an idle session). */
+  private idleSince = Date.now();
+  private readonly terminateConnection: (() => void) | undefined;
 
   constructor(
     readonly fe: Frontend,
     info: SessionInfo,
   ) {
+    this.terminateConnection = info.terminate;
     this.connectionId = info.connectionId;
     this.user = info.user;
     this.host = info.host;
@@ -78,23 +87,93 @@ export class Session implements SessionHandler {
     const parseMs = performance.now() - parseStart;
     if (statements.length > 1 && !this.multiStatements) throw new GaleneError('MULTI_STATEMENT_OFF');
     const results: StatementResult[] = [];
-    for (const statement of statements) {
+    for (let statementIdx = 0; statementIdx < statements.length; statementIdx++) {
+      const statement = statements[statementIdx];
       const text = statements.length === 1 ? sql : sql.slice(statement.pos, statement.end);
       const profile = this.newProfile(text);
       profile.add('ParseTimeMs', parseMs / statements.length);
+      const task = this.beginTask(profile, statement.kind, text);
+      const isQuery = statement.kind === 'query';
       try {
         this.checkAllowedInTransaction(statement);
-        const result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
+        let result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
+        if (result.kind === 'rows' && isStreamed(result)) {
+          // The last statement's rows stream to the client; the statement ends when they are sent.
+          if (statementIdx === statements.length - 1) {
+            results.push(this.streamToEnd(result, profile, task, isQuery));
+            continue;
+          }
+          result = { ...result, batches: await collectBatches(result.batches) };
+        }
         results.push(result);
-        this.finishProfile(profile, null);
-        this.audit(profile, null, statement.kind === 'query', result);
+        this.endTask(task, profile, null, isQuery, result);
       } catch (err) {
-        this.finishProfile(profile, err);
-        this.audit(profile, err, statement.kind === 'query');
+        this.endTask(task, profile, err, isQuery);
         throw err;
       }
     }
     return results;
+  }
+
+  /**
+   * A statement's control block, registered as the session's current one. Its limits are the session's
+   * query_timeout (insert_timeout for INSERT) and exec_mem_limit at the statement's start.
+   */
+  beginTask(profile: QueryProfile, kind: Statement['kind'], text: string): QueryTask {
+    const timeout = Number(this.getVariable(kind === 'insert' ? 'insert_timeout' : 'query_timeout'));
+    const task = new QueryTask({ timeoutSeconds: timeout, memLimitBytes: Number(this.getVariable('exec_mem_limit')), queryId: profile.queryId });
+    task.state = 'Executing';
+    this.currentTask = task;
+    this.currentStatementText = text;
+    return task;
+  }
+
+  /** The statement is over: profile, audit line, and the session is idle again. */
+  endTask(task: QueryTask, profile: QueryProfile, err: unknown, isQuery: boolean, result?: StatementResult, preparedStmtId?: number): void {
+    task.state = 'Finished';
+    if (this.currentTask === task) {
+      this.currentTask = null;
+      this.currentStatementText = null;
+      this.idleSince = Date.now();
+    }
+    profile.add('PeakMemoryBytes', task.peakBytes);
+    this.finishProfile(profile, err);
+    if (preparedStmtId === undefined) this.audit(profile, err, isQuery, result);
+    else this.auditPrepared(profile, err, preparedStmtId, isQuery, result);
+  }
+
+  /** Wrap a streamed result so that the statement ends (profile, audit, task) when its rows are sent. */
+  private streamToEnd(result: RowsResult, profile: QueryProfile, task: QueryTask, isQuery: boolean, preparedStmtId?: number): RowsResult {
+    const source = result.batches as AsyncIterable<Batch>;
+    const session = this;
+    task.state = 'Sending data';
+    async function* rows(): AsyncIterable<Batch> {
+      let error: unknown = null;
+      try {
+        yield* source;
+      } catch (err) {
+        error = err;
+        throw err;
+      } finally {
+        session.endTask(task, profile, error, isQuery, error === null ? result : undefined, preparedStmtId);
+      }
+    }
+    return { ...result, batches: rows() };
+  }
+
+  /** Seconds the session has been in its current state (SHOW PROCESSLIST's Time). */
+  stateSeconds(): number {
+    const since = this.currentTask?.startedAt ?? this.idleSince;
+    return Math.max(0, Math.floor((Date.now() - since) / 1000));
+  }
+
+  /**
+   * KILL QUERY (connection = false) stops the running statement at its next checkpoint with Doris's
+   * "cancel query by user"; KILL [CONNECTION] also closes the connection, as in MySQL.
+   */
+  kill(byHost: string, connection: boolean): void {
+    this.currentTask?.cancel(new GaleneError('QUERY_CANCELLED', [byHost]));
+    if (connection) this.terminateConnection?.();
   }
 
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
@@ -121,14 +200,14 @@ export class Session implements SessionHandler {
     const prepared = this.statements.byHandle(statementId, 'mysqld_stmt_execute');
     const profile = this.newProfile(prepared.sql);
     const isQuery = prepared.statement.kind === 'query';
+    const task = this.beginTask(profile, prepared.statement.kind, prepared.sql);
     try {
       const result = await this.statements.execute(prepared, binaryParams.map(paramFromBinary), profile, 'mysqld_stmt_execute');
-      this.finishProfile(profile, null);
-      this.auditPrepared(profile, null, statementId, isQuery, result);
+      if (result.kind === 'rows' && isStreamed(result)) return this.streamToEnd(result, profile, task, isQuery, statementId);
+      this.endTask(task, profile, null, isQuery, result, statementId);
       return result;
     } catch (err) {
-      this.finishProfile(profile, err);
-      this.auditPrepared(profile, err, statementId, isQuery);
+      this.endTask(task, profile, err, isQuery, undefined, statementId);
       throw err;
     }
   }
@@ -194,6 +273,8 @@ export class Session implements SessionHandler {
   }
 
   close(): void {
+    // Whatever still runs for this connection stops at its next checkpoint.
+    this.currentTask?.cancel(new GaleneError('QUERY_CANCELLED', [`${this.host} (connection closed)`]));
     // A connection that ends inside BEGIN ... COMMIT rolls back, as in MySQL and Doris.
     const open = this.transaction;
     this.transaction = null;
@@ -225,6 +306,7 @@ export class Session implements SessionHandler {
   execContext(profile: QueryProfile, parameters: ExecContext['parameters'] = []): ExecContext {
     return {
       profile,
+      task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
       currentDatabase: this.database,
       parameters,
       sessionInfo: { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion },
@@ -240,4 +322,10 @@ export class Session implements SessionHandler {
       getUserVariable: (name) => this.userVariables.get(name.toLowerCase()) ?? { type: Types.NULL, value: null },
     };
   }
+}
+
+async function collectBatches(stream: readonly Batch[] | AsyncIterable<Batch>): Promise<Batch[]> {
+  const batches: Batch[] = [];
+  for await (const batch of stream) batches.push(batch);
+  return batches;
 }

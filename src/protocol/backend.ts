@@ -28,6 +28,8 @@ export interface SessionInfo {
   readonly user: string;
   readonly host: string;
   readonly database: string | null;
+  /** Close this client's connection from the server side (KILL CONNECTION). */
+  readonly terminate?: () => void;
 }
 
 /** One client connection's view of the server. */

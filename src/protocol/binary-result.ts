@@ -56,7 +56,7 @@ async function writeBinaryRows(sink: ResultSink, result: RowsResult): Promise<vo
   const bitmapBytes = (columnCount + 7 + 2) >> 3;
   const cellWriters: CellWriter[] = new Array<CellWriter>(columnCount);
   const nulls: (Uint8Array | null)[] = new Array<Uint8Array | null>(columnCount);
-  for (const batch of result.batches) {
+  for await (const batch of result.batches) {
     checkBatch(batch, columnCount);
     const rowCount = batch.length;
     for (let colIdx = 0; colIdx < columnCount; colIdx++) {

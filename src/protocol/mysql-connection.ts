@@ -227,7 +227,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
     }
     let session: SessionHandler;
     try {
-      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database });
+      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database, terminate: () => this.socket.destroy() });
     } catch (err) {
       return this.failAndClose(toWireError(err), replySeq);
     }

@@ -4,9 +4,12 @@
  * SERVER_MORE_RESULTS_EXISTS on all but the last.
  *
  * Rows are written batch by batch: each column of a batch is turned into text cells once
- * (TextColumnFormatter), then rows are copied out cell by cell. The writer is handed to the socket every
- * FLUSH_BYTES, and the encoder waits when the socket is backed up, so a large result streams in bounded
- * memory and a client that disconnects stops the encoding at the next flush.
+ * (TextColumnFormatter), then rows are copied out cell by cell. Batches are pulled from the result as it
+ * is encoded (a query's stream runs the query as the client reads), the writer is handed to the socket
+ * every FLUSH_BYTES, and the encoder waits when the socket is backed up, so a large result streams in
+ * bounded memory, a slow client slows the query instead of filling the server's memory, and a client that
+ * disconnects stops the query at the next flush. An error raised by the stream mid-result goes out as an
+ * ERR packet in place of the next row, as MySQL does.
  */
 import { Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
@@ -65,7 +68,6 @@ function checkBatchShape(result: RowsResult, batch: Batch): void {
 }
 
 async function writeRowsResult(sink: ResultSink, result: RowsResult, moreFlag: number): Promise<void> {
-  for (const batch of result.batches) checkBatchShape(result, batch);
   const writer = sink.writer;
   const columnCount = result.columns.length;
   writer.begin();
@@ -77,7 +79,8 @@ async function writeRowsResult(sink: ResultSink, result: RowsResult, moreFlag: n
   const formatters: TextColumnFormatter[] = [];
   for (let colIdx = 0; colIdx < columnCount; colIdx++) formatters.push(new TextColumnFormatter());
   const cells: TextCells[] = new Array<TextCells>(columnCount);
-  for (const batch of result.batches) {
+  for await (const batch of result.batches) {
+    checkBatchShape(result, batch);
     const rowCount = batch.length;
     for (let colIdx = 0; colIdx < columnCount; colIdx++) cells[colIdx] = formatters[colIdx].format(batch.columns[colIdx], rowCount);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {

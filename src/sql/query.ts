@@ -5,7 +5,7 @@
  */
 import type { Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
-import type { ResultColumn, RowsResult } from '../common/result';
+import type { MaterializedRows, ResultColumn, RowsResult } from '../common/result';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { ExecContext } from '../exec/context';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
@@ -99,7 +99,7 @@ export function planColumns(plan: PhysicalPlan): ResultColumn[] {
 }
 
 /** Plan and run a query, collecting its rows; records ExecTimeMs and RowsReturned. */
-export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<RowsResult> {
+export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<MaterializedRows> {
   const plan = planQuery(query, ctx, { sql: sqlText });
   const batches: Batch[] = [];
   await ctx.profile.timeAsync('ExecTimeMs', async () => {
@@ -110,6 +110,45 @@ export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: stri
     }
   });
   return { kind: 'rows', columns: planColumns(plan), batches };
+}
+
+/**
+ * Plan a query and run it as its consumer pulls: the first batch is computed before this resolves (so
+ * an error that comes at once is a clean error, not a broken result set), the rest on demand. Records
+ * ExecTimeMs (until the last batch is pulled) and RowsReturned.
+ */
+export async function streamQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<RowsResult> {
+  return streamPlan(planQuery(query, ctx, { sql: sqlText }), ctx);
+}
+
+/** streamQuery for a plan already made (prepared statements). */
+export async function streamPlan(plan: PhysicalPlan, ctx: ExecContext): Promise<RowsResult> {
+  const started = performance.now();
+  const iterator = executePlan(plan, ctx)[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const profile = ctx.profile;
+  async function* rows(): AsyncIterable<Batch> {
+    let finished = first.done === true;
+    try {
+      if (finished) return;
+      if (first.value.length > 0) {
+        profile.add('RowsReturned', first.value.length);
+        yield first.value;
+      }
+      for (;;) {
+        const step = await iterator.next();
+        if (step.done) break;
+        if (step.value.length === 0) continue;
+        profile.add('RowsReturned', step.value.length);
+        yield step.value;
+      }
+      finished = true;
+    } finally {
+      profile.add('ExecTimeMs', performance.now() - started);
+      if (!finished && iterator.return) await iterator.return();
+    }
+  }
+  return { kind: 'rows', columns: planColumns(plan), batches: rows() };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { QueryTask } from '../../src/exec/query-task';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
 import { GaleneError } from '../../src/common/errors';
@@ -26,6 +27,7 @@ test('every function example runs', async () => {
     },
     getUserVariable: () => ({ type: Types.NULL, value: null }),
     parameters: [],
+    task: QueryTask.unlimited(),
     sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99' },
   };
   const failures: string[] = [];

@@ -2,6 +2,7 @@
  * Helpers for the expression-engine tests: a minimal ExecContext, bound-expression builders that
  * resolve and cast like the binder does, and evaluation to printable values.
  */
+import { QueryTask } from '../../src/exec/query-task';
 import { Batch, getRaw, RawValue, Vector, vectorFromRaw } from '../../src/common/column';
 import { formatValue } from '../../src/common/convert';
 import { QueryProfile } from '../../src/common/profile';
@@ -24,6 +25,7 @@ export function makeContext(overrides: Partial<ExecContext> = {}): ExecContext {
     getSystemVariable: () => ({ type: Types.INT, value: 0 }),
     getUserVariable: () => ({ type: Types.NULL, value: null }),
     parameters: [],
+    task: QueryTask.unlimited(),
     sessionInfo: { user: 'root', host: '127.0.0.1', connectionId: 42, version: '5.7.99 Galene' },
     ...overrides,
   };

@@ -2,6 +2,7 @@
  * Test fixtures for the planner and operators: an ExecContext over MemoryTables, a TableSource wrapper
  * that records every ScanRequest, and a `run` helper returning rows as arrays of raw values.
  */
+import { QueryTask } from '../../src/exec/query-task';
 import { getRaw, type RawValue } from '../../src/common/column';
 import { formatValue } from '../../src/common/convert';
 import { GaleneError } from '../../src/common/errors';
@@ -70,6 +71,7 @@ export function makeDb(tables: Record<string, TestTable>, userVariables: Record<
           return userVariables[name.toLowerCase()] ?? { type: Types.NULL, value: null };
         },
         parameters: params,
+        task: QueryTask.unlimited(),
         sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99' },
       };
     },

@@ -42,7 +42,9 @@ test('SIGKILL while 200 async clients write: after restart every acknowledged ro
       }
     }
   });
-  await new Promise((resolve) => setTimeout(resolve, 1200));
+  // Kill once the writers are well under way (after at least 1.2 s; longer on a busy machine).
+  const started = Date.now();
+  while (Date.now() - started < 1200 || (acknowledged.size <= clients && Date.now() - started < 60_000)) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.ok(acknowledged.size > clients, `clients were writing (${acknowledged.size} acknowledged)`);
   await server.kill('SIGKILL');
   stop = true;

@@ -28,16 +28,41 @@ export interface HashAggregateNode extends PlanNodeBase {
 export async function* openHashAggregate(node: HashAggregateNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const spec = { groupKeys: node.groupKeys.map(rt.resolve), aggregates: node.aggregates.map((agg) => ({ ...agg, args: agg.args.map(rt.resolve) })), filter: node.filter ? rt.resolve(node.filter) : null };
   const aggregation = new GroupedAggregation(spec, (expr, reuseBuffers) => compileExpr(rt.resolve(expr), { reuseBuffers }), rt.ctx);
-  const merged = await parallelAggregate(node, spec, aggregation, rt);
-  if (!merged) for await (const batch of inputs[0]) aggregation.consume(batch);
-  const columns = aggregation.finish();
-  if (columns === null) return;
-  const groupCount = columns.length > 0 ? columns[0].length : aggregation.groupCount;
-  for (let start = 0; start < groupCount; start += BATCH_SIZE) {
-    const end = Math.min(groupCount, start + BATCH_SIZE);
-    yield { length: end - start, columns: start === 0 && end === groupCount ? columns : columns.map((vec: Vector) => sliceVector(vec, start, end)) };
+  // Memory is counted per group (key table slot, keys, accumulator states): an estimate, checked against
+  // exec_mem_limit as groups are added, so a GROUP BY over too many keys fails instead of exhausting memory.
+  const task = rt.ctx.task;
+  const bytesPerGroup = GROUP_OVERHEAD_BYTES + GROUP_KEY_BYTES * spec.groupKeys.length + AGGREGATE_STATE_BYTES * spec.aggregates.length;
+  let countedGroups = 0;
+  const account = (): void => {
+    const groups = aggregation.groupCount;
+    if (groups === countedGroups) return;
+    task.reserve((groups - countedGroups) * bytesPerGroup);
+    countedGroups = groups;
+  };
+  try {
+    const merged = await parallelAggregate(node, spec, aggregation, rt, account);
+    if (!merged) {
+      for await (const batch of inputs[0]) {
+        aggregation.consume(batch);
+        account();
+      }
+    }
+    const columns = aggregation.finish();
+    if (columns === null) return;
+    const groupCount = columns.length > 0 ? columns[0].length : aggregation.groupCount;
+    for (let start = 0; start < groupCount; start += BATCH_SIZE) {
+      const end = Math.min(groupCount, start + BATCH_SIZE);
+      yield { length: end - start, columns: start === 0 && end === groupCount ? columns : columns.map((vec: Vector) => sliceVector(vec, start, end)) };
+    }
+  } finally {
+    task.release(countedGroups * bytesPerGroup);
   }
 }
+
+/** Per-group memory estimate: hash slot and group id, each key value, each accumulator's state. */
+const GROUP_OVERHEAD_BYTES = 32;
+const GROUP_KEY_BYTES = 16;
+const AGGREGATE_STATE_BYTES = 16;
 
 export function aggregateToString(spec: AggregateSpec): string {
   return `${spec.name}(${spec.distinct ? 'DISTINCT ' : ''}${spec.args.length === 0 ? '*' : spec.args.map(exprToString).join(', ')})`;

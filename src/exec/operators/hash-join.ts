@@ -29,31 +29,35 @@ export interface HashJoinNode extends PlanNodeBase {
 export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const buildIsLeft = node.buildSide === 'left';
   const buildChild = node.children[buildIsLeft ? 0 : 1];
-  const build = await materializeBuild(inputs[buildIsLeft ? 0 : 1], buildChild.output);
-  if (build.rowCount === 0 && node.joinType === 'inner') return;
-  const buildKeyFns = (buildIsLeft ? node.leftKeys : node.rightKeys).map((expr) => rt.compile(expr));
-  const probeKeyFns = (buildIsLeft ? node.rightKeys : node.leftKeys).map((expr) => rt.compile(expr));
-  const condition = node.condition ? rt.compile(node.condition) : null;
+  const build = await materializeBuild(inputs[buildIsLeft ? 0 : 1], buildChild.output, rt.ctx.task);
+  try {
+    if (build.rowCount === 0 && node.joinType === 'inner') return;
+    const buildKeyFns = (buildIsLeft ? node.leftKeys : node.rightKeys).map((expr) => rt.compile(expr));
+    const probeKeyFns = (buildIsLeft ? node.rightKeys : node.leftKeys).map((expr) => rt.compile(expr));
+    const condition = node.condition ? rt.compile(node.condition) : null;
 
-  const buildKeys = build.rowCount > 0 ? buildKeyFns.map((fn) => fn(build.batch, rt.ctx)) : [];
-  const index = buildKeys.length === 1 && isNumericKey(buildKeys[0]) ? new NumericJoinIndex(buildKeys[0], build.rowCount) : new GenericJoinIndex(buildKeys, build.rowCount);
-  const nullRow = build.rowCount;
-  const pairs = new RowPairs();
-  for await (const probe of inputs[buildIsLeft ? 1 : 0]) {
-    if (probe.length === 0) continue;
-    pairs.clear();
-    index.probe(probeKeyFns.map((fn) => fn(probe, rt.ctx)), probe.length, pairs, buildIsLeft);
-    if (node.joinType === 'inner') {
-      if (buildIsLeft) yield* emitPairs(build.batch, probe, pairs, condition, rt, null);
-      else yield* emitPairs(probe, build.batch, pairs, condition, rt, null);
-      continue;
+    const buildKeys = build.rowCount > 0 ? buildKeyFns.map((fn) => fn(build.batch, rt.ctx)) : [];
+    const index = buildKeys.length === 1 && isNumericKey(buildKeys[0]) ? new NumericJoinIndex(buildKeys[0], build.rowCount) : await GenericJoinIndex.build(buildKeys, build.rowCount, () => rt.ctx.task.checkpoint());
+    const nullRow = build.rowCount;
+    const pairs = new RowPairs();
+    for await (const probe of inputs[buildIsLeft ? 1 : 0]) {
+      if (probe.length === 0) continue;
+      pairs.clear();
+      index.probe(probeKeyFns.map((fn) => fn(probe, rt.ctx)), probe.length, pairs, buildIsLeft);
+      if (node.joinType === 'inner') {
+        if (buildIsLeft) yield* emitPairs(build.batch, probe, pairs, condition, rt, null);
+        else yield* emitPairs(probe, build.batch, pairs, condition, rt, null);
+        continue;
+      }
+      // LEFT JOIN: the probe is the left side.
+      const matched = new Uint8Array(probe.length);
+      yield* emitPairs(probe, build.withNullRow, pairs, condition, rt, matched);
+      pairs.clear();
+      for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) if (matched[rowIdx] === 0) pairs.push(rowIdx, nullRow);
+      yield* emitPairs(probe, build.withNullRow, pairs, null, rt, null);
     }
-    // LEFT JOIN: the probe is the left side.
-    const matched = new Uint8Array(probe.length);
-    yield* emitPairs(probe, build.withNullRow, pairs, condition, rt, matched);
-    pairs.clear();
-    for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) if (matched[rowIdx] === 0) pairs.push(rowIdx, nullRow);
-    yield* emitPairs(probe, build.withNullRow, pairs, null, rt, null);
+  } finally {
+    build.release();
   }
 }
 
@@ -155,21 +159,38 @@ class GenericJoinIndexProbe {
   }
 }
 
+/** Build rows the generic index inserts between checkpoints. */
+const GENERIC_BUILD_CHUNK_ROWS = 8192;
+
 /** Any keys: a Map from the row key (value or serialization) to the first row, chained through `next`. */
 class GenericJoinIndex implements JoinIndex {
   private readonly heads = new Map<string | number | bigint | null, number>();
   private readonly next: Int32Array;
 
-  constructor(keys: readonly Vector[], rowCount: number) {
+  private constructor(rowCount: number) {
     this.next = new Int32Array(rowCount);
-    if (rowCount === 0) return;
+  }
+
+  /**
+   * Index the build rows, last to first (so chains run in input order), in chunks with an event-loop
+   * checkpoint between them: Map inserts cost about a microsecond each, a large build side seconds.
+   */
+  static async build(keys: readonly Vector[], rowCount: number, checkpoint: () => Promise<void> | undefined): Promise<GenericJoinIndex> {
+    const index = new GenericJoinIndex(rowCount);
+    if (rowCount === 0) return index;
     const rowKey = makeRowKey(keys, true);
-    for (let rowIdx = rowCount - 1; rowIdx >= 0; rowIdx--) {
-      const key = rowKey(rowIdx);
-      if (key === undefined) continue;
-      this.next[rowIdx] = this.heads.get(key) ?? -1;
-      this.heads.set(key, rowIdx);
+    const { heads, next } = index;
+    for (let chunkEnd = rowCount; chunkEnd > 0; chunkEnd -= GENERIC_BUILD_CHUNK_ROWS) {
+      for (let rowIdx = chunkEnd - 1, stop = Math.max(0, chunkEnd - GENERIC_BUILD_CHUNK_ROWS); rowIdx >= stop; rowIdx--) {
+        const key = rowKey(rowIdx);
+        if (key === undefined) continue;
+        next[rowIdx] = heads.get(key) ?? -1;
+        heads.set(key, rowIdx);
+      }
+      const pause = checkpoint();
+      if (pause !== undefined) await pause;
     }
+    return index;
   }
 
   probe(keys: readonly Vector[], rowCount: number, pairs: RowPairs, buildIsLeft: boolean): void {

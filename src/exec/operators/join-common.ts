@@ -3,7 +3,8 @@
  * (the row a LEFT JOIN pairs unmatched probe rows with), assembling output batches from row-id pairs, and
  * applying the residual ON condition while tracking which probe rows found a match.
  */
-import { constantVector, takeRows, BATCH_SIZE, type Batch } from '../../common/column';
+import { batchBytes, constantVector, takeRows, BATCH_SIZE, type Batch } from '../../common/column';
+import type { QueryTask } from '../query-task';
 import type { CompiledExpr } from '../expr-api';
 import { selectTrue } from '../expr';
 import type { OutputColumn } from '../plan/physical-plan';
@@ -17,9 +18,33 @@ export interface BuildSide {
   readonly withNullRow: Batch;
 }
 
-export async function materializeBuild(input: AsyncIterable<Batch>, output: readonly OutputColumn[]): Promise<BuildSide> {
+/**
+ * Read the build side whole. Its bytes are reserved on `task` (exec_mem_limit) and stay reserved until the
+ * caller's `release()`, called when the join ends.
+ */
+export async function materializeBuild(input: AsyncIterable<Batch>, output: readonly OutputColumn[], task: QueryTask): Promise<BuildSide & { release(): void }> {
   const batches: Batch[] = [];
-  for await (const batch of input) if (batch.length > 0) batches.push(batch);
+  let heldBytes = 0;
+  const release = (): void => {
+    task.release(heldBytes);
+    heldBytes = 0;
+  };
+  try {
+    for await (const batch of input) {
+      if (batch.length === 0) continue;
+      batches.push(batch);
+      const bytes = batchBytes(batch);
+      heldBytes += bytes;
+      task.reserve(bytes);
+    }
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return { ...buildSide(batches, output), release };
+}
+
+function buildSide(batches: readonly Batch[], output: readonly OutputColumn[]): BuildSide {
   const nullRow: Batch = { length: 1, columns: output.map((column) => constantVector(column.type, null, 1)) };
   if (batches.length === 0) {
     const empty: Batch = { length: 0, columns: output.map((column) => constantVector(column.type, null, 0)) };

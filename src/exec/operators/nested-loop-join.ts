@@ -19,27 +19,31 @@ export interface NestedLoopJoinNode extends PlanNodeBase {
 }
 
 export async function* openNestedLoopJoin(node: NestedLoopJoinNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
-  const build = await materializeBuild(inputs[1], node.children[1].output);
-  if (build.rowCount === 0 && node.joinType !== 'left') return;
-  const condition = node.condition ? rt.compile(node.condition) : null;
-  const isLeft = node.joinType === 'left';
-  const rowsPerChunk = Math.max(1, Math.floor(BATCH_SIZE / Math.max(1, build.rowCount)));
-  const pairs = new RowPairs();
-  for await (const probe of inputs[0]) {
-    const matched = isLeft ? new Uint8Array(probe.length) : null;
-    for (let chunkStart = 0; chunkStart < probe.length; chunkStart += rowsPerChunk) {
-      const chunkEnd = Math.min(probe.length, chunkStart + rowsPerChunk);
-      pairs.clear();
-      for (let rowIdx = chunkStart; rowIdx < chunkEnd; rowIdx++) {
-        for (let buildRow = 0; buildRow < build.rowCount; buildRow++) pairs.push(rowIdx, buildRow);
+  const build = await materializeBuild(inputs[1], node.children[1].output, rt.ctx.task);
+  try {
+    if (build.rowCount === 0 && node.joinType !== 'left') return;
+    const condition = node.condition ? rt.compile(node.condition) : null;
+    const isLeft = node.joinType === 'left';
+    const rowsPerChunk = Math.max(1, Math.floor(BATCH_SIZE / Math.max(1, build.rowCount)));
+    const pairs = new RowPairs();
+    for await (const probe of inputs[0]) {
+      const matched = isLeft ? new Uint8Array(probe.length) : null;
+      for (let chunkStart = 0; chunkStart < probe.length; chunkStart += rowsPerChunk) {
+        const chunkEnd = Math.min(probe.length, chunkStart + rowsPerChunk);
+        pairs.clear();
+        for (let rowIdx = chunkStart; rowIdx < chunkEnd; rowIdx++) {
+          for (let buildRow = 0; buildRow < build.rowCount; buildRow++) pairs.push(rowIdx, buildRow);
+        }
+        yield* emitPairs(probe, build.withNullRow, pairs, condition, rt, matched);
       }
-      yield* emitPairs(probe, build.withNullRow, pairs, condition, rt, matched);
+      if (matched !== null) {
+        pairs.clear();
+        for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) if (matched[rowIdx] === 0) pairs.push(rowIdx, build.rowCount);
+        yield* emitPairs(probe, build.withNullRow, pairs, null, rt, null);
+      }
     }
-    if (matched !== null) {
-      pairs.clear();
-      for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) if (matched[rowIdx] === 0) pairs.push(rowIdx, build.rowCount);
-      yield* emitPairs(probe, build.withNullRow, pairs, null, rt, null);
-    }
+  } finally {
+    build.release();
   }
 }
 

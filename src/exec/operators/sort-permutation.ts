@@ -53,14 +53,72 @@ export function concatBatches(batches: readonly Batch[], columnCount: number): B
 
 /** Row order of `batch` under `keys`. */
 export function sortPermutation(batch: Batch, keys: readonly SortKey[], compiled: readonly ((b: Batch) => Vector)[]): Int32Array {
-  const keyColumns: KeyColumn[] = keys.map((key, keyIdx) => {
+  const perm = identityPermutation(batch.length);
+  perm.sort(rowComparator(keyColumnsOf(batch, keys, compiled)));
+  return perm;
+}
+
+/** Rows sorted at a time by sortPermutationSliced before runs are merged. */
+const SORT_RUN_ROWS = 16_384;
+/** Merge steps between event-loop checkpoints. */
+const MERGE_STEP_ROWS = 32_768;
+
+/**
+ * sortPermutation for large inputs without holding the event loop: sorts runs of SORT_RUN_ROWS rows, then
+ * merges runs pairwise (bottom-up merge sort), calling `checkpoint` between runs and every MERGE_STEP_ROWS
+ * merged rows. Same order as sortPermutation (the comparator is total: ties fall back to row order).
+ */
+export async function sortPermutationSliced(batch: Batch, keys: readonly SortKey[], compiled: readonly ((b: Batch) => Vector)[], checkpoint: () => Promise<void> | undefined): Promise<Int32Array> {
+  const rowCount = batch.length;
+  if (rowCount <= SORT_RUN_ROWS) return sortPermutation(batch, keys, compiled);
+  const compare = rowComparator(keyColumnsOf(batch, keys, compiled));
+  let perm: Int32Array = identityPermutation(rowCount);
+  for (let start = 0; start < rowCount; start += SORT_RUN_ROWS) {
+    perm.subarray(start, Math.min(rowCount, start + SORT_RUN_ROWS)).sort(compare);
+    const pause = checkpoint();
+    if (pause !== undefined) await pause;
+  }
+  let merged: Int32Array = new Int32Array(rowCount);
+  let steps = 0;
+  for (let width = SORT_RUN_ROWS; width < rowCount; width *= 2) {
+    for (let lo = 0; lo < rowCount; lo += 2 * width) {
+      const mid = Math.min(rowCount, lo + width);
+      const hi = Math.min(rowCount, lo + 2 * width);
+      let left = lo;
+      let right = mid;
+      for (let out = lo; out < hi; out++) {
+        merged[out] = right >= hi || (left < mid && compare(perm[left], perm[right]) <= 0) ? perm[left++] : perm[right++];
+        if (++steps === MERGE_STEP_ROWS) {
+          steps = 0;
+          const pause = checkpoint();
+          if (pause !== undefined) await pause;
+        }
+      }
+    }
+    const previous = perm;
+    perm = merged;
+    merged = previous;
+  }
+  return perm;
+}
+
+function identityPermutation(length: number): Int32Array {
+  const perm = new Int32Array(length);
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) perm[rowIdx] = rowIdx;
+  return perm;
+}
+
+function keyColumnsOf(batch: Batch, keys: readonly SortKey[], compiled: readonly ((b: Batch) => Vector)[]): KeyColumn[] {
+  return keys.map((key, keyIdx) => {
     const vec = compiled[keyIdx](batch);
     return { values: comparableValues(vec), nulls: vec.nulls, direction: key.descending ? -1 : 1, nullOrder: key.nullsFirst ? -1 : 1 };
   });
-  const perm = new Int32Array(batch.length);
-  for (let rowIdx = 0; rowIdx < perm.length; rowIdx++) perm[rowIdx] = rowIdx;
+}
+
+/** Compares two row ids by the keys; ties by row id, so the order is total and sorts are stable. */
+function rowComparator(keyColumns: readonly KeyColumn[]): (left: number, right: number) => number {
   const keyCount = keyColumns.length;
-  perm.sort((left, right) => {
+  return (left, right) => {
     for (let keyIdx = 0; keyIdx < keyCount; keyIdx++) {
       const key = keyColumns[keyIdx];
       if (key.nulls !== null) {
@@ -75,8 +133,7 @@ export function sortPermutation(batch: Batch, keys: readonly SortKey[], compiled
       if (leftValue > rightValue) return key.direction;
     }
     return left - right;
-  });
-  return perm;
+  };
 }
 
 /** Compile the key expressions of a Sort/TopN for one run. */

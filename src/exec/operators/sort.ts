@@ -6,7 +6,8 @@ import type { Batch } from '../../common/column';
 import { exprToString } from '../plan/bound-expr-utils';
 import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import { compileSortKeys, concatBatches, emitPermuted, sortPermutation } from './sort-permutation';
+import { batchBytes } from '../../common/column';
+import { compileSortKeys, concatBatches, emitPermuted, sortPermutationSliced } from './sort-permutation';
 
 export interface SortNode extends PlanNodeBase {
   readonly kind: 'Sort';
@@ -14,12 +15,25 @@ export interface SortNode extends PlanNodeBase {
 }
 
 export async function* openSort(node: SortNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+  const task = rt.ctx.task;
   const batches: Batch[] = [];
-  for await (const batch of inputs[0]) if (batch.length > 0) batches.push(batch);
-  if (batches.length === 0) return;
-  const all = concatBatches(batches, node.output.length);
-  const perm = sortPermutation(all, node.keys, compileSortKeys(node.keys, rt));
-  yield* emitPermuted(all, perm, 0, all.length);
+  let heldBytes = 0;
+  try {
+    for await (const batch of inputs[0]) {
+      if (batch.length === 0) continue;
+      batches.push(batch);
+      const bytes = batchBytes(batch);
+      heldBytes += bytes;
+      task.reserve(bytes);
+    }
+    if (batches.length === 0) return;
+    const all = concatBatches(batches, node.output.length);
+    batches.length = 0;
+    const perm = await sortPermutationSliced(all, node.keys, compileSortKeys(node.keys, rt), () => task.checkpoint());
+    yield* emitPermuted(all, perm, 0, all.length);
+  } finally {
+    task.release(heldBytes);
+  }
 }
 
 export function sortKeyToString(key: SortKey): string {

@@ -3,10 +3,10 @@
  * grows past twice the rows needed (at least one batch), it is sorted and cut back to offset + limit rows,
  * so memory stays bounded by the limit rather than the input.
  */
-import { BATCH_SIZE, takeRows, type Batch } from '../../common/column';
+import { BATCH_SIZE, batchBytes, takeRows, type Batch } from '../../common/column';
 import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import { compileSortKeys, concatBatches, emitPermuted, sortPermutation } from './sort-permutation';
+import { compileSortKeys, concatBatches, emitPermuted, sortPermutationSliced } from './sort-permutation';
 import { sortKeyToString } from './sort';
 
 export interface TopNNode extends PlanNodeBase {
@@ -21,28 +21,44 @@ export async function* openTopN(node: TopNNode, inputs: readonly AsyncIterable<B
   if (node.limit <= 0) return;
   const compiled = compileSortKeys(node.keys, rt);
   const threshold = Math.max(keep, BATCH_SIZE) * 2;
+  const task = rt.ctx.task;
+  const checkpoint = (): Promise<void> | undefined => task.checkpoint();
   let buffer: Batch[] = [];
   let buffered = 0;
-  const compact = (): Batch => {
+  // What the buffer holds is reserved against exec_mem_limit (a large OFFSET keeps many rows).
+  let heldBytes = 0;
+  const hold = (bytes: number): void => {
+    task.reserve(bytes);
+    heldBytes += bytes;
+  };
+  const compact = async (): Promise<Batch> => {
     const all = concatBatches(buffer, node.output.length);
-    const perm = sortPermutation(all, node.keys, compiled);
+    const perm = await sortPermutationSliced(all, node.keys, compiled, checkpoint);
     const count = Math.min(keep, all.length);
     return { length: count, columns: all.columns.map((vec) => takeRows(vec, perm, count)) };
   };
-  for await (const batch of inputs[0]) {
-    if (batch.length === 0) continue;
-    buffer.push(batch);
-    buffered += batch.length;
-    if (buffered > threshold) {
-      const kept = compact();
-      buffer = [kept];
-      buffered = kept.length;
+  try {
+    for await (const batch of inputs[0]) {
+      if (batch.length === 0) continue;
+      buffer.push(batch);
+      buffered += batch.length;
+      hold(batchBytes(batch));
+      if (buffered > threshold) {
+        const kept = await compact();
+        buffer = [kept];
+        buffered = kept.length;
+        task.release(heldBytes);
+        heldBytes = 0;
+        hold(batchBytes(kept));
+      }
     }
+    if (buffered === 0) return;
+    const all = concatBatches(buffer, node.output.length);
+    const perm = await sortPermutationSliced(all, node.keys, compiled, checkpoint);
+    yield* emitPermuted(all, perm, Math.min(node.offset, all.length), Math.min(keep, all.length));
+  } finally {
+    task.release(heldBytes);
   }
-  if (buffered === 0) return;
-  const all = concatBatches(buffer, node.output.length);
-  const perm = sortPermutation(all, node.keys, compiled);
-  yield* emitPermuted(all, perm, Math.min(node.offset, all.length), Math.min(keep, all.length));
 }
 
 export function explainTopN(node: TopNNode): string[] {

@@ -40,7 +40,7 @@ function startFragment(scan: PhysicalNode, filter: BoundExpr | null, aggregate: 
  * Aggregate the HashAggregate's input in the scan workers and merge the partial states into
  * `aggregation`. True when done so; false when the caller must consume its input itself.
  */
-export async function parallelAggregate(node: HashAggregateNode, spec: GroupedAggregationSpec, aggregation: GroupedAggregation, rt: OperatorRuntime): Promise<boolean> {
+export async function parallelAggregate(node: HashAggregateNode, spec: GroupedAggregationSpec, aggregation: GroupedAggregation, rt: OperatorRuntime, afterMerge: () => void): Promise<boolean> {
   const scan = node.children[0];
   if (scan.kind !== 'TableScan' || !aggregation.canPartial()) return false;
   const filter = spec.filter === null ? null : contextFreeExpr(spec.filter, rt.ctx);
@@ -55,7 +55,14 @@ export async function parallelAggregate(node: HashAggregateNode, spec: GroupedAg
   }
   const results = startFragment(scan, filter, { groupKeys, aggregates }, rt);
   if (results === null) return false;
-  for await (const result of results) if (result.kind === 'partial') aggregation.mergePartial(result.partial);
+  for await (const result of results) {
+    if (result.kind !== 'partial') continue;
+    aggregation.mergePartial(result.partial);
+    afterMerge();
+    // Partials arrive from worker threads; each merge is bounded by the task size, so yield between them.
+    const pause = rt.ctx.task.checkpoint();
+    if (pause !== undefined) await pause;
+  }
   return true;
 }
 

@@ -2,7 +2,8 @@
  * Runs a physical plan: first its uncorrelated subqueries (once each, their results substituted into the
  * main plan's expressions as literals), then the operator tree, pull-based. Every operator's stream is
  * wrapped to count RowsIn / RowsOut and inclusive wall time (`<Kind>#<id>.<metric>` profile counters),
- * which EXPLAIN ANALYZE prints.
+ * which EXPLAIN ANALYZE prints, and to pass the statement's task checkpoint between batches (cancel,
+ * timeout, and yielding the event loop: see query-task.ts).
  */
 import { getRaw, type Batch, type RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
@@ -84,9 +85,13 @@ function substituteSubqueries(expr: BoundExpr, results: ReadonlyMap<number, Subq
 async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null): AsyncIterable<Batch> {
   const iterator = stream[Symbol.asyncIterator]();
   const profile = ctx.profile;
+  const task = ctx.task;
   let done = false;
   try {
     for (;;) {
+      // A safe point between batches: stop if cancelled or timed out, give the loop back when due.
+      const pause = task.checkpoint();
+      if (pause !== undefined) await pause;
       const start = performance.now();
       const step = await iterator.next();
       if (timeCounter !== null) profile.add(timeCounter, performance.now() - start);

@@ -132,7 +132,16 @@ export async function deallocate(session: Session, statement: DeallocateStatemen
   return okResult();
 }
 
+/**
+ * KILL [CONNECTION | QUERY] id: a user may kill their own sessions' statements; root and admin any
+ * (MySQL's rule, before the privilege model: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
+ * next checkpoint with "cancel query by user"; KILL CONNECTION also closes the connection.
+ */
 export async function kill(session: Session, statement: KillStatement): Promise<StatementResult> {
-  if (!session.fe.sessions.has(statement.id)) throw new GaleneError('INTERNAL', [`Unknown thread id: ${statement.id}`]);
-  throw new GaleneError('UNSUPPORTED', ['KILL']);
+  const target = session.fe.sessions.get(statement.id);
+  if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);
+  const isAdmin = session.user === 'root' || session.user === 'admin';
+  if (!isAdmin && target.user !== session.user) throw new GaleneError('KILL_DENIED', [statement.id]);
+  target.kill(session.host, statement.target === 'CONNECTION');
+  return okResult();
 }

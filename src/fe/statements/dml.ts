@@ -3,7 +3,7 @@
  * value fails the whole statement with MySQL's message and writes nothing), then written as segments,
  * then published atomically. DELETE and UPDATE arrive with the table-model write path (issue 3).
  */
-import { Batch, concatVectors, constantVector, getRaw, newFixedArray, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
+import { Batch, batchBytes, concatVectors, constantVector, getRaw, newFixedArray, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
 import {
   ParseFailure, parseDateSpan, parseDatetimeSpan, parseIntegerSpan, parseScaledDecimalSpan, parseValue, pow10, smallIntRange,
 } from '../../common/convert';
@@ -12,14 +12,14 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
 import { castVector, evaluateConstant } from '../../exec/expr';
-import { generateLabel, loadBatch } from '../../load/load-transaction';
+import { beginLoad, generateLabel, loadBatch } from '../../load/load-transaction';
 import { groupCommitInsert } from '../../load/group-commit';
 import type { TableState } from '../../meta/catalog';
 import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
-import { bindScalarExpr, runQuery } from '../../sql/query';
+import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
 import type { Session } from '../session';
 import { okResult } from './result-rows';
 
@@ -308,6 +308,8 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
   } else if (statement.source.kind === 'values') {
     values = valuesToColumns(session, statement.source.rows, targets, profile);
     rowCount = statement.source.rows.length;
+  } else if (session.transaction === null && !isPartialUpdate(session, table, statement)) {
+    return insertSelectStreamed(session, table, statement, targets, profile, sqlText);
   } else {
     const result = await runQuery(statement.source, session.execContext(profile), sqlText);
     if (result.columns.length !== targets.length) throw new GaleneError('COLUMN_COUNT_MISMATCH', [1]);
@@ -338,6 +340,59 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
   const label = statement.label ?? generateLabel('insert');
   const outcome = await loadBatch(fe.backend, table, batch, label);
   return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
+}
+
+/** INSERT ... SELECT hands the write path a chunk once this many rows or bytes are waiting. */
+const INSERT_SELECT_CHUNK_ROWS = 65_536;
+const INSERT_SELECT_CHUNK_BYTES = 16 << 20;
+
+/**
+ * INSERT ... SELECT outside a transaction: the query's rows go to the write path in bounded chunks, all
+ * under one load transaction (one label, one version, all or nothing), so the statement's memory stays
+ * bounded whatever the row count and the event loop is free between chunks.
+ */
+async function insertSelectStreamed(session: Session, table: TableState, statement: InsertStatement, targets: readonly ColumnSchema[], profile: QueryProfile, sqlText: string): Promise<StatementResult> {
+  const ctx = session.execContext(profile);
+  const result = await streamQuery(statement.source as SelectQuery, ctx, sqlText);
+  const rows = result.batches as AsyncIterable<Batch>;
+  if (result.columns.length !== targets.length) {
+    await rows[Symbol.asyncIterator]().return?.();
+    throw new GaleneError('COLUMN_COUNT_MISMATCH', [1]);
+  }
+  const label = statement.label ?? generateLabel('insert');
+  const load = beginLoad(session.fe.backend, table, label);
+  let pending: Batch[] = [];
+  let pendingRows = 0;
+  let pendingBytes = 0;
+  const writeChunk = async (): Promise<void> => {
+    const firstRow = load.loadedRows + 1;
+    const values = result.columns.map((column, colIdx) => castVector(concatVectors(column.type, pending.map((batch) => batch.columns[colIdx])), targets[colIdx].type, 'insert', targets[colIdx].name, firstRow));
+    const chunk = completeRows(table, targets, values, pendingRows);
+    ctx.task.release(pendingBytes);
+    pending = [];
+    pendingRows = 0;
+    pendingBytes = 0;
+    ctx.task.state = 'Writing';
+    await load.add(chunk);
+    ctx.task.state = 'Executing';
+  };
+  try {
+    for await (const batch of rows) {
+      pending.push(batch);
+      pendingRows += batch.length;
+      const bytes = batchBytes(batch);
+      pendingBytes += bytes;
+      ctx.task.reserve(bytes);
+      if (pendingRows >= INSERT_SELECT_CHUNK_ROWS || pendingBytes >= INSERT_SELECT_CHUNK_BYTES) await writeChunk();
+    }
+    if (pendingRows > 0) await writeChunk();
+    ctx.task.throwIfStopped();
+    const outcome = await load.commit();
+    return okResult(outcome.loadedRows, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
+  } catch (err) {
+    await load.abort(err instanceof Error ? err.message : String(err));
+    throw err;
+  }
 }
 
 /**

@@ -5,13 +5,12 @@ import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import type { ExplainStatement, QueryStatement } from '../../sql/ast';
-import { executePlan, explainAnalyzed, explainPlan, planQuery, runQuery } from '../../sql/query';
+import { executePlan, explainAnalyzed, explainPlan, planQuery, streamQuery } from '../../sql/query';
 import type { Session } from '../session';
 import { rowsResult } from './result-rows';
 
 export async function runQueryStatement(session: Session, statement: QueryStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
-  const result = await runQuery(statement.query, session.execContext(profile), sqlText);
-  return result;
+  return streamQuery(statement.query, session.execContext(profile), sqlText);
 }
 
 export async function runExplain(session: Session, statement: ExplainStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {

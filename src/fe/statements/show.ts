@@ -296,7 +296,12 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   processlist: (session) =>
     rowsResult(
       [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']],
-      [...session.fe.sessions.values()].map((other) => [BigInt(other.connectionId), other.user, other.host, other.database, 'Sleep', 0, '', null]),
+      [...session.fe.sessions.values()].map((other) => {
+        const task = other.currentTask;
+        // The session that asks is running SHOW PROCESSLIST itself; others are busy or asleep.
+        const command = task !== null ? 'Query' : 'Sleep';
+        return [BigInt(other.connectionId), other.user, other.host, other.database, command, other.stateSeconds(), task?.state ?? '', other.currentStatementText];
+      }),
     ),
   warnings: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
   errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),

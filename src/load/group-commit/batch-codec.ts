@@ -30,19 +30,6 @@ const textDecoder = new TextDecoder();
 
 const bytesOf = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
-/** Approximate in-memory bytes of a batch (what group_commit_data_bytes and the memory limit count). */
-export function batchBytes(batch: Batch): number {
-  let total = 0;
-  for (const vec of batch.columns) {
-    if (vec.nulls) total += vec.length;
-    if (vec.kind === 'fixed') total += vec.values.byteLength;
-    else if (vec.kind === 'string') total += (vec.length + 1) * 4 + (vec.offsets[vec.length] - vec.offsets[0]);
-    else if (vec.kind === 'dict') total += vec.length * 4 + vec.dict.reduce((sum, text) => sum + text.length, 0);
-    else total += vec.length * 16;
-  }
-  return total;
-}
-
 /** Encode `batch` as one WAL record payload. */
 export function encodeBatch(batch: Batch): Buffer {
   const parts: Uint8Array[] = [];

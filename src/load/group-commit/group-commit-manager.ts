@@ -31,7 +31,8 @@ import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
 import { beginLoad, LoadTarget, loadBatch, MultiBatchLoad } from '../load-transaction';
 import { concatBatches } from '../stream-load/row-converter';
-import { batchBytes, decodeBatch, encodeBatch } from './batch-codec';
+import { batchBytes } from '../../common/column';
+import { decodeBatch, encodeBatch } from './batch-codec';
 import { listWalFiles, readWal, walFilePath, WalHeader, WalWriter } from './wal-file';
 
 /** The two modes that batch. */

@@ -11,6 +11,7 @@
  * false (the row is filtered only if the column is NOT NULL) and filters the row when it is true. A string
  * longer than its column and a wrong field count always filter the row. `\N` is NULL in CSV.
  */
+import { QueryTask } from '../../exec/query-task';
 import { Batch, concatVectors, constantVector, decodeUtf8, RawValue, takeRows, Vector, VectorBuilder } from '../../common/column';
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
@@ -54,6 +55,7 @@ function loadExecContext(database: string): ExecContext {
     profile: new QueryProfile('stream-load', '', 'load', database),
     currentDatabase: database,
     parameters: [],
+    task: QueryTask.unlimited(),
     sessionInfo: { user: 'load', host: '', connectionId: 0, version: '' },
     getTable: () => {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
