@@ -192,3 +192,34 @@ test('a large sort is ordered exactly like a small one (sliced run sort + merge)
   });
   assert.deepEqual(keys, expected);
 });
+
+test('a client that stops reading holds its query back (the server does not buffer the whole result)', { timeout: 120_000 }, async () => {
+  const slow = await connect(server.ports.query_port, { database: 'h' });
+  try {
+    const slowId = await connectionId(slow);
+    // The client's socket stops reading once the first rows arrive.
+    const socket = (slow as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
+    let rows = 0;
+    const query = (slow as unknown as { connection: { query(sql: string): NodeJS.EventEmitter } }).connection.query('SELECT k, g, v FROM big a');
+    const done = new Promise<void>((resolve, reject) => {
+      query.on('result', () => {
+        if (rows++ === 0) socket.pause();
+      });
+      query.on('end', resolve);
+      query.on('error', reject);
+    });
+    await waitRunning(root, slowId);
+    // While the client does not read, the statement stays unfinished, waiting on the socket.
+    for (let check = 0; check < 5; check++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const row = (await queryRows(root, 'SHOW PROCESSLIST')).find((candidate) => candidate[0] === slowId);
+      assert.equal(row?.[4], 'Query');
+      assert.equal(row?.[6], 'Sending data');
+    }
+    socket.resume();
+    await done;
+    assert.equal(rows, 200000);
+  } finally {
+    await slow.end();
+  }
+});
