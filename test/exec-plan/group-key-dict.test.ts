@@ -57,3 +57,31 @@ test('dictionary-code group keys match the generic path', () => {
     assert.deepEqual(read(fastOut[keyIdx]), read(genericOut[keyIdx]));
   }
 });
+
+test('BIGINT group keys (two 32-bit halves) give the same groups as a Map over the values', () => {
+  const random = rng(11);
+  const table = createGroupKeyTable([Types.BIGINT]);
+  const reference = new Map<bigint | null, number>();
+  const special = [0n, -1n, 1n, 4294967296n, -4294967296n, 9223372036854775807n, -9223372036854775808n, 4294967295n];
+  for (let batchIdx = 0; batchIdx < 6; batchIdx++) {
+    const rowCount = 3000 + batchIdx * 17;
+    const values: (bigint | null)[] = [];
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const pick = random();
+      if (pick < 0.05) values.push(null);
+      else if (pick < 0.2) values.push(special[Math.floor(random() * special.length)]);
+      else values.push(BigInt(Math.floor(random() * 5000) - 2500) * (pick < 0.6 ? 1n : 4294967296n));
+    }
+    const out = new Int32Array(rowCount);
+    table.assign([vectorFromRaw(Types.BIGINT, values)], rowCount, out);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const key = values[rowIdx];
+      if (!reference.has(key)) reference.set(key, reference.size);
+      assert.equal(out[rowIdx], reference.get(key), `row ${rowIdx} of batch ${batchIdx} (${key})`);
+    }
+  }
+  assert.equal(table.groupCount, reference.size);
+  const [keys] = table.finishKeys();
+  const expected = [...reference.keys()];
+  for (let group = 0; group < expected.length; group++) assert.equal(getRaw(keys, group) === null || keys.nulls?.[group] === 1 ? null : getRaw(keys, group), expected[group]);
+});

@@ -4,10 +4,11 @@
  *  - one fixed-width numeric key (INT, DATE, DOUBLE, ...): open addressing over a Float64Array of keys;
  *  - one string key: dictionary vectors map each dictionary code once per dictionary (code -> group id),
  *    plain strings go through a Map keyed by the decoded value;
- *  - several keys or a BIGINT/LARGEINT key: a Map keyed by the value or a length-prefixed serialization.
+ *  - one BIGINT key: open addressing over the two 32-bit halves of each value (no BigInt per row);
+ *  - several keys or a LARGEINT key: a Map keyed by the value or a length-prefixed serialization.
  * NULL is a group of its own. Each table keeps one representative value per group in VectorBuilders.
  */
-import { decodeUtf8, VectorBuilder, type DictVector, type Vector } from '../../common/column';
+import { decodeUtf8, getRaw, VectorBuilder, type DictVector, type Vector } from '../../common/column';
 import { physicalKind, type DataType } from '../../common/types';
 
 export interface GroupKeyTable {
@@ -95,6 +96,95 @@ class NumericKeyTable implements GroupKeyTable {
         }
         const stored = this.slotKeys[slot];
         if (stored === value || (stored !== stored && value !== value)) {
+          out[rowIdx] = group;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+  }
+
+  finishKeys(): Vector[] {
+    return [this.builder.finish()];
+  }
+}
+
+/** The BIGINT values of a key vector as a BigInt64Array (the vector's own array when it is one). */
+function int64Values(vec: Vector, rowCount: number): BigInt64Array {
+  if (vec.kind === 'fixed' && vec.values instanceof BigInt64Array) return vec.values;
+  const values = new BigInt64Array(rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const raw = vec.nulls !== null && vec.nulls[rowIdx] === 1 ? null : getRaw(vec, rowIdx);
+    values[rowIdx] = raw === null ? 0n : BigInt(raw as number | bigint);
+  }
+  return values;
+}
+
+function hashHalves(lo: number, hi: number): number {
+  return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> 0;
+}
+
+/** One BIGINT key: open addressing on each value's low and high 32-bit halves, compared as two ints. */
+class Int64KeyTable implements GroupKeyTable {
+  groupCount = 0;
+  private slotLo = new Int32Array(1024);
+  private slotHi = new Int32Array(1024);
+  private slotGroups = new Int32Array(1024).fill(-1);
+  private nullGroup = -1;
+  private readonly builder: VectorBuilder;
+
+  constructor(type: DataType) {
+    this.builder = new VectorBuilder(type);
+  }
+
+  private grow(): void {
+    const { slotLo: oldLo, slotHi: oldHi, slotGroups: oldGroups } = this;
+    const capacity = oldGroups.length * 2;
+    this.slotLo = new Int32Array(capacity);
+    this.slotHi = new Int32Array(capacity);
+    this.slotGroups = new Int32Array(capacity).fill(-1);
+    const mask = capacity - 1;
+    for (let slotIdx = 0; slotIdx < oldGroups.length; slotIdx++) {
+      if (oldGroups[slotIdx] < 0) continue;
+      let slot = hashHalves(oldLo[slotIdx], oldHi[slotIdx]) & mask;
+      while (this.slotGroups[slot] >= 0) slot = (slot + 1) & mask;
+      this.slotLo[slot] = oldLo[slotIdx];
+      this.slotHi[slot] = oldHi[slotIdx];
+      this.slotGroups[slot] = oldGroups[slotIdx];
+    }
+  }
+
+  assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
+    const vec = keys[0];
+    const values = int64Values(vec, rowCount);
+    const halves = new Int32Array(values.buffer, values.byteOffset, rowCount * 2);
+    const nulls = vec.nulls;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx] === 1) {
+        if (this.nullGroup < 0) {
+          this.nullGroup = this.groupCount++;
+          this.builder.append(null);
+        }
+        out[rowIdx] = this.nullGroup;
+        continue;
+      }
+      const lo = halves[2 * rowIdx];
+      const hi = halves[2 * rowIdx + 1];
+      const mask = this.slotGroups.length - 1;
+      let slot = hashHalves(lo, hi) & mask;
+      for (;;) {
+        const group = this.slotGroups[slot];
+        if (group < 0) {
+          const created = this.groupCount++;
+          this.slotGroups[slot] = created;
+          this.slotLo[slot] = lo;
+          this.slotHi[slot] = hi;
+          this.builder.appendFrom(vec, rowIdx);
+          out[rowIdx] = created;
+          if (this.groupCount * 2 > this.slotGroups.length) this.grow();
+          break;
+        }
+        if (this.slotLo[slot] === lo && this.slotHi[slot] === hi) {
           out[rowIdx] = group;
           break;
         }
@@ -318,7 +408,8 @@ export function createGroupKeyTable(keyTypes: readonly DataType[]): GroupKeyTabl
   if (keyTypes.length === 1) {
     const kind = physicalKind(keyTypes[0]);
     if (kind === 'string') return new StringKeyTable(keyTypes[0]);
-    if (kind !== 'i64' && kind !== 'bigint') return new NumericKeyTable(keyTypes[0]);
+    if (kind === 'i64') return new Int64KeyTable(keyTypes[0]);
+    if (kind !== 'bigint') return new NumericKeyTable(keyTypes[0]);
   }
   return new GenericKeyTable(keyTypes);
 }
