@@ -56,6 +56,11 @@ export interface AggregateAccumulator {
    * partials of consecutive row ranges in row order gives the same result as one update() over all rows.
    */
   merge?(state: AggregateState, groupMap: Int32Array, fromGroup: number): void;
+  /**
+   * Bytes the state holds beyond a fixed size per group (DISTINCT sets, collected values), for
+   * exec_mem_limit. Optional: without it only the per-group estimate counts.
+   */
+  stateBytes?(): number;
 }
 
 /** An accumulator's serialized per-group state (see AggregateAccumulator.serialize). */

@@ -45,12 +45,13 @@ async function connectionId(conn: Connection): Promise<string> {
 
 /** Poll SHOW PROCESSLIST (on `watcher`) until connection `id` runs a statement; returns its row. */
 async function waitRunning(watcher: Connection, id: string): Promise<(string | null)[]> {
-  for (;;) {
+  for (const started = Date.now(); Date.now() - started < 60_000; ) {
     const rows = await queryRows(watcher, 'SHOW PROCESSLIST');
     const row = rows.find((candidate) => candidate[0] === id);
     if (row !== undefined && row[4] === 'Query') return row;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  throw new Error(`connection ${id} never showed a running statement`);
 }
 
 test('INSERT ... SELECT of 200,000 rows in several chunks is one load: every row, once', async () => {
@@ -166,12 +167,15 @@ test('exec_mem_limit: GROUP BY, ORDER BY and a join build past the limit fail wi
     await assert.rejects(conn.query('SELECT k, count(*) FROM big GROUP BY k'), memLimit);
     await assert.rejects(conn.query('SELECT k, v FROM big ORDER BY v DESC'), memLimit);
     await assert.rejects(conn.query('SELECT count(*) FROM big a JOIN big b ON a.k = b.k'), memLimit);
+    await assert.rejects(conn.query('SELECT count(DISTINCT k) FROM big'), memLimit);
     // Small statements still fit.
     const [[groups]] = await queryRows(conn, 'SELECT count(*) FROM (SELECT g, count(*) FROM big GROUP BY g) x');
     assert.equal(groups, '10');
     await conn.query('SET exec_mem_limit = 2147483648');
     const [[distinct]] = await queryRows(conn, 'SELECT count(*) FROM (SELECT k, count(*) FROM big GROUP BY k) x');
     assert.equal(distinct, '200000');
+    const [[distinctCount, distinctGroups]] = await queryRows(conn, 'SELECT count(DISTINCT k), count(DISTINCT g) FROM big');
+    assert.deepEqual([distinctCount, distinctGroups], ['200000', '10']);
     const rows = await queryRows(conn, 'SELECT k FROM big ORDER BY v DESC, k LIMIT 2');
     // v = a + b * 0.5 for k = a * 100 + b: the two largest are a = 1999 with b = 99, 98.
     assert.deepEqual(rows, [['199999'], ['199998']]);
@@ -200,7 +204,8 @@ test('a client that stops reading holds its query back (the server does not buff
     // The client's socket stops reading once the first rows arrive.
     const socket = (slow as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
     let rows = 0;
-    const query = (slow as unknown as { connection: { query(sql: string): NodeJS.EventEmitter } }).connection.query('SELECT k, g, v FROM big a');
+    // About 50 MB of rows: far more than the socket buffers between server and client can hold.
+    const query = (slow as unknown as { connection: { query(sql: string): NodeJS.EventEmitter } }).connection.query("SELECT k, concat(repeat('x', 250), k) FROM big a");
     const done = new Promise<void>((resolve, reject) => {
       query.on('result', () => {
         if (rows++ === 0) socket.pause();

@@ -173,6 +173,13 @@ export class GroupedAggregation {
     return columns;
   }
 
+  /** Bytes accumulators hold beyond their per-group state (DISTINCT sets): see AggregateAccumulator.stateBytes. */
+  stateBytes(): number {
+    let bytes = 0;
+    for (const accumulator of this.accumulators) bytes += accumulator.stateBytes?.() ?? 0;
+    return bytes;
+  }
+
   /** True when every accumulator can hand its state to another thread and merge one in. */
   canPartial(): boolean {
     return this.accumulators.every((acc) => acc.serialize !== undefined && acc.merge !== undefined);

@@ -32,12 +32,12 @@ export async function* openHashAggregate(node: HashAggregateNode, inputs: readon
   // exec_mem_limit as groups are added, so a GROUP BY over too many keys fails instead of exhausting memory.
   const task = rt.ctx.task;
   const bytesPerGroup = GROUP_OVERHEAD_BYTES + GROUP_KEY_BYTES * spec.groupKeys.length + AGGREGATE_STATE_BYTES * spec.aggregates.length;
-  let countedGroups = 0;
+  let countedBytes = 0;
   const account = (): void => {
-    const groups = aggregation.groupCount;
-    if (groups === countedGroups) return;
-    task.reserve((groups - countedGroups) * bytesPerGroup);
-    countedGroups = groups;
+    const bytes = aggregation.groupCount * bytesPerGroup + aggregation.stateBytes();
+    if (bytes === countedBytes) return;
+    task.reserve(bytes - countedBytes);
+    countedBytes = bytes;
   };
   try {
     const merged = await parallelAggregate(node, spec, aggregation, rt, account);
@@ -55,7 +55,7 @@ export async function* openHashAggregate(node: HashAggregateNode, inputs: readon
       yield { length: end - start, columns: start === 0 && end === groupCount ? columns : columns.map((vec: Vector) => sliceVector(vec, start, end)) };
     }
   } finally {
-    task.release(countedGroups * bytesPerGroup);
+    task.release(countedBytes);
   }
 }
 

@@ -26,13 +26,18 @@ function tupleKey(values: readonly RawValue[]): RawValue {
   return values.map((value) => `${typeof value}:${String(value)}`).join('\u0001');
 }
 
+/** Estimated bytes per distinct value kept (set entry, value, group id). */
+const DISTINCT_VALUE_BYTES = 64;
+
 /**
  * DISTINCT around an accumulator: keeps each group's distinct argument tuples (rows with a NULL argument
  * are skipped, as SQL DISTINCT aggregates do), then feeds them to the inner accumulator at finalize.
  */
 class DistinctAccumulator implements AggregateAccumulator {
   private sets: (Set<RawValue> | undefined)[] = [];
+  /** Distinct argument tuples in arrival order (one argument: `values`, no per-row arrays). */
   private rows: RawValue[][] = [];
+  private values: RawValue[] = [];
   private groups: number[] = [];
   private extraArgs: Vector[] | null = null;
 
@@ -45,6 +50,7 @@ class DistinctAccumulator implements AggregateAccumulator {
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
     const keyed = args.slice(0, this.distinctArgCount);
     if (this.extraArgs === null && args.length > this.distinctArgCount && rowCount > 0) this.extraArgs = args.slice(this.distinctArgCount);
+    if (this.distinctArgCount === 1) return this.updateOne(groupIds, keyed[0], rowCount);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       const values = keyed.map((vec) => getRaw(vec, rowIdx));
       if (values.some((value) => value === null)) continue;
@@ -58,12 +64,31 @@ class DistinctAccumulator implements AggregateAccumulator {
     }
   }
 
+  /** One distinct argument (COUNT(DISTINCT x)): the value itself is the set key (as tupleKey of one). */
+  private updateOne(groupIds: Int32Array, vec: Vector, rowCount: number): void {
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const value = getRaw(vec, rowIdx);
+      if (value === null) continue;
+      const group = groupIds[rowIdx];
+      const set = (this.sets[group] ??= new Set());
+      if (set.has(value)) continue;
+      set.add(value);
+      this.values.push(value);
+      this.groups.push(group);
+    }
+  }
+
+  stateBytes(): number {
+    return this.groups.length * DISTINCT_VALUE_BYTES;
+  }
+
   finalize(groupCount: number): Vector {
     this.resize(groupCount);
     this.inner.resize(groupCount);
-    const count = this.rows.length;
+    const count = this.groups.length;
     const columns: Vector[] = [];
-    for (let argIdx = 0; argIdx < this.distinctArgCount; argIdx++) columns.push(vectorFromValues(this.argTypes[argIdx], this.rows.map((row) => row[argIdx])));
+    if (this.distinctArgCount === 1) columns.push(vectorFromValues(this.argTypes[0], this.values));
+    else for (let argIdx = 0; argIdx < this.distinctArgCount; argIdx++) columns.push(vectorFromValues(this.argTypes[argIdx], this.rows.map((row) => row[argIdx])));
     if (this.extraArgs !== null) {
       for (const extra of this.extraArgs) columns.push(vectorFromValues(extra.type, new Array<RawValue>(count).fill(getRaw(extra, 0))));
     }
