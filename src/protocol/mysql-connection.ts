@@ -90,6 +90,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
   private paused = false;
   private inputClosed = false;
   private socketClosed = false;
+  private receivedBytes = 0;
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -145,6 +146,16 @@ export class MysqlConnection implements CommandContext, ResultSink {
     this.socket.destroy();
   }
 
+  /** Greeted but has sent nothing yet: what MysqlServer may drop to make room for a new socket. */
+  get silentInHandshake(): boolean {
+    return this.phase === 'handshake' && this.receivedBytes === 0 && !this.socketClosed;
+  }
+
+  /** Dropped by the server to make room: ERR (the reply to the greeting, sequence id 1), then close. */
+  evict(err: WireError): void {
+    this.runQueued(() => this.failAndClose(err, 1));
+  }
+
   quit(): void {
     this.phase = 'closed';
     this.inputClosed = true;
@@ -155,6 +166,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
 
   private onData(chunk: Buffer): void {
     if (this.inputClosed) return;
+    this.receivedBytes += chunk.length;
     this.clearIdleTimer();
     try {
       this.framer.push(chunk);

@@ -3,8 +3,11 @@
  * MysqlConnection with an id, and keeps the connection counts the limits are checked against.
  *
  * Two separate budgets, so that sockets which never finish the handshake cannot lock real clients out:
- * - sockets still in the handshake: at most `maxUnauthenticatedConnections`; one more is answered with
- *   1040 Too many connections instead of the greeting, and each must finish within connect_timeout;
+ * - sockets still in the handshake: at most `maxUnauthenticatedConnections`, and each must log in within
+ *   connect_timeout. When the budget is full, the oldest socket that was greeted but has sent nothing
+ *   gets 1040 Too many connections and is closed to make room, so sockets that never log in cannot
+ *   keep a real client (which answers the greeting within a round trip) out; only when every handshake
+ *   in the budget is under way is the new socket itself refused with 1040 before the greeting;
  * - authenticated sessions: at most `maxConnections` (max_connections), and `maxUserConnections` per
  *   user (max_user_connections); the login past either gets 1040 / 1203 as in MySQL.
  * The limits are read from the backend at each accept and login, so `SET GLOBAL` applies at once.
@@ -167,8 +170,9 @@ export class MysqlServer implements ConnectionSlots {
   private onSocket(socket: net.Socket): void {
     socket.on('error', () => socket.destroy());
     const limits = this.limits();
+    if (this.unauthenticated.size >= limits.maxUnauthenticatedConnections) this.evictSilentHandshakes(limits.maxUnauthenticatedConnections - 1);
     // Refused before the greeting (as MySQL does when it is full): a client that cannot log in anyway
-    // learns it at once, and a flood of idle sockets cannot grow past its own budget.
+    // learns it at once, and a flood of sockets cannot grow past its own budget.
     if (this.unauthenticated.size >= limits.maxUnauthenticatedConnections || this.sessions.size >= limits.maxConnections) {
       socket.setNoDelay(true);
       const writer = new PacketWriter(256);
@@ -193,6 +197,16 @@ export class MysqlServer implements ConnectionSlots {
     this.connections.add(conn);
     this.unauthenticated.add(conn);
     conn.start();
+  }
+
+  /** Drop the oldest silent handshakes until at most `keep` remain in the handshake budget. */
+  private evictSilentHandshakes(keep: number): void {
+    for (const conn of this.unauthenticated) {
+      if (this.unauthenticated.size <= keep) return;
+      if (!conn.silentInHandshake) continue;
+      this.unauthenticated.delete(conn);
+      conn.evict(PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS);
+    }
   }
 
   private onConnectionClosed(conn: MysqlConnection): void {
