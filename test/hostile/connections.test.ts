@@ -53,17 +53,11 @@ class LimitsBackend extends TestBackend {
 }
 
 const backend = new LimitsBackend();
-let server: MysqlServer;
+/** Its own defaults apply where the backend's limits leave a field out. */
+const server = new MysqlServer(backend, { host: '127.0.0.1', port: 0 });
 let port = 0;
-
-before(async () => {
-  server = new MysqlServer(backend, { host: '127.0.0.1', port: 0 });
-  port = await server.listen();
-});
-
-after(async () => {
-  await server.close();
-});
+before(async () => (port = await server.listen()));
+after(() => server.close());
 
 /** Every test starts from the server's own limits. */
 function setLimits(limits: Partial<ConnectionLimits>, idleSeconds = 0): void {
@@ -350,6 +344,8 @@ describe('a real server, limits set with SQL', () => {
     try {
       for (let socketIdx = 0; socketIdx < 40; socketIdx++) sockets.push(await RawClient.connect(queryPort));
       await Promise.all(sockets.map((socket) => socket.readPacket(10_000)));
+      // max_unauthenticated_connections = 20: the 20 oldest were told 1040 to make room for the newer ones.
+      for (const socket of sockets.slice(0, 20)) assert.equal(parseErr((await socket.readPacket(10_000))!.payload).errno, 1040);
       const conn = await connect(queryPort);
       assert.deepEqual(await queryRows(conn, 'SELECT 1'), [['1']]);
       await conn.end();
