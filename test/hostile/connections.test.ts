@@ -297,6 +297,11 @@ describe('a real server, limits set with SQL', () => {
       assert.equal(err.message, "Variable 'max_connections' is a GLOBAL variable and should be set with SET GLOBAL");
       return true;
     });
+    await assert.rejects(admin.query('SET max_allowed_packet = 1048576'), (err: mysql.QueryError) => {
+      assert.equal(err.errno, 1621);
+      assert.equal(err.message, "SESSION variable 'max_allowed_packet' is read-only. Use SET GLOBAL to assign the value");
+      return true;
+    });
     await assert.rejects(admin.query('SET GLOBAL max_connections = 0'), (err: mysql.QueryError) => err.errno === 1231);
     await admin.query('SET GLOBAL max_connections = 2');
     const second = await connect(queryPort);
@@ -309,6 +314,14 @@ describe('a real server, limits set with SQL', () => {
     await admin.query('SET GLOBAL max_user_connections = DEFAULT');
     const fourth = await connect(queryPort);
     for (const conn of [second, third, fourth]) await conn.end();
+    // max_allowed_packet: a new connection gets the new limit; a 2 MiB statement is refused with 1153.
+    await admin.query('SET GLOBAL max_allowed_packet = 1048576');
+    const limited = await connect(queryPort);
+    assert.deepEqual(await queryRows(limited, 'SELECT @@max_allowed_packet'), [['1048576']]);
+    await assert.rejects(limited.query(`SELECT '${'x'.repeat(2 * 1024 * 1024)}'`), (err: mysql.QueryError) => err.errno === 1153);
+    limited.destroy();
+    await admin.query('SET GLOBAL max_allowed_packet = DEFAULT');
+    assert.deepEqual(await queryRows(admin, `SELECT length('${'x'.repeat(2 * 1024 * 1024)}')`), [['2097152']]);
     await admin.query('SET GLOBAL max_connections = DEFAULT');
     assert.deepEqual(await queryRows(admin, 'SELECT @@global.max_connections'), [['1024']]);
     await admin.end();
