@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import * as fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import type { ConnectionLimits, SessionHandler, SessionInfo } from '../../src/protocol/backend';
@@ -349,6 +350,25 @@ describe('a real server, limits set with SQL', () => {
     idle.destroy();
     assert.deepEqual(await queryRows(admin, 'SELECT 1'), [['1']]);
     await admin.end();
+  });
+
+  test('ten strangers each announcing 80 MiB before login: the server answers 1153 and its memory stays small', async () => {
+    const queryPort = galene.ports.query_port;
+    const rssKiB = (): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${galene.child.pid}/status`, 'utf8'))![1]);
+    const before = rssKiB();
+    const strangers = await Promise.all(Array.from({ length: 10 }, () => RawClient.connect(queryPort)));
+    try {
+      await Promise.all(strangers.map((socket) => socket.readGreeting()));
+      const results = await Promise.all(strangers.map((socket) => streamUntilAnswered(socket, Buffer.from([0xff, 0xff, 0xff, 0x01]), 5 * MAX_CHUNK)));
+      for (const { reply } of results) assert.equal(parseErr(reply!).errno, 1153);
+      const grownMiB = (rssKiB() - before) / 1024;
+      assert.ok(grownMiB < 64, `the server grew by ${grownMiB.toFixed(1)} MiB for 800 MiB announced`);
+    } finally {
+      for (const socket of strangers) socket.end();
+    }
+    const conn = await connect(queryPort);
+    assert.deepEqual(await queryRows(conn, 'SELECT 1'), [['1']]);
+    await conn.end();
   });
 
   test('a flood of half-open sockets does not lock a client out of a real server', async () => {
