@@ -29,7 +29,7 @@ export function configurationMarkdown(): string {
     '',
     '| variable | type | default | description |',
     '|---|---|---|---|',
-    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | \`${String(def.defaultValue)}\` | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''} |`),
+    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | \`${String(def.defaultValue)}\` | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''}${def.globalOnly ? ' (SET GLOBAL only)' : ''} |`),
     '',
   ];
   return lines.join('\n');

@@ -75,6 +75,11 @@ export const ERROR_CODES = {
   UNKNOWN_COMMAND: entry(1047, '08S01', 'Unknown command'),
   TOO_MANY_CONNECTIONS: entry(1040, '08004', 'Too many connections', 'resource'),
   BAD_HANDSHAKE: entry(1043, '08S01', 'Bad handshake'),
+  // connection limits and timeouts (MySQL's ER_TOO_MANY_USER_CONNECTIONS, ER_CLIENT_INTERACTION_TIMEOUT)
+  TOO_MANY_USER_CONNECTIONS: entry(1203, '42000', "User {0} already has more than 'max_user_connections' active connections", 'resource'),
+  CLIENT_INTERACTION_TIMEOUT: entry(4031, 'HY000', 'The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.', 'resource'),
+  GLOBAL_VARIABLE: entry(1229, 'HY000', "Variable '{0}' is a GLOBAL variable and should be set with SET GLOBAL"),
+  SESSION_VARIABLE_READ_ONLY: entry(1621, 'HY000', "SESSION variable '{0}' is read-only. Use SET GLOBAL to assign the value"),
   PACKET_TOO_LARGE: entry(1153, '08S01', "Got a packet bigger than 'max_allowed_packet' bytes", 'resource'),
   PS_UNSUPPORTED: entry(1295, 'HY000', 'This command is not supported in the prepared statement protocol yet'),
   // prepared statements (MySQL's ER_UNKNOWN_STMT_HANDLER, ER_MAX_PREPARED_STMT_COUNT_REACHED, ER_WRONG_ARGUMENTS)

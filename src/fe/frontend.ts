@@ -10,9 +10,9 @@ import { Backend } from '../be/backend';
 import { CompactionScheduler } from '../be/compaction';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
-import type { ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
 import { Session } from './session';
-import { SERVER_VERSION } from './session-variables';
+import { findSessionVariable, SERVER_VERSION } from './session-variables';
 import { UserManager } from './users';
 
 /** How many finished query profiles SHOW QUERY PROFILE keeps. */
@@ -35,6 +35,26 @@ export class Frontend implements ProtocolBackend {
     readonly backend: Backend,
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
+    // The global max_connections starts from the setting and follows it when the setting changes.
+    const applyMaxConnections = (): void => {
+      const alias = config.getInt('qe_max_connection');
+      this.globalVariables.set('max_connections', alias !== findSessionVariable('max_connections')!.defaultValue ? alias : config.getInt('max_connections'));
+    };
+    applyMaxConnections();
+    config.onChange('max_connections', applyMaxConnections);
+    config.onChange('qe_max_connection', applyMaxConnections);
+  }
+
+  /** ProtocolBackend.connectionLimits: the global variables and settings, read at each accept and login. */
+  connectionLimits(): ConnectionLimits {
+    const global = (name: string): number => Number(this.globalVariables.get(name) ?? findSessionVariable(name)!.defaultValue);
+    return {
+      maxConnections: global('max_connections'),
+      maxUserConnections: global('max_user_connections'),
+      maxUnauthenticatedConnections: this.config.getInt('max_unauthenticated_connections'),
+      maxAllowedPacket: global('max_allowed_packet'),
+      connectTimeoutSeconds: global('connect_timeout'),
+    };
   }
 
   /** Open the metadata and storage under the configured data_dir, recovering from a crash. */

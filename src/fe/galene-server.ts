@@ -30,7 +30,8 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
     throw err;
   }
   const host = config.getString('bind_address');
-  const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port'), maxConnections: config.getInt('max_connections') });
+  // Connection limits come from the Frontend (global variables and settings) at each accept and login.
+  const mysql = new MysqlServer(frontend, { host, port: config.getInt('query_port') });
   const httpServers: Server[] = [];
   try {
     const queryPort = await mysql.listen();

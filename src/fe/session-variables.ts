@@ -12,13 +12,20 @@ export interface SessionVariableDef {
   readonly type: 'int' | 'bool' | 'string';
   readonly defaultValue: string | number | boolean;
   readonly description: string;
-  /** Only SET GLOBAL may change it (read-only for sessions). */
+  /** Nobody may change it. */
   readonly readOnly?: boolean;
+  /**
+   * Only SET GLOBAL may change it. `true`: a server-wide variable (SET SESSION fails with 1229);
+   * 'session-read-only': each session has a copy it may not change (1621), as MySQL's max_allowed_packet.
+   */
+  readonly globalOnly?: true | 'session-read-only';
   /** Returns an error reason, or null when the value is acceptable. */
   readonly validate?: (value: string | number | boolean) => string | null;
 }
 
 const v = (name: string, type: SessionVariableDef['type'], defaultValue: string | number | boolean, description: string, extra: Partial<SessionVariableDef> = {}): SessionVariableDef => ({ name, type, defaultValue, description, ...extra });
+
+const between = (min: number, max: number) => (value: string | number | boolean): string | null => (Number(value) >= min && Number(value) <= max ? null : `must be between ${min} and ${max}`);
 
 const oneOf = (...allowed: string[]) => (value: string | number | boolean): string | null => (allowed.includes(String(value).toLowerCase()) ? null : `expected one of ${allowed.join(', ')}`);
 
@@ -37,12 +44,15 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('collation_database', 'string', 'utf8mb4_0900_bin', 'MySQL compatibility.'),
   v('collation_server', 'string', 'utf8mb4_0900_bin', 'MySQL compatibility.'),
   v('init_connect', 'string', '', 'MySQL compatibility.'),
-  v('interactive_timeout', 'int', 3600, 'Seconds an idle interactive connection is kept.'),
-  v('wait_timeout', 'int', 28800, 'Seconds an idle connection is kept.'),
+  v('interactive_timeout', 'int', 3600, "Seconds an idle interactive connection (one that connected with CLIENT_INTERACTIVE) is kept: its session wait_timeout starts from this global value. Doris's default 3600 (MySQL's is 28800).", { validate: between(1, 31536000) }),
+  v('wait_timeout', 'int', 28800, 'Seconds a session may sit idle between commands; then the server sends error 4031 and closes it. Read after every command, so SET wait_timeout applies to the next wait.', { validate: between(1, 31536000) }),
+  v('connect_timeout', 'int', 10, 'Seconds a new connection has to finish the handshake and log in; then the server drops it without a reply (as MySQL).', { globalOnly: true, validate: between(2, 31536000) }),
+  v('max_connections', 'int', 1024, 'Most authenticated sessions at once (default: the max_connections / qe_max_connection setting); the next login gets error 1040 Too many connections. Applies to new connections at once.', { globalOnly: true, validate: between(1, 100000) }),
+  v('max_user_connections', 'int', 100, "Most sessions one user may have at once (Doris's per-user default 100); the next login gets error 1203. 0 = no per-user limit.", { globalOnly: 'session-read-only', validate: between(0, 4294967295) }),
   v('net_write_timeout', 'int', 60, 'MySQL compatibility.'),
   v('net_read_timeout', 'int', 60, 'MySQL compatibility.'),
   v('net_buffer_length', 'int', 16384, 'MySQL compatibility.'),
-  v('max_allowed_packet', 'int', 67108864, 'Largest packet the server accepts.'),
+  v('max_allowed_packet', 'int', 67108864, 'Largest packet (after joining 16 MiB pieces) the server accepts after login; a longer one gets error 1153 and the connection is closed. A new value applies to connections opened after it. Before login the limit is 16 KiB.', { globalOnly: 'session-read-only', validate: between(1024, 1073741824) }),
   v('lower_case_table_names', 'int', 0, 'Table names are case-sensitive (0), as in Doris by default.', { readOnly: true }),
   v('license', 'string', 'Apache License, Version 2.0', 'License.', { readOnly: true }),
   v('language', 'string', '/palo/share/english/', 'MySQL compatibility.', { readOnly: true }),

@@ -56,7 +56,22 @@ export class Session implements SessionHandler {
     this.user = info.user;
     this.host = info.host;
     this.database = info.database;
+    this.interactive = info.interactive === true;
     this.auditLog = auditLogFor(fe.config.getString('data_dir'));
+    this.initTimeoutVariables();
+  }
+
+  /** The client connected with CLIENT_INTERACTIVE. */
+  private readonly interactive: boolean;
+
+  /** As MySQL: an interactive client's session wait_timeout starts from the global interactive_timeout. */
+  private initTimeoutVariables(): void {
+    if (this.interactive) this.variables.set('wait_timeout', this.fe.globalVariables.get('interactive_timeout') ?? findSessionVariable('interactive_timeout')!.defaultValue);
+  }
+
+  /** SessionHandler.idleTimeoutSeconds: the session's wait_timeout. */
+  idleTimeoutSeconds(): number {
+    return Number(this.getVariable('wait_timeout'));
   }
 
   /** The open explicit transaction (BEGIN ... COMMIT), if any. */
@@ -221,6 +236,7 @@ export class Session implements SessionHandler {
     this.statements.clear();
     this.userVariables.clear();
     this.variables.clear();
+    this.initTimeoutVariables();
     this.lastInsertId = 0;
   }
 

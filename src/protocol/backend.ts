@@ -30,6 +30,28 @@ export interface SessionInfo {
   readonly database: string | null;
   /** Close this client's connection from the server side (KILL CONNECTION). */
   readonly terminate?: () => void;
+  /**
+   * The client set CLIENT_INTERACTIVE: as in MySQL, the session's wait_timeout starts from the global
+   * interactive_timeout instead of the global wait_timeout.
+   */
+  readonly interactive?: boolean;
+}
+
+/**
+ * Server-wide connection limits, read by the protocol server at each accept and each login, so a
+ * `SET GLOBAL` applies to the next connection at once (sessions already open keep theirs).
+ */
+export interface ConnectionLimits {
+  /** Authenticated sessions at once (max_connections); the next login gets 1040 Too many connections. */
+  readonly maxConnections: number;
+  /** Authenticated sessions of one user at once (max_user_connections); 0 means no per-user limit. */
+  readonly maxUserConnections: number;
+  /** Sockets still in the handshake at once; more are refused with 1040 before the greeting. */
+  readonly maxUnauthenticatedConnections: number;
+  /** Largest logical packet after login (max_allowed_packet), in bytes. */
+  readonly maxAllowedPacket: number;
+  /** Seconds a socket may take to finish the handshake (connect_timeout). */
+  readonly connectTimeoutSeconds: number;
 }
 
 /** One client connection's view of the server. */
@@ -60,6 +82,12 @@ export interface SessionHandler {
   executeStatement?(statementId: number, params: readonly BinaryParam[]): Promise<StatementResult>;
   /** COM_STMT_CLOSE: forget the handle (unknown handles are ignored, as MySQL does). */
   closeStatement?(statementId: number): void;
+  /**
+   * Seconds this session may sit idle between commands before the server closes it (the session's
+   * wait_timeout, read after every command so `SET wait_timeout` applies to the next wait). Optional:
+   * without it idle sessions are kept.
+   */
+  idleTimeoutSeconds?(): number;
 }
 
 export interface ProtocolBackend {
@@ -69,4 +97,6 @@ export interface ProtocolBackend {
   lookupUser(user: string, host: string): UserAuthInfo | null;
   /** A new session after successful authentication. Throws (e.g. UNKNOWN_DATABASE) to refuse it. */
   openSession(info: SessionInfo): Promise<SessionHandler>;
+  /** Current limits; fields left out keep the server's own options (MysqlServerOptions). */
+  connectionLimits?(): Partial<ConnectionLimits>;
 }

@@ -7,6 +7,11 @@
  * PacketWriter and written between `cork()` and `uncork()` (with `setNoDelay(true)`), which the
  * calibration notes measure at 0.5 ms instead of 44 ms per reply.
  *
+ * Limits and timers (see MysqlServer for the counts): until login a packet may be at most
+ * PRE_AUTH_MAX_PACKET bytes and the whole handshake must finish within connect_timeout; after login
+ * packets may be up to max_allowed_packet, and a session idle longer than its wait_timeout gets
+ * ER_CLIENT_INTERACTION_TIMEOUT (4031) and is closed, as MySQL 8.0.24+ does.
+ *
  * Nothing a client or backend does may escape this class: bad packets become ERR packets (or a close in
  * the connection phase), a backend error becomes an ERR packet and the connection stays usable, and a
  * socket that goes away mid-reply ends the work at the next flush.
@@ -22,6 +27,7 @@ import { newScramble, verifyNativePassword } from './native-password';
 import { IncomingPacket, PacketFramer, PacketTooLargeError } from './packet-framer';
 import { PacketReader } from './packet-reader';
 import { PacketWriter } from './packet-writer';
+import type { ConnectionSlots } from './mysql-server';
 import { writeErr, writeOk } from './reply-packets';
 import { ResultSink } from './result-encoder';
 import { PROTOCOL_ERRORS, toWireError, WireError } from './wire-error';
@@ -30,8 +36,10 @@ export interface ConnectionOptions {
   readonly backend: ProtocolBackend;
   readonly connectionId: number;
   readonly stats: ServerStats;
-  /** Largest logical packet accepted from the client (max_allowed_packet). */
-  readonly maxPacketSize: number;
+  /** Counts and limits of the server this connection belongs to. */
+  readonly slots: ConnectionSlots;
+  /** The handshake must be done this many ms after the accept (connect_timeout). */
+  readonly connectTimeoutMs: number;
   /** Called once when the socket has closed. */
   readonly onClosed: (conn: MysqlConnection) => void;
 }
@@ -51,6 +59,14 @@ const SOCKET_HIGH_WATER = 1024 * 1024;
 const MAX_QUEUED_PACKETS = 64;
 /** A client that does not close after a fatal error is cut off after this long. */
 const CLOSE_GRACE_MS = 5000;
+/**
+ * Largest packet accepted before login. A HandshakeResponse41 is user, 20-byte token, database, plugin
+ * name and connect attributes: a few hundred bytes from real clients (MySQL truncates stored attributes
+ * at 512 bytes by default), so 16 KiB leaves room without letting a stranger make us buffer more.
+ */
+export const PRE_AUTH_MAX_PACKET = 16 * 1024;
+/** setTimeout's ceiling (about 24.8 days); longer waits are cut to it. */
+const MAX_TIMER_MS = 0x7fffffff;
 
 function normalizeHost(address: string | undefined): string {
   if (!address) return 'unknown';
@@ -74,6 +90,9 @@ export class MysqlConnection implements CommandContext, ResultSink {
   private paused = false;
   private inputClosed = false;
   private socketClosed = false;
+  private receivedBytes = 0;
+  private connectTimer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly socket: Socket,
@@ -81,7 +100,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
   ) {
     this.connectionId = options.connectionId;
     this.host = normalizeHost(socket.remoteAddress);
-    this.framer = new PacketFramer(options.maxPacketSize);
+    this.framer = new PacketFramer(PRE_AUTH_MAX_PACKET);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => socket.destroy());
@@ -112,6 +131,11 @@ export class MysqlConnection implements CommandContext, ResultSink {
 
   /** Send the server greeting (Handshake v10). */
   start(): void {
+    // A socket that does not finish logging in is dropped without a reply, as MySQL does at connect_timeout.
+    this.connectTimer = setTimeout(() => {
+      if (this.phase !== 'command') this.socket.destroy();
+    }, Math.min(Math.max(this.options.connectTimeoutMs, 1), MAX_TIMER_MS));
+    this.connectTimer.unref();
     this.beginReply(0);
     writeInitialHandshake(this.writer, this.options.backend.serverVersion, this.connectionId, this.scramble, ServerStatus.AUTOCOMMIT);
     this.endReply();
@@ -120,6 +144,16 @@ export class MysqlConnection implements CommandContext, ResultSink {
   /** Close from the server side (server shutdown). */
   destroy(): void {
     this.socket.destroy();
+  }
+
+  /** Greeted but has sent nothing yet: what MysqlServer may drop to make room for a new socket. */
+  get silentInHandshake(): boolean {
+    return this.phase === 'handshake' && this.receivedBytes === 0 && !this.socketClosed;
+  }
+
+  /** Dropped by the server to make room: ERR (the reply to the greeting, sequence id 1), then close. */
+  evict(err: WireError): void {
+    this.runQueued(() => this.failAndClose(err, 1));
   }
 
   quit(): void {
@@ -132,6 +166,8 @@ export class MysqlConnection implements CommandContext, ResultSink {
 
   private onData(chunk: Buffer): void {
     if (this.inputClosed) return;
+    this.receivedBytes += chunk.length;
+    this.clearIdleTimer();
     try {
       this.framer.push(chunk);
       for (let packet = this.framer.next(); packet !== null; packet = this.framer.next()) {
@@ -140,6 +176,8 @@ export class MysqlConnection implements CommandContext, ResultSink {
       }
     } catch (err) {
       this.inputClosed = true;
+      // Whatever else the client sends is not read: it waits in the kernel until the close.
+      this.socket.pause();
       const sequenceId = err instanceof PacketTooLargeError ? err.sequenceId + 1 : 0;
       const wireError = err instanceof PacketTooLargeError ? PROTOCOL_ERRORS.PACKET_TOO_LARGE : PROTOCOL_ERRORS.BAD_HANDSHAKE;
       this.runQueued(() => this.failAndClose(wireError, sequenceId));
@@ -159,6 +197,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
         this.socket.resume();
       }
       await this.handlePacket(packet);
+      if (this.queuedPackets === 0) this.armIdleTimer();
     });
   }
 
@@ -216,6 +255,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
   private async login(user: string, database: string | null, token: Buffer, replySeq: number): Promise<void> {
     const backend = this.options.backend;
     let authorized = false;
+    if (this.socketClosed) return;
     try {
       const info = backend.lookupUser(user, this.host);
       authorized = info !== null && verifyNativePassword(token, this.scramble, info.passwordDoubleSha1);
@@ -225,9 +265,12 @@ export class MysqlConnection implements CommandContext, ResultSink {
     if (!authorized) {
       return this.failAndClose(new GaleneError('ACCESS_DENIED', [user, this.host, token.length > 0 ? 'YES' : 'NO']), replySeq);
     }
+    const refused = this.options.slots.claimSession(this, user);
+    if (refused !== null) return this.failAndClose(refused, replySeq);
+    const interactive = (this.capabilities & Capability.INTERACTIVE) !== 0;
     let session: SessionHandler;
     try {
-      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database, terminate: () => this.socket.destroy() });
+      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database, interactive, terminate: () => this.socket.destroy() });
     } catch (err) {
       return this.failAndClose(toWireError(err), replySeq);
     }
@@ -238,21 +281,59 @@ export class MysqlConnection implements CommandContext, ResultSink {
     session.multiStatements = (this.capabilities & Capability.MULTI_STATEMENTS) !== 0;
     this.sessionHandler = session;
     this.phase = 'command';
+    this.clearConnectTimer();
+    this.framer.maxPacketSize = this.options.slots.limits().maxAllowedPacket;
     this.beginReply(replySeq);
     writeOk(this.writer, { statusFlags: this.statusFlags() });
     this.endReply();
+    this.armIdleTimer();
   }
 
   /** ERR packet, then close (connection-phase failures, protocol violations). */
   private failAndClose(err: WireError, sequenceId: number): void {
     this.phase = 'closed';
     this.inputClosed = true;
+    this.clearIdleTimer();
     if (this.socketClosed) return;
     this.beginReply(sequenceId);
     writeErr(this.writer, err);
     this.endReply();
     this.socket.end();
     this.socket.setTimeout(CLOSE_GRACE_MS, () => this.socket.destroy());
+  }
+
+  // ---- timers ----
+
+  /** Start the wait for the next command (after login and after each command, when nothing is queued). */
+  private armIdleTimer(): void {
+    this.clearIdleTimer();
+    if (this.phase !== 'command' || this.socketClosed || this.sessionHandler === null) return;
+    let seconds: number;
+    try {
+      seconds = this.sessionHandler.idleTimeoutSeconds?.() ?? 0;
+    } catch {
+      return;
+    }
+    if (!(seconds > 0)) return;
+    this.idleTimer = setTimeout(() => this.onIdleTimeout(), Math.min(seconds * 1000, MAX_TIMER_MS));
+    this.idleTimer.unref();
+  }
+
+  private onIdleTimeout(): void {
+    this.idleTimer = null;
+    if (this.phase !== 'command' || this.queuedPackets > 0) return;
+    // MySQL 8.0.24+ tells the client why before closing: ERR 4031 with sequence id 0.
+    this.runQueued(() => this.failAndClose(new GaleneError('CLIENT_INTERACTION_TIMEOUT'), 0));
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer !== null) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
   }
 
   // ---- command phase ----
@@ -321,6 +402,8 @@ export class MysqlConnection implements CommandContext, ResultSink {
     this.socketClosed = true;
     this.phase = 'closed';
     this.inputClosed = true;
+    this.clearConnectTimer();
+    this.clearIdleTimer();
     if (this.sessionHandler !== null) closeQuietly(this.sessionHandler);
     this.options.onClosed(this);
   }

@@ -1,42 +1,81 @@
 /**
  * The MySQL protocol listener of the FE (port 9030 in Doris): accepts sockets, hands each to a
- * MysqlConnection with an id, and refuses connections above `maxConnections` with 1040 Too many
- * connections as MySQL does (an ERR packet instead of the greeting).
+ * MysqlConnection with an id, and keeps the connection counts the limits are checked against.
+ *
+ * Two separate budgets, so that sockets which never finish the handshake cannot lock real clients out:
+ * - sockets still in the handshake: at most `maxUnauthenticatedConnections`, and each must log in within
+ *   connect_timeout. When the budget is full, the oldest socket that was greeted but has sent nothing
+ *   gets 1040 Too many connections and is closed to make room, so sockets that never log in cannot
+ *   keep a real client (which answers the greeting within a round trip) out; only when every handshake
+ *   in the budget is under way is the new socket itself refused with 1040 before the greeting;
+ * - authenticated sessions: at most `maxConnections` (max_connections), and `maxUserConnections` per
+ *   user (max_user_connections); the login past either gets 1040 / 1203 as in MySQL.
+ * The limits are read from the backend at each accept and login, so `SET GLOBAL` applies at once.
  *
  * Connection ids start at 1 and increase (0 means "no connection" to MySQL clients and to KILL).
  */
 import net from 'node:net';
-import type { ProtocolBackend } from './backend';
+import { GaleneError } from '../common/errors';
+import type { ConnectionLimits, ProtocolBackend } from './backend';
 import type { ServerStats } from './command-handlers';
 import { MysqlConnection } from './mysql-connection';
 import { PacketWriter } from './packet-writer';
 import { writeErr } from './reply-packets';
-import { PROTOCOL_ERRORS } from './wire-error';
+import { PROTOCOL_ERRORS, WireError } from './wire-error';
 
 export interface MysqlServerOptions {
   readonly host: string;
   /** 0 picks a free port; `listen()` returns the one bound. */
   readonly port: number;
-  /** Doris's qe_max_connection; default 1024. */
+  /** Authenticated sessions at once (Doris's qe_max_connection); default 1024. */
   readonly maxConnections?: number;
-  /** Largest packet a client may send (max_allowed_packet); default 1 GiB like MySQL's ceiling. */
-  readonly maxPacketSize?: number;
+  /** Authenticated sessions of one user at once; default 0 (no per-user limit). */
+  readonly maxUserConnections?: number;
+  /** Sockets still in the handshake at once; default 256. */
+  readonly maxUnauthenticatedConnections?: number;
+  /** Largest packet a client may send after login (max_allowed_packet); default 64 MiB as in Doris. */
+  readonly maxAllowedPacket?: number;
+  /** Seconds a socket may take to log in (connect_timeout); default 10 as in MySQL. */
+  readonly connectTimeoutSeconds?: number;
 }
 
-const DEFAULT_MAX_CONNECTIONS = 1024;
-const DEFAULT_MAX_PACKET_SIZE = 1024 * 1024 * 1024;
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
+  maxConnections: 1024,
+  maxUserConnections: 0,
+  maxUnauthenticatedConnections: 256,
+  maxAllowedPacket: 64 * 1024 * 1024,
+  connectTimeoutSeconds: 10,
+});
+
+/** What a connection asks its server for at login; the server owns the counts. */
+export interface ConnectionSlots {
+  /** The current limits (backend values over the server's options). */
+  limits(): ConnectionLimits;
+  /**
+   * Move `conn` from the handshake budget to the session budget of `user`; returns the error to refuse
+   * the login with (nothing is counted then).
+   */
+  claimSession(conn: MysqlConnection, user: string): WireError | null;
+}
+
 const MAX_CONNECTION_ID = 0xffffffff;
+/** A refused socket whose client does not close is cut off after this long. */
+const REFUSED_SOCKET_GRACE_MS = 2000;
 
 /**
  * The MySQL-protocol listener: `listen()` binds (port 0 picks a free port and returns it), `close()` stops
  * accepting and closes every connection and its session. Created by the FE (galene-server.ts) with the
  * Frontend as its backend.
  */
-export class MysqlServer {
+export class MysqlServer implements ConnectionSlots {
   private readonly server: net.Server;
   private readonly connections = new Set<MysqlConnection>();
-  private readonly maxConnections: number;
-  private readonly maxPacketSize: number;
+  /** Connections still in the handshake. */
+  private readonly unauthenticated = new Set<MysqlConnection>();
+  /** Authenticated connections and their user. */
+  private readonly sessions = new Map<MysqlConnection, string>();
+  private readonly sessionsPerUser = new Map<string, number>();
+  private readonly baseLimits: ConnectionLimits;
   private nextConnectionId = 1;
   private readonly stats: ServerStats;
 
@@ -44,8 +83,14 @@ export class MysqlServer {
     private readonly backend: ProtocolBackend,
     private readonly options: MysqlServerOptions,
   ) {
-    this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    this.maxPacketSize = options.maxPacketSize ?? DEFAULT_MAX_PACKET_SIZE;
+    const defaults = DEFAULT_CONNECTION_LIMITS;
+    this.baseLimits = {
+      maxConnections: options.maxConnections ?? defaults.maxConnections,
+      maxUserConnections: options.maxUserConnections ?? defaults.maxUserConnections,
+      maxUnauthenticatedConnections: options.maxUnauthenticatedConnections ?? defaults.maxUnauthenticatedConnections,
+      maxAllowedPacket: options.maxAllowedPacket ?? defaults.maxAllowedPacket,
+      connectTimeoutSeconds: options.connectTimeoutSeconds ?? defaults.connectTimeoutSeconds,
+    };
     const connections = this.connections;
     this.stats = {
       startedAtMs: Date.now(),
@@ -62,6 +107,37 @@ export class MysqlServer {
     return this.connections.size;
   }
 
+  /** Connections still in the handshake. */
+  get unauthenticatedCount(): number {
+    return this.unauthenticated.size;
+  }
+
+  /** Authenticated sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  limits(): ConnectionLimits {
+    let overrides: Partial<ConnectionLimits> = {};
+    try {
+      overrides = this.backend.connectionLimits?.() ?? {};
+    } catch {
+      // A failing backend must not stop accepting: the server's own limits apply.
+    }
+    return { ...this.baseLimits, ...definedOnly(overrides) };
+  }
+
+  claimSession(conn: MysqlConnection, user: string): WireError | null {
+    if (!this.unauthenticated.has(conn)) return PROTOCOL_ERRORS.BAD_HANDSHAKE;
+    const limits = this.limits();
+    if (this.sessions.size >= limits.maxConnections) return PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS;
+    const userCount = this.sessionsPerUser.get(user) ?? 0;
+    if (limits.maxUserConnections > 0 && userCount >= limits.maxUserConnections) return new GaleneError('TOO_MANY_USER_CONNECTIONS', [user]);
+    this.unauthenticated.delete(conn);
+    this.sessions.set(conn, user);
+    this.sessionsPerUser.set(user, userCount + 1);
+    return null;
+  }
   /** Start listening; resolves with the bound port. */
   listen(): Promise<number> {
     return new Promise<number>((resolve, reject) => {
@@ -93,12 +169,19 @@ export class MysqlServer {
 
   private onSocket(socket: net.Socket): void {
     socket.on('error', () => socket.destroy());
-    if (this.connections.size >= this.maxConnections) {
+    const limits = this.limits();
+    if (this.unauthenticated.size >= limits.maxUnauthenticatedConnections) this.evictSilentHandshakes(limits.maxUnauthenticatedConnections - 1);
+    // Refused before the greeting (as MySQL does when it is full): a client that cannot log in anyway
+    // learns it at once, and a flood of sockets cannot grow past its own budget.
+    if (this.unauthenticated.size >= limits.maxUnauthenticatedConnections || this.sessions.size >= limits.maxConnections) {
       socket.setNoDelay(true);
       const writer = new PacketWriter(256);
       writer.sequenceId = 0;
       writeErr(writer, PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS);
       socket.end(writer.take());
+      // The client may never close its side; do not keep the socket (or read what it sends) past that.
+      socket.pause();
+      setTimeout(() => socket.destroy(), REFUSED_SOCKET_GRACE_MS).unref();
       return;
     }
     const connectionId = this.nextConnectionId;
@@ -107,10 +190,39 @@ export class MysqlServer {
       backend: this.backend,
       connectionId,
       stats: this.stats,
-      maxPacketSize: this.maxPacketSize,
-      onClosed: (closed) => this.connections.delete(closed),
+      slots: this,
+      connectTimeoutMs: limits.connectTimeoutSeconds * 1000,
+      onClosed: (closed) => this.onConnectionClosed(closed),
     });
     this.connections.add(conn);
+    this.unauthenticated.add(conn);
     conn.start();
   }
+
+  /** Drop the oldest silent handshakes until at most `keep` remain in the handshake budget. */
+  private evictSilentHandshakes(keep: number): void {
+    for (const conn of this.unauthenticated) {
+      if (this.unauthenticated.size <= keep) return;
+      if (!conn.silentInHandshake) continue;
+      this.unauthenticated.delete(conn);
+      conn.evict(PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS);
+    }
+  }
+
+  private onConnectionClosed(conn: MysqlConnection): void {
+    this.connections.delete(conn);
+    this.unauthenticated.delete(conn);
+    const user = this.sessions.get(conn);
+    if (user === undefined) return;
+    this.sessions.delete(conn);
+    const left = (this.sessionsPerUser.get(user) ?? 1) - 1;
+    if (left > 0) this.sessionsPerUser.set(user, left);
+    else this.sessionsPerUser.delete(user);
+  }
+}
+
+function definedOnly(limits: Partial<ConnectionLimits>): Partial<ConnectionLimits> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(limits)) if (typeof value === 'number' && Number.isFinite(value)) out[name] = value;
+  return out as Partial<ConnectionLimits>;
 }

@@ -33,7 +33,11 @@ export class PacketFramer {
   private parts: Buffer[] = [];
   private partsLength = 0;
 
-  constructor(private readonly maxPacketSize: number) {}
+  /**
+   * Largest logical payload accepted; the connection raises it from the pre-login limit to
+   * max_allowed_packet after login. Checked at each physical header, before its payload is buffered.
+   */
+  constructor(public maxPacketSize: number) {}
 
   /** Bytes received but not yet part of a returned packet. */
   get pendingBytes(): number {

@@ -188,7 +188,7 @@ test('random bytes and truncated packets, then a disconnect: no effect on other 
 });
 
 test('an oversized packet header gets 1153 and a close', async () => {
-  const small = new MysqlServer(backend, { host: '127.0.0.1', port: 0, maxPacketSize: 1024 });
+  const small = new MysqlServer(backend, { host: '127.0.0.1', port: 0, maxAllowedPacket: 1024 });
   const smallPort = await small.listen();
   try {
     const client = await RawClient.login(smallPort);

@@ -57,6 +57,7 @@ export async function set(session: Session, statement: SetStatement, _sql: strin
     const def = findSessionVariable(assignment.name);
     if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [assignment.name]);
     if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
+    if (def.globalOnly && assignment.scope !== 'global') throw new GaleneError(def.globalOnly === true ? 'GLOBAL_VARIABLE' : 'SESSION_VARIABLE_READ_ONLY', [def.name]);
     if (assignment.value === null || assignment.value.kind === 'default') {
       apply.push(() => (assignment.scope === 'global' ? session.fe.globalVariables.delete(def.name) : session.variables.delete(def.name)));
       continue;
