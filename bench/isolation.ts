@@ -26,6 +26,7 @@
  */
 import { once } from 'node:events';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -175,14 +176,31 @@ function csvBody(from: number, to: number, rowCount: number): string {
   return lines.join('');
 }
 
-async function streamLoad(server: GaleneProcess, body: string): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${server.ports.webserver_port}/api/bench/t/_stream_load`, {
-    method: 'PUT',
-    headers: { Authorization: 'Basic ' + Buffer.from('root:').toString('base64'), format: 'csv' },
-    body,
+/**
+ * One Stream Load request straight to the BE web port, on a connection of its own: reusing a kept-alive
+ * socket with fetch failed with EPIPE now and then when the next load started right after an answer.
+ */
+function streamLoad(server: GaleneProcess, body: string): Promise<void> {
+  const bytes = Buffer.from(body);
+  return new Promise((resolve, reject) => {
+    const headers = { Authorization: 'Basic ' + Buffer.from('root:').toString('base64'), 'Content-Length': bytes.length, format: 'csv' };
+    const req = http.request({ host: '127.0.0.1', port: server.ports.webserver_port, method: 'PUT', path: '/api/bench/t/_stream_load', headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        let result: { Status?: string; Message?: string } = {};
+        try {
+          result = JSON.parse(text) as typeof result;
+        } catch {
+          // not JSON: reported below with the text
+        }
+        if (result.Status === 'Success') resolve();
+        else reject(new Error(`Stream Load failed: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
+      });
+    });
+    req.on('error', reject);
+    req.end(bytes);
   });
-  const result = (await res.json()) as { Status: string; Message?: string };
-  if (result.Status !== 'Success') throw new Error(`Stream Load failed: ${result.Status} ${result.Message ?? ''}`);
 }
 
 /** Load the rows in bodies of LOAD_BODY_ROWS, the next body generated while the previous one loads. */
@@ -397,7 +415,9 @@ export async function main(args: readonly string[]): Promise<void> {
       const conn = await connect(loader.ports.query_port);
       await conn.query('CREATE DATABASE bench');
       await conn.query(`CREATE TABLE bench.t ${TABLE_SCHEMA}`);
-      loadMs = await loadTable(loader, rowCount);
+      loadMs = await loadTable(loader, rowCount).catch((err: Error) => {
+        throw new Error(`${err.message}; server stderr: ${loader.stderr().slice(-2000)}`);
+      });
       const [[loaded]] = await queryRows(conn, 'SELECT count(*) FROM bench.t');
       if (Number(loaded) !== rowCount) throw new Error(`loaded ${loaded} of ${rowCount} rows`);
       await conn.end();
