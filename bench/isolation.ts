@@ -255,19 +255,18 @@ function buildCases(): Case[] {
     { name: '(a) idle baseline', connections: 1, run: async () => (await sleep(IDLE_MS), { result: 'ok' }) },
     {
       name: '(b) INSERT INTO t2 SELECT * FROM t',
-      connections: 1,
+      connections: 2, // the second one sends (g)
       prepare: async ([conn]) => {
         await streamStatement(conn, 'DROP TABLE IF EXISTS t2');
         await streamStatement(conn, `CREATE TABLE t2 ${TABLE_SCHEMA}`);
       },
-      run: async ([conn], server) => {
+      run: async ([conn, other]) => {
         const start = performance.now();
         let ended = false;
         const insert = streamStatement(conn, 'INSERT INTO t2 SELECT * FROM t').finally(() => (ended = true));
         insert.catch(() => undefined);
-        // (g): one SHOW PROCESSLIST on its own connection, sent PROCESSLIST_DELAY_MS into the INSERT.
+        // (g): one SHOW PROCESSLIST on a connection opened before the case, sent PROCESSLIST_DELAY_MS into the INSERT.
         const processlist = (async (): Promise<Row> => {
-          const other = await rawConnect(server.ports.query_port);
           await sleep(Math.max(0, PROCESSLIST_DELAY_MS - (performance.now() - start)));
           const sentWhileRunning = !ended;
           const sent = performance.now();
@@ -278,7 +277,6 @@ function buildCases(): Case[] {
             result = errorResult(err);
           }
           const answerMs = performance.now() - sent;
-          other.destroy();
           if (!sentWhileRunning) result += ' (sent after the INSERT ended)';
           return { case: `(g) SHOW PROCESSLIST sent ${PROCESSLIST_DELAY_MS} ms into (b)`, heavy_ms: '', probes: 1, p50_ms: answerMs, p99_ms: answerMs, max_ms: answerMs, result };
         })();
