@@ -373,14 +373,17 @@ function segmentsOf(rowsets: readonly RowsetRecord[]): SegmentRef[] {
 }
 
 /**
- * `read(item)` for every item, in order, with up to `window` reads in flight. A failed read rejects when
- * its turn comes; reads still in flight after the consumer stops (or fails) are left to settle unobserved.
+ * `read(item)` for every item, in order, with up to `window` reads in flight. The window starts at one
+ * and doubles with each result taken, so a consumer that stops early (LIMIT) starts few extra reads. A
+ * failed read rejects when its turn comes; reads still in flight after the consumer stops (or fails) are
+ * left to settle unobserved.
  */
 export async function* readAhead<T, R>(items: readonly T[], read: (item: T) => Promise<R>, window = SEGMENT_READ_AHEAD): AsyncIterable<R> {
   const inFlight: Promise<R>[] = [];
   let next = 0;
+  let current = 1;
   const fill = (): void => {
-    while (next < items.length && inFlight.length < window) {
+    while (next < items.length && inFlight.length < current) {
       const promise = read(items[next++]);
       promise.catch(() => undefined); // awaited in order below; not unhandled meanwhile
       inFlight.push(promise);
@@ -389,6 +392,7 @@ export async function* readAhead<T, R>(items: readonly T[], read: (item: T) => P
   fill();
   while (inFlight.length > 0) {
     const result = await inFlight.shift()!;
+    current = Math.min(window, current * 2);
     fill();
     yield result;
   }

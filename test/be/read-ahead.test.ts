@@ -21,6 +21,16 @@ test('readAhead: results in item order, at most `window` reads in flight, all it
   assert.equal(peak, 4);
 });
 
+test('readAhead: a consumer that stops after the first result has started only a few reads', async () => {
+  const started: number[] = [];
+  const items = Array.from({ length: 100 }, (_, idx) => idx);
+  for await (const result of readAhead(items, async (item) => (started.push(item), item), 16)) {
+    assert.equal(result, 0);
+    break;
+  }
+  assert.ok(started.length <= 3, `started ${started.length} reads`);
+});
+
 test('readAhead: a failed read rejects at its turn, after the earlier results', async () => {
   const out: number[] = [];
   await assert.rejects(

@@ -47,6 +47,8 @@ export interface StreamLoadOptions {
   /** exec_mem_limit: bytes of parsed rows a load buffers before writing them out. */
   readonly memLimit: number;
   readonly comment: string;
+  /** APPEND (default) adds the rows; DELETE deletes the rows' keys (merge-on-write UNIQUE KEY tables). */
+  readonly mergeType: 'APPEND' | 'DELETE';
 }
 
 /** Doris: ^[-_A-Za-z0-9:]{1,128}$ */
@@ -218,8 +220,8 @@ export const DORIS_HEADERS: Readonly<Record<string, HeaderRule>> = {
   group_commit: 'used',
   txn_id: 'used',
   txn_operation: 'used',
-  // APPEND is the default; DELETE / MERGE (and the MERGE `delete` condition) are not implemented.
-  merge_type: (value) => value.toUpperCase() === 'APPEND',
+  // APPEND (default) and DELETE are implemented; MERGE (and its `delete` condition) is not.
+  merge_type: (value) => value.toUpperCase() === 'APPEND' || value.toUpperCase() === 'DELETE',
   delete: 'refused',
   unique_key_update_mode: (value) => value.toUpperCase() === 'UPSERT',
   partial_update_new_key_behavior: (value) => value.toUpperCase() === 'APPEND',
@@ -267,7 +269,7 @@ export function checkHeadersActedOn(headers: IncomingHttpHeaders): void {
     const value = header(headers, name);
     if (value === null) continue;
     if (rule !== 'refused' && rule(value)) continue;
-    if (name === 'merge_type') throw invalid(`merge_type ${shown(value)} is not supported yet, only APPEND`);
+    if (name === 'merge_type') throw invalid(`merge_type ${shown(value)} is not supported yet, only APPEND and DELETE`);
     throw invalid(`Stream Load header ${name} is not supported yet (${name}: ${shown(value)})`);
   }
 }
@@ -328,5 +330,6 @@ export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoad
     twoPhaseCommit: booleanHeader(headers, 'two_phase_commit', false),
     memLimit: Math.min(memLimit, MAX_BUFFER_BYTES),
     comment: header(headers, 'comment') ?? '',
+    mergeType: (header(headers, 'merge_type') ?? 'APPEND').toUpperCase() === 'DELETE' ? 'DELETE' : 'APPEND',
   };
 }
