@@ -11,59 +11,72 @@
 import { Batch, concatVectors, Vector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
-import type { LoadTarget, MultiBatchLoad } from '../load-transaction';
+import type { TransactionRecord } from '../../meta/meta-store';
+import type { TableSchema } from '../../meta/schema';
+import type { LoadOutcome, LoadTarget, MultiBatchLoad } from '../load-transaction';
 
 export function beginDeleteLoad(target: LoadTarget, table: TableState, label: string): MultiBatchLoad {
-  const catalog = target.catalog;
-  const meta = catalog.meta;
-  const schema = table.schema;
-  const keyIdxs = schema.keyColumns.map((name) => schema.columns.findIndex((column) => column.name === name));
-  if (keyIdxs.some((colIdx) => colIdx < 0)) throw new GaleneError('INTERNAL', [`key columns of ${schema.name} not in its schema`]);
+  const meta = target.catalog.meta;
   if (meta.findTransactionByLabel(table.dbId, label)) throw new GaleneError('LABEL_EXISTS', [label]);
-  const txn = meta.beginTransaction(table.dbId, label, [schema.id]);
-  const keyParts: Vector[][] = keyIdxs.map(() => []);
-  let loadedRows = 0;
-  let state: 'open' | 'done' = 'open';
-  const finish = (): void => {
-    if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
-    state = 'done';
-  };
-  return {
-    txn,
-    label,
-    get loadedRows() {
-      return loadedRows;
-    },
-    async add(batch: Batch) {
-      if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
-      if (batch.length === 0) return;
-      keyIdxs.forEach((colIdx, keyIdx) => keyParts[keyIdx].push(batch.columns[colIdx]));
-      loadedRows += batch.length;
-    },
-    async commit() {
-      finish();
-      const storage = catalog.mergeOnWrite;
+  return new DeleteLoad(target, table.schema, label, meta.beginTransaction(table.dbId, label, [table.schema.id]));
+}
+
+/** The keys of a DELETE load so far; they are looked up and deleted at commit. */
+class DeleteLoad implements MultiBatchLoad {
+  private readonly keyIdxs: number[];
+  private readonly keyParts: Vector[][];
+  private rows = 0;
+  private finished = false;
+
+  constructor(
+    private readonly target: LoadTarget,
+    private readonly schema: TableSchema,
+    readonly label: string,
+    readonly txn: TransactionRecord,
+  ) {
+    this.keyIdxs = schema.keyColumns.map((name) => schema.columns.findIndex((column) => column.name === name));
+    this.keyParts = this.keyIdxs.map(() => []);
+  }
+
+  get loadedRows(): number {
+    return this.rows;
+  }
+
+  async add(batch: Batch): Promise<void> {
+    if (this.finished) throw new GaleneError('INTERNAL', [`load ${this.label} already finished`]);
+    this.keyIdxs.forEach((colIdx, keyIdx) => this.keyParts[keyIdx].push(batch.columns[colIdx]));
+    this.rows += batch.length;
+  }
+
+  async commit(): Promise<LoadOutcome> {
+    if (this.finished) throw new GaleneError('INTERNAL', [`load ${this.label} already finished`]);
+    this.finished = true;
+    const { catalog } = this.target;
+    const storage = catalog.mergeOnWrite;
+    const tableId = this.schema.id;
+    try {
       if (storage === null) throw new GaleneError('INTERNAL', ['merge_type DELETE without a storage engine']);
-      try {
-        await catalog.withTableLock([schema.id], async () => {
-          const current = catalog.getTableById(schema.id);
-          if (!current) throw new GaleneError('UNKNOWN_TABLE', [schema.name]);
-          const keys = keyIdxs.map((colIdx, keyIdx) => concatVectors(schema.columns[colIdx].type, keyParts[keyIdx]));
-          const { bitmaps } = loadedRows === 0 ? { bitmaps: [] } : await storage.deleteKeys(current, keys, loadedRows);
-          catalog.publishDeletes(txn.id, schema.id, bitmaps, loadedRows);
-        });
-      } catch (err) {
-        meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
-        throw err;
-      }
-      return { txn, label, loadedRows };
-    },
-    precommit() {
-      throw new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE yet']);
-    },
-    async abort(reason: string) {
-      state = 'done';
-      meta.abortTransaction(txn.id, reason);
-    },
-  };
+      await catalog.withTableLock([tableId], async () => {
+        // Holding the lock: no publish or compaction changes the table between finding the rows and hiding them.
+        const current = catalog.getTableById(tableId);
+        if (!current) throw new GaleneError('UNKNOWN_TABLE', [this.schema.name]);
+        const keys = this.keyIdxs.map((colIdx, keyIdx) => concatVectors(this.schema.columns[colIdx].type, this.keyParts[keyIdx]));
+        const { bitmaps } = this.rows === 0 ? { bitmaps: [] } : await storage.deleteKeys(current, keys, this.rows);
+        catalog.publishDeletes(this.txn.id, tableId, bitmaps, this.rows);
+      });
+    } catch (err) {
+      catalog.meta.abortTransaction(this.txn.id, err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    return { txn: this.txn, label: this.label, loadedRows: this.rows };
+  }
+
+  precommit(): LoadOutcome {
+    throw new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE yet']);
+  }
+
+  async abort(reason: string): Promise<void> {
+    this.finished = true;
+    this.target.catalog.meta.abortTransaction(this.txn.id, reason);
+  }
 }
