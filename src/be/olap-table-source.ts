@@ -305,11 +305,8 @@ export class OlapTableSource implements TableSource {
   }
 
   private async *duplicateTabletBatches(rowsets: readonly RowsetRecord[], columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): AsyncIterable<Batch> {
-    for (const rowset of rowsets) {
-      for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
-        const read = await this.readSegmentParts(rowset, segmentIdx, columns, predicates, request);
-        if (read !== null) yield* batchesOfParts(read);
-      }
+    for await (const read of readAhead(segmentsOf(rowsets), (ref) => this.readSegmentParts(ref.rowset, ref.segmentIdx, columns, predicates, request))) {
+      if (read !== null) yield* batchesOfParts(read);
     }
   }
 
@@ -318,11 +315,8 @@ export class OlapTableSource implements TableSource {
     const keyColumns = this.schema.keyColumns.map((name) => findColumn(this.schema, name)!);
     const readColumns = [...keyColumns, ...columns.filter((column) => !column.isKey)];
     const parts: Batch[] = [];
-    for (const rowset of rowsets) {
-      for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
-        const batch = await this.readSegment(rowset, segmentIdx, readColumns, predicates, request);
-        if (batch) parts.push(batch);
-      }
+    for await (const batch of readAhead(segmentsOf(rowsets), (ref) => this.readSegment(ref.rowset, ref.segmentIdx, readColumns, predicates, request))) {
+      if (batch) parts.push(batch);
     }
     if (parts.length === 0) return;
     const all: Vector[] = readColumns.map((column, colIdx) => concatVectors(column.type, parts.map((part) => part.columns[colIdx])));
@@ -357,6 +351,52 @@ export class OlapTableSource implements TableSource {
       const end = Math.min(groupRows.length, start + BATCH_SIZE);
       yield { length: end - start, columns: output.map((vec) => sliceVector(vec, start, end)) };
     }
+  }
+}
+
+/**
+ * Segments read ahead of the consumer by an in-thread scan. Each segment costs a few dependent I/O round
+ * trips (open, tail, pages), each of which waits for an event-loop turn; on a table of many small
+ * segments under concurrent loads, reading them one after another made a scan as slow as segments x
+ * round trips x turn latency (a 1,000-segment count took seconds). Reading a bounded window at once
+ * overlaps those waits; results are still taken in segment order, and memory stays bounded by the window.
+ */
+export const SEGMENT_READ_AHEAD = 16;
+
+interface SegmentRef {
+  readonly rowset: RowsetRecord;
+  readonly segmentIdx: number;
+}
+
+function segmentsOf(rowsets: readonly RowsetRecord[]): SegmentRef[] {
+  const refs: SegmentRef[] = [];
+  for (const rowset of rowsets) for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) refs.push({ rowset, segmentIdx });
+  return refs;
+}
+
+/**
+ * `read(item)` for every item, in order, with up to `window` reads in flight. The window starts at one
+ * and doubles with each result taken, so a consumer that stops early (LIMIT) starts few extra reads. A
+ * failed read rejects when its turn comes; reads still in flight after the consumer stops (or fails) are
+ * left to settle unobserved.
+ */
+export async function* readAhead<T, R>(items: readonly T[], read: (item: T) => Promise<R>, window = SEGMENT_READ_AHEAD): AsyncIterable<R> {
+  const inFlight: Promise<R>[] = [];
+  let next = 0;
+  let current = 1;
+  const fill = (): void => {
+    while (next < items.length && inFlight.length < current) {
+      const promise = read(items[next++]);
+      promise.catch(() => undefined); // awaited in order below; not unhandled meanwhile
+      inFlight.push(promise);
+    }
+  };
+  fill();
+  while (inFlight.length > 0) {
+    const result = await inFlight.shift()!;
+    current = Math.min(window, current * 2);
+    fill();
+    yield result;
   }
 }
 

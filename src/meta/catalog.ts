@@ -253,13 +253,20 @@ export class Catalog {
   /** Commit in the meta store, then replace the affected tables' states (synchronously: no reader sees half). */
   private publishNow(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, extras: Parameters<MetaStore['publishTransaction']>[3]): void {
     this.checkVersionLimit(rowsets);
-    const { versions, bitmaps, deletePredicate } = this.meta.publishTransaction(txnId, rowsets, loadedRows, extras);
+    const { versions, rowsetIds, createTime, bitmaps, deletePredicate } = this.meta.publishTransaction(txnId, rowsets, loadedRows, extras);
     for (const [tableId, version] of versions) {
       const state = this.tablesById.get(tableId);
       if (!state) continue;
-      const rowsetList = rowsets.some((rowset) => rowset.tableId === tableId) ? this.meta.listRowsets(tableId) : state.rowsets;
-      const ids = new Set(rowsetList.map((rowset) => rowset.id));
-      const deleteBitmap = (state.deleteBitmap ?? DeleteBitmap.EMPTY).withDeletes(bitmaps.filter((delta) => ids.has(delta.rowsetId)));
+      // The new rowsets carry this table's newest version and the highest ids, so appending them keeps the
+      // meta store's (version, id) order without re-reading every rowset of the table: a re-read made each
+      // publish O(rowsets) of synchronous SQLite + JSON work, which starved readers under many small loads.
+      const added: RowsetRecord[] = [];
+      rowsets.forEach((rowset, idx) => {
+        if (rowset.tableId === tableId) added.push({ id: rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime });
+      });
+      const rowsetList = added.length === 0 ? state.rowsets : [...state.rowsets, ...added];
+      const ids = new Set(bitmaps.length === 0 ? [] : rowsetList.map((rowset) => rowset.id));
+      const deleteBitmap = bitmaps.length === 0 ? state.deleteBitmap ?? DeleteBitmap.EMPTY : (state.deleteBitmap ?? DeleteBitmap.EMPTY).withDeletes(bitmaps.filter((delta) => ids.has(delta.rowsetId)));
       const deletePredicates = deletePredicate !== null && extras?.deletePredicate?.tableId === tableId ? [...(state.deletePredicates ?? []), deletePredicate] : state.deletePredicates;
       this.putTable({ ...state, rowsets: rowsetList, visibleVersion: version, deleteBitmap, deletePredicates });
     }

@@ -349,7 +349,7 @@ export class MetaStore {
     rowsets: readonly NewRowset[],
     loadedRows: number,
     extras: { readonly bitmaps?: readonly PendingBitmapDelta[]; readonly tableIds?: readonly number[]; readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] } } = {},
-  ): { versions: Map<number, number>; rowsetIds: number[]; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
+  ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
     return this.transaction(() => {
       const versions = new Map<number, number>();
       const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
@@ -387,7 +387,7 @@ export class MetaStore {
         deletePredicate = { id, version, conditions };
       }
       this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
-      return { versions, rowsetIds, bitmaps, deletePredicate };
+      return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate };
     });
   }
 

@@ -22,7 +22,7 @@ import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/pla
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
 import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
-import { Scope, type Clause } from './binder-scope';
+import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
 import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeLimit, makeProject, makeSort } from './logical-plan-build';
 
@@ -58,6 +58,27 @@ function oneRowSource(): LogicalPlan {
 
 function isOrdinal(expr: Expr): expr is Expr & { kind: 'literal' } {
   return expr.kind === 'literal' && expr.literalType === 'integer';
+}
+
+/**
+ * The column order `SELECT *` expands over a USING join, as MySQL defines it
+ * (https://dev.mysql.com/doc/refman/8.0/en/join.html, "Join Processing Changes in MySQL 5.0.12"): first
+ * the merged USING columns in the order they have in the first table, then the first table's other
+ * columns, then the second table's; the hidden copies last (they are never expanded by `*`). A RIGHT JOIN
+ * is a LEFT JOIN with the roles reversed, so its first table is the right one and its merged columns come
+ * from there. `columns` are in written order, the left side's `leftCount` columns first.
+ */
+export function usingStarOrder(columns: readonly ScopeColumn[], leftCount: number, merged: ReadonlySet<number>, rightJoin: boolean): ScopeColumn[] {
+  const leftSide = columns.filter((column) => column.index < leftCount);
+  const rightSide = columns.filter((column) => column.index >= leftCount);
+  const [first, second] = rightJoin ? [rightSide, leftSide] : [leftSide, rightSide];
+  const visible = (column: ScopeColumn): boolean => !column.hiddenUnqualified;
+  return [
+    ...first.filter((column) => merged.has(column.index)),
+    ...first.filter((column) => visible(column) && !merged.has(column.index)),
+    ...second.filter((column) => visible(column) && !merged.has(column.index)),
+    ...columns.filter((column) => !visible(column)),
+  ];
 }
 
 export class QueryBinder implements SubqueryPlanner {
@@ -130,6 +151,7 @@ export class QueryBinder implements SubqueryPlanner {
     const parts: BoundExpr[] = [];
     if (ref.using) {
       const hidden = new Set<number>();
+      const merged = new Set<number>();
       for (const name of ref.using) {
         const leftCol = left.scope.find({ qualifier: [], name }, 'on clause');
         const rightCol = right.scope.find({ qualifier: [], name }, 'on clause');
@@ -142,8 +164,10 @@ export class QueryBinder implements SubqueryPlanner {
           ]),
         );
         hidden.add(ref.joinType === 'RIGHT' ? leftCol.index : rightCol.index + shift);
+        merged.add(ref.joinType === 'RIGHT' ? rightCol.index + shift : leftCol.index);
       }
-      scope = new Scope(scope.columns.map((column) => (hidden.has(column.index) ? { ...column, hiddenUnqualified: true } : column)));
+      const marked = scope.columns.map((column) => (hidden.has(column.index) ? { ...column, hiddenUnqualified: true } : column));
+      scope = new Scope(usingStarOrder(marked, left.plan.schema.length, merged, ref.joinType === 'RIGHT'));
     }
     if (ref.on) {
       const env: BindEnv = { scope, clause: 'on clause' };
@@ -173,7 +197,9 @@ export class QueryBinder implements SubqueryPlanner {
         const qualifier = item.expr.qualifier;
         if (qualifier.length > 0 && !scope.hasQualifier(qualifier[qualifier.length - 1])) throw new GaleneError('BAD_TABLE_DROP', [qualifier.join('.')]);
         const table = qualifier.length > 0 ? qualifier[qualifier.length - 1].toLowerCase() : null;
-        for (const column of scope.columns) {
+        // `*` follows the scope's order (USING columns first); `t.*` is the table's own columns in its order.
+        const columns = table === null ? scope.columns : [...scope.columns].sort((a, b) => a.index - b.index);
+        for (const column of columns) {
           if (table === null ? column.hiddenUnqualified : column.qualifier?.toLowerCase() !== table) continue;
           entries.push({ ast: null, column: column.index, alias: null, name: column.name });
         }

@@ -2,8 +2,13 @@
  * Stream Load request headers -> validated options, with Doris's header names, defaults and meanings
  * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual). A header that does
  * not validate fails the load before any data is read, with a Doris-style `[INVALID_ARGUMENT]` message.
- * Headers Doris has and Galene does not use yet (partitions, timezone, enclose...) are ignored, as Doris
- * ignores unknown headers.
+ * Every Doris Stream Load header is in DORIS_HEADERS: the ones Galene acts on are parsed below; the
+ * others (enclose, escape, partitions, timezone, merge_type DELETE...) are refused with
+ * `[INVALID_ARGUMENT]` naming the header, unless they carry the value that means Doris's default (which
+ * is what Galene does anyway), so a load never silently means something else than the user asked for.
+ * Headers that are not Doris's pass: HTTP clients send Host, User-Agent, Expect, Authorization,
+ * Content-Length... — except names in Doris's style (lower case with an underscore), which no HTTP client
+ * sends and which are most likely a misspelt Doris header (`column_seperator`).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { GaleneError } from '../../common/errors';
@@ -42,6 +47,8 @@ export interface StreamLoadOptions {
   /** exec_mem_limit: bytes of parsed rows a load buffers before writing them out. */
   readonly memLimit: number;
   readonly comment: string;
+  /** APPEND (default) adds the rows; DELETE deletes the rows' keys (merge-on-write UNIQUE KEY tables). */
+  readonly mergeType: 'APPEND' | 'DELETE';
 }
 
 /** Doris: ^[-_A-Za-z0-9:]{1,128}$ */
@@ -179,8 +186,97 @@ function parseJsonPaths(text: string): JsonPath[] {
   return (list as string[]).map(parseJsonPath);
 }
 
+/**
+ * How Galene treats each Doris Stream Load header (names from the Doris Stream Load manual and BE
+ * http_common.h): `used` headers are parsed by parseStreamLoadOptions or read by another part of the load
+ * path (group_commit by Group Commit, txn_* by `_stream_load_2pc`); a function accepts the values that
+ * leave Galene's behaviour what Doris would do (the default, or a pure execution hint) and refuses the
+ * rest; `refused` headers are refused whatever their value.
+ */
+type HeaderRule = 'used' | 'refused' | ((value: string) => boolean);
+
+const isFalse = (value: string): boolean => value.toLowerCase() === 'false';
+const isBoolean = (value: string): boolean => /^(true|false)$/i.test(value);
+
+export const DORIS_HEADERS: Readonly<Record<string, HeaderRule>> = {
+  label: 'used',
+  format: 'used',
+  column_separator: 'used',
+  line_delimiter: 'used',
+  columns: 'used',
+  where: 'used',
+  max_filter_ratio: 'used',
+  timeout: 'used',
+  strict_mode: 'used',
+  exec_mem_limit: 'used',
+  jsonpaths: 'used',
+  strip_outer_array: 'used',
+  read_json_by_line: 'used',
+  partial_columns: 'used',
+  'function_column.sequence_col': 'used',
+  sequence_col: 'used',
+  two_phase_commit: 'used',
+  comment: 'used',
+  group_commit: 'used',
+  txn_id: 'used',
+  txn_operation: 'used',
+  // APPEND (default) and DELETE are implemented; MERGE (and its `delete` condition) is not.
+  merge_type: (value) => value.toUpperCase() === 'APPEND' || value.toUpperCase() === 'DELETE',
+  delete: 'refused',
+  unique_key_update_mode: (value) => value.toUpperCase() === 'UPSERT',
+  partial_update_new_key_behavior: (value) => value.toUpperCase() === 'APPEND',
+  // This server has one compute group.
+  compute_group: (value) => value === 'default_compute_group',
+  cloud_cluster: (value) => value === 'default_compute_group',
+  compress_type: (value) => value.toLowerCase() === 'plain',
+  enclose: 'refused',
+  escape: 'refused',
+  trim_double_quotes: isFalse,
+  skip_lines: (value) => /^0+$/.test(value),
+  json_root: 'refused',
+  fuzzy_parse: isFalse,
+  num_as_string: isFalse,
+  hidden_columns: 'refused',
+  partitions: 'refused',
+  temporary_partitions: 'refused',
+  negative: isFalse,
+  timezone: 'refused',
+  time_zone: 'refused',
+  load_to_single_tablet: isFalse,
+  enable_profile: isFalse,
+  // Pure execution hints: Galene's single write path gives the same result whatever they say.
+  send_batch_parallelism: (value) => /^[1-9][0-9]*$/.test(value),
+  memtable_on_sink_node: isBoolean,
+};
+
+/** A Doris-style header name (lower case, an underscore): no HTTP client sends one, a misspelt Doris header is likely. */
+const DORIS_STYLE_NAME_RE = /^[a-z0-9.]*_[a-z0-9_.]*$/;
+
+const shown = (value: string): string => (value.length > 64 ? `${value.slice(0, 64)}...` : value);
+
+/**
+ * Refuse the request's headers that Galene would otherwise not act on (see DORIS_HEADERS). Node gives
+ * header names in lower case; repeated headers are judged by their last value, as everywhere here.
+ */
+export function checkHeadersActedOn(headers: IncomingHttpHeaders): void {
+  for (const name of Object.keys(headers)) {
+    const rule = Object.prototype.hasOwnProperty.call(DORIS_HEADERS, name) ? DORIS_HEADERS[name] : null;
+    if (rule === 'used') continue;
+    if (rule === null) {
+      if (DORIS_STYLE_NAME_RE.test(name)) throw invalid(`Unknown Stream Load header: ${name}`);
+      continue;
+    }
+    const value = header(headers, name);
+    if (value === null) continue;
+    if (rule !== 'refused' && rule(value)) continue;
+    if (name === 'merge_type') throw invalid(`merge_type ${shown(value)} is not supported yet, only APPEND and DELETE`);
+    throw invalid(`Stream Load header ${name} is not supported yet (${name}: ${shown(value)})`);
+  }
+}
+
 /** Validate the headers of one Stream Load request. */
 export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoadOptions {
+  checkHeadersActedOn(headers);
   const label = header(headers, 'label');
   if (label !== null && !LABEL_RE.test(label)) throw invalid(`Label format error. regex: ^[-_A-Za-z0-9:]{1,128}$, label: ${label}`);
   const formatText = (header(headers, 'format') ?? 'csv').toLowerCase();
@@ -234,5 +330,6 @@ export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoad
     twoPhaseCommit: booleanHeader(headers, 'two_phase_commit', false),
     memLimit: Math.min(memLimit, MAX_BUFFER_BYTES),
     comment: header(headers, 'comment') ?? '',
+    mergeType: (header(headers, 'merge_type') ?? 'APPEND').toUpperCase() === 'DELETE' ? 'DELETE' : 'APPEND',
   };
 }

@@ -28,6 +28,7 @@ import { concatBatches, RowConverter } from './row-converter';
 import { parseStreamLoadOptions, StreamLoadOptions } from './stream-load-options';
 import { prepareGroupCommitStreamLoad } from '../group-commit/group-commit-loads';
 import { BodyTiming, readBodyInBlocks } from './body-blocks';
+import { beginDeleteLoad } from './delete-load';
 
 /** Rows buffered before a write, whatever their size. */
 export const FLUSH_MAX_ROWS = 65536;
@@ -190,7 +191,7 @@ export class StreamLoadService {
     }
     let load: MultiBatchLoad;
     try {
-      load = beginLoad(this.host.target, table, label);
+      load = options.mergeType === 'DELETE' ? beginDeleteLoad(this.host.target, table, label) : beginLoad(this.host.target, table, label);
     } catch (err) {
       return fail(messageOf(err));
     }
@@ -226,6 +227,14 @@ export class StreamLoadService {
    */
   private checkUniqueKeyFeatures(table: TableState, options: StreamLoadOptions): string | null {
     const schema = table.schema;
+    if (options.mergeType === 'DELETE') {
+      // Doris's words (LoadStmt): the delete merge types need the UNIQUE KEY model.
+      if (schema.keysType !== 'UNIQUE') return new GaleneError('LOAD_INVALID_ARGUMENT', ['load by MERGE or DELETE is only supported in unique tables.']).message;
+      if (!isMergeOnWrite(schema)) return new GaleneError('LOAD_INVALID_ARGUMENT', ['merge_type DELETE is only supported on merge-on-write unique tables yet (enable_unique_key_merge_on_write = true)']).message;
+      if (sequenceColumnName(schema) !== null) return new GaleneError('LOAD_INVALID_ARGUMENT', ['merge_type DELETE on a table with a sequence column is not supported yet']).message;
+      if (options.partialColumns) return new GaleneError('LOAD_INVALID_ARGUMENT', ['partial_columns can not be used with merge_type DELETE']).message;
+      if (options.twoPhaseCommit) return new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE yet']).message;
+    }
     if (options.partialColumns) {
       if (!isMergeOnWrite(schema)) return new GaleneError('LOAD_INVALID_ARGUMENT', ['Only unique key merge on write support partial update']).message;
       if (options.columns !== null) {
