@@ -85,6 +85,10 @@ export const ERROR_CODES = {
   MULTI_STATEMENT_OFF: entry(1064, '42000', 'You have an error in your SQL syntax; multi-statements are disabled for this connection'),
   // resources
   QUERY_TIMEOUT: entry(3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded', 'resource'),
+  // expressions (Doris's wording: ColumnString::check_chars_length, Expr depth check, RE2 compile failure)
+  STRING_TOO_LARGE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [STRING_OVERFLOW_IN_VEC_ENGINE]string column length is too large: total_length={0}, element_number={1}', 'resource'),
+  EXPR_TOO_DEEP: entry(1105, 'HY000', 'errCode = 2, detailMessage = Exceeded the maximum depth of an expression tree ({0}).'),
+  INVALID_REGEX: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid regex expression: {0}'),
   MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = MEM_LIMIT_EXCEEDED: {0}', 'resource'),
   TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235]TOO_MANY_VERSION: failed to init rowset builder. version count: {0}, exceed limit: {2}, tablet: {1}. Please reduce the frequency of loading data or adjust the max_tablet_version_num in be.conf to a larger value.', 'resource'),
   // io and internal

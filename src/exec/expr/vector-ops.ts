@@ -7,6 +7,7 @@
  */
 import { constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, ObjectVector, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
 import { pow10 } from '../../common/convert';
+import { galeneError } from '../../common/errors';
 import { DataType, physicalKind } from '../../common/types';
 
 export const TWO_POW_32 = 4294967296;
@@ -336,6 +337,23 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
  * Grows a plain string vector from JS strings or byte ranges. Faster than VectorBuilder for ASCII (no
  * TextEncoder call per row).
  */
+/**
+ * Most bytes one string column (the result of one kernel over one batch) may hold; a single value can be
+ * no longer. Doris caps a ColumnString at 4 GiB and answers STRING_OVERFLOW_IN_VEC_ENGINE past it; V8
+ * cannot hold a string of more than ~512 Mi UTF-16 units, so Galene caps at 256 MiB: lpad(s, 1e9, 'x')
+ * or repeat() over many rows fail with Doris's error instead of exhausting memory or ending the process.
+ */
+export const STRING_COLUMN_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Throws Doris's STRING_OVERFLOW_IN_VEC_ENGINE error when a string column would reach `totalBytes`
+ * (> STRING_COLUMN_MAX_BYTES) at its `elementCount`-th value. Kernels that multiply their input (repeat,
+ * lpad, space, replace, group_concat...) call it with the planned size before building the value.
+ */
+export function checkStringColumnBytes(totalBytes: number, elementCount: number): void {
+  if (totalBytes > STRING_COLUMN_MAX_BYTES || !Number.isFinite(totalBytes)) throw galeneError('STRING_TOO_LARGE', String(totalBytes), elementCount);
+}
+
 export class StringOut {
   private offsets: Int32Array;
   private bytes: Uint8Array;
@@ -344,6 +362,7 @@ export class StringOut {
   private nulls: Uint8Array | null = null;
 
   constructor(private readonly type: DataType, private readonly capacity: number, bytesHint = capacity * 8) {
+    checkStringColumnBytes(bytesHint, capacity);
     this.offsets = new Int32Array(capacity + 1);
     this.bytes = new Uint8Array(Math.max(64, bytesHint));
   }
@@ -351,17 +370,23 @@ export class StringOut {
   private ensure(extra: number): void {
     const need = this.byteLength + extra;
     if (need <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
+    checkStringColumnBytes(need, this.rowCount + 1);
+    const next = new Uint8Array(Math.min(Math.max(need, this.bytes.length * 2), STRING_COLUMN_MAX_BYTES));
     next.set(this.bytes.subarray(0, this.byteLength));
     this.bytes = next;
+  }
+
+  /** Bytes written so far (kernels add a planned value's size to it for checkStringColumnBytes). */
+  get bytesWritten(): number {
+    return this.byteLength;
   }
 
   /** Append a JS string (ASCII written directly, otherwise encoded). */
   push(text: string): void {
     const len = text.length;
-    this.ensure(len * 3);
+    this.ensure(len);
     let ascii = true;
-    const bytes = this.bytes;
+    let bytes = this.bytes;
     let pos = this.byteLength;
     for (let charIdx = 0; charIdx < len; charIdx++) {
       const code = text.charCodeAt(charIdx);
@@ -373,6 +398,8 @@ export class StringOut {
     }
     if (ascii) this.byteLength = pos;
     else {
+      this.ensure(Buffer.byteLength(text, 'utf8'));
+      bytes = this.bytes;
       const written = new TextEncoder().encodeInto(text, bytes.subarray(this.byteLength)).written;
       this.byteLength += written;
     }

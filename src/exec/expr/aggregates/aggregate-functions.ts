@@ -10,7 +10,7 @@ import { DataType, isNumericType, isStringType, physicalKind, Types } from '../.
 import type { AggregateAccumulator, AggregateState } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
-import { bigDivRound, compareBytes, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
+import { bigDivRound, checkStringColumnBytes, compareBytes, STRING_COLUMN_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../functions/string-functions';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
@@ -417,6 +417,8 @@ class AnyValueAccumulator implements AggregateAccumulator {
 class GroupConcatAccumulator implements AggregateAccumulator {
   private parts: (string[] | undefined)[] = [];
   private separator: string | null = null;
+  /** UTF-16 units held over all groups (values + separators): the result column's size, checked per update. */
+  private totalUnits = 0;
 
   resize(groupCount: number): void {
     while (this.parts.length < groupCount) this.parts.push(undefined);
@@ -429,7 +431,10 @@ class GroupConcatAccumulator implements AggregateAccumulator {
       const value = getRaw(vec, rowIdx);
       if (value === null) continue;
       const group = groupIds[rowIdx];
-      (this.parts[group] ??= []).push(String(value));
+      const text = String(value);
+      this.totalUnits += text.length + this.separator.length;
+      if (this.totalUnits > STRING_COLUMN_MAX_BYTES) checkStringColumnBytes(this.totalUnits, group + 1);
+      (this.parts[group] ??= []).push(text);
     }
   }
 
