@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
 import { STRING_COLUMN_MAX_BYTES } from '../../src/exec/expr/vector-ops';
-import { call, col, column, evalOne, evalText, num, str } from './expr-test-helpers';
+import { resolveAggregate } from '../../src/exec/expr';
+import { call, col, column, dictColumn, evalOne, evalText, num, printVector, str } from './expr-test-helpers';
 
 const overflow = /string column length is too large/;
 
@@ -28,4 +29,20 @@ test('pads below the limit are right, with multi-byte pads and truncation', () =
   assert.equal(evalOne(call('lpad', str('abc'), num('-1'), str('z'))), null);
   assert.equal(evalOne(call('rpad', str('a'), num('3'), str(''))), '');
   assert.equal(evalOne(call('length', call('rpad', str('a'), num('1000000'), str('xy')))), '1000000');
+});
+
+test('group_concat checks the size of what it accumulates, across batches', () => {
+  const acc = resolveAggregate('group_concat', [Types.STRING], false).create();
+  // One 1 MiB dictionary entry referenced by every row: the input costs 1 MiB, the result would be 300 MiB.
+  const big = 'x'.repeat(1 << 20);
+  const rows = 100;
+  const batch = dictColumn(Types.STRING, [big], Array(rows).fill(0));
+  acc.resize(1);
+  acc.update(new Int32Array(rows), [batch], rows);
+  acc.update(new Int32Array(rows), [batch], rows);
+  assert.throws(() => acc.update(new Int32Array(rows), [batch], rows), overflow);
+  const small = resolveAggregate('group_concat', [Types.STRING], false).create();
+  small.resize(1);
+  small.update(new Int32Array(3), [dictColumn(Types.STRING, ['ab'], [0, 0, 0])], 3);
+  assert.deepEqual(printVector(small.finalize(1)), ['ab, ab, ab']);
 });

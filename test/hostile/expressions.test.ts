@@ -49,7 +49,8 @@ test('string results past the limit answer STRING_OVERFLOW_IN_VEC_ENGINE instead
   await expectError("SELECT length(rpad('a', 1000000000, 'x'))", 1105, overflow);
   await expectError("SELECT length(repeat('ab', 600000000))", 1105, overflow);
   await expectError('SELECT length(space(1000000000))', 1105, overflow);
-  // 2,000 rows x 10 MB: the batch's total is checked, not only each value.
+  // 2,000 distinct rows x 4 MB: the batch's total is checked, not only each value.
+  await expectError('SELECT sum(length(repeat(cast(k AS VARCHAR), 1000000))) FROM hx.t', 1105, overflow);
   await expectError('SELECT length(repeat(v, 10000000)) FROM hx.t', 1105, overflow);
   await expectError("SELECT length(replace(v, 'a', repeat('z', 1000000))) FROM hx.t", 1105, overflow);
   await stillServing();

@@ -354,6 +354,8 @@ export function checkStringColumnBytes(totalBytes: number, elementCount: number)
   if (totalBytes > STRING_COLUMN_MAX_BYTES || !Number.isFinite(totalBytes)) throw galeneError('STRING_TOO_LARGE', String(totalBytes), elementCount);
 }
 
+const utf8Encoder = new TextEncoder();
+
 export class StringOut {
   private offsets: Int32Array;
   private bytes: Uint8Array;
@@ -384,6 +386,13 @@ export class StringOut {
   /** Append a JS string (ASCII written directly, otherwise encoded). */
   push(text: string): void {
     const len = text.length;
+    if (len > 512) {
+      // Long values (repeat, lpad...): one native encode beats a JS loop per character.
+      this.ensure(Buffer.byteLength(text, 'utf8'));
+      this.byteLength += utf8Encoder.encodeInto(text, this.bytes.subarray(this.byteLength)).written;
+      this.offsets[++this.rowCount] = this.byteLength;
+      return;
+    }
     this.ensure(len);
     let ascii = true;
     let bytes = this.bytes;
