@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
+import { matchLike } from '../../src/exec/expr';
 import { call, col, column, dictColumn, evalOne, evalText, NULL, num, str } from './expr-test-helpers';
 
 const like = (value: string, pattern: string) => evalOne(call('like', str(value), str(pattern)));
@@ -127,4 +128,11 @@ test('REGEXP runs on RE2: catastrophic patterns answer at once', () => {
   assert.equal(evalOne(call('regexp', str('a\nb'), str('a.b'))), '1');
   assert.equal(evalOne(call('regexp_replace', str('a$b'), str('[$]'), str('$$'))), 'a$$b');
   assert.throws(() => evalOne(call('regexp_extract', str('a'), str('[a'), num('0'))), /Invalid regex expression: \[a/);
+});
+
+test('matchLike: one string, linear time, optional case folding (SHOW ... LIKE)', () => {
+  assert.equal(matchLike('a'.repeat(64), '%a'.repeat(19) + '%b'), false);
+  assert.equal(matchLike('Orders_2024', 'orders\\_%', { caseInsensitive: true }), true);
+  assert.equal(matchLike('Orders_2024', 'orders\\_%'), false);
+  assert.equal(matchLike('ordersX2024', 'orders\\_%', { caseInsensitive: true }), false);
 });

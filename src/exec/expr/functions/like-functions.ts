@@ -174,6 +174,17 @@ function matchBytes(matcher: LikeMatcher, bytes: Uint8Array, start: number, end:
   }
 }
 
+/**
+ * One JS string against a LIKE pattern, in linear time (for callers outside kernels, such as
+ * SHOW ... LIKE). `caseInsensitive` folds both sides to lower case first (MySQL's SHOW matching).
+ */
+export function matchLike(value: string, pattern: string, options: { readonly escape?: string; readonly caseInsensitive?: boolean } = {}): boolean {
+  const fold = options.caseInsensitive === true;
+  const matcher = compileLike(fold ? pattern.toLowerCase() : pattern, options.escape ?? '\\');
+  const bytes = new TextEncoder().encode(fold ? value.toLowerCase() : value);
+  return matchBytes(matcher, bytes, 0, bytes.length);
+}
+
 /** The matcher for a pattern, cached per call site. */
 function matcherFor(site: CallSite, pattern: string, escape: string): LikeMatcher {
   const key = `like:${escape}:${pattern}`;
