@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
-import { STRING_COLUMN_MAX_BYTES } from '../../src/exec/expr/vector-ops';
+import { STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES } from '../../src/exec/expr/vector-ops';
 import { resolveAggregate } from '../../src/exec/expr';
 import { call, col, column, dictColumn, evalOne, evalText, num, printVector, str } from './expr-test-helpers';
 
@@ -10,15 +10,18 @@ const overflow = /string column length is too large/;
 test('functions that multiply their input check the result size before building it', () => {
   assert.throws(() => evalOne(call('lpad', str('a'), num('1000000000'), str('x'))), overflow);
   assert.throws(() => evalOne(call('rpad', str('a'), num('1000000000'), str('xyz'))), overflow);
+  assert.throws(() => evalOne(call('repeat', str('x'), num(String(STRING_VALUE_MAX_BYTES + 1)))), overflow);
   assert.throws(() => evalOne(call('repeat', str('ab'), num(String(STRING_COLUMN_MAX_BYTES)))), overflow);
   assert.throws(() => evalOne(call('space', num('1000000000'))), overflow);
   assert.throws(() => evalOne(call('replace', str('a'.repeat(1000)), str('a'), str('b'.repeat(300000)))), overflow);
 });
 
 test('the limit is on the whole batch, not only each value', () => {
-  const values = column(Types.STRING, Array.from({ length: 40 }, () => 'x'));
+  // 60 rows x 10 MB: each value is fine, the batch passes STRING_COLUMN_MAX_BYTES.
+  const values = column(Types.STRING, Array.from({ length: 60 }, () => 'x'));
+  assert.ok(60 * 10_000_000 > STRING_COLUMN_MAX_BYTES);
   assert.throws(() => evalText(call('repeat', col(0, Types.STRING), num('10000000')), [values]), overflow);
-  assert.deepEqual(evalText(call('length', call('repeat', col(0, Types.STRING), num('1000'))), [values]), Array(40).fill('1000'));
+  assert.deepEqual(evalText(call('length', call('repeat', col(0, Types.STRING), num('1000'))), [values]), Array(60).fill('1000'));
 });
 
 test('pads below the limit are right, with multi-byte pads and truncation', () => {

@@ -338,20 +338,30 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
  * TextEncoder call per row).
  */
 /**
- * Most bytes one string column (the result of one kernel over one batch) may hold; a single value can be
- * no longer. Doris caps a ColumnString at 4 GiB and answers STRING_OVERFLOW_IN_VEC_ENGINE past it; V8
- * cannot hold a string of more than ~512 Mi UTF-16 units, so Galene caps at 256 MiB: lpad(s, 1e9, 'x')
- * or repeat() over many rows fail with Doris's error instead of exhausting memory or ending the process.
+ * Most bytes one string value may have. Doris's hard limit is 2 GiB - 4 and its columns overflow at 4 GiB
+ * (STRING_OVERFLOW_IN_VEC_ENGINE); V8 cannot hold a string of more than ~512 Mi UTF-16 units, so Galene
+ * stops at 256 MiB: lpad(s, 1e9, 'x') fails with Doris's error instead of ending the process.
  */
-export const STRING_COLUMN_MAX_BYTES = 256 * 1024 * 1024;
+export const STRING_VALUE_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
- * Throws Doris's STRING_OVERFLOW_IN_VEC_ENGINE error when a string column would reach `totalBytes`
- * (> STRING_COLUMN_MAX_BYTES) at its `elementCount`-th value. Kernels that multiply their input (repeat,
- * lpad, space, replace, group_concat...) call it with the planned size before building the value.
+ * Most bytes one string column (one kernel's result over one batch) may hold, so that repeat() over
+ * thousands of rows cannot take all memory: 512 MiB (a batch of 4,096 values of the VARCHAR maximum,
+ * 65,533 bytes, fits).
  */
-export function checkStringColumnBytes(totalBytes: number, elementCount: number): void {
-  if (totalBytes > STRING_COLUMN_MAX_BYTES || !Number.isFinite(totalBytes)) throw galeneError('STRING_TOO_LARGE', String(totalBytes), elementCount);
+export const STRING_COLUMN_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Throws Doris's STRING_OVERFLOW_IN_VEC_ENGINE error when appending a value of `valueBytes` to a string
+ * column holding `columnBytes` as its `elementCount`-th value would pass STRING_VALUE_MAX_BYTES or
+ * STRING_COLUMN_MAX_BYTES. Kernels that multiply their input (repeat, lpad, space, replace,
+ * group_concat...) call it with the planned size before building the value; StringOut calls it on growth.
+ */
+export function checkStringBytes(columnBytes: number, valueBytes: number, elementCount: number): void {
+  const total = columnBytes + valueBytes;
+  if (valueBytes > STRING_VALUE_MAX_BYTES || total > STRING_COLUMN_MAX_BYTES || !Number.isFinite(total)) {
+    throw galeneError('STRING_TOO_LARGE', String(total), elementCount);
+  }
 }
 
 const utf8Encoder = new TextEncoder();
@@ -364,7 +374,7 @@ export class StringOut {
   private nulls: Uint8Array | null = null;
 
   constructor(private readonly type: DataType, private readonly capacity: number, bytesHint = capacity * 8) {
-    checkStringColumnBytes(bytesHint, capacity);
+    checkStringBytes(bytesHint, 0, capacity);
     this.offsets = new Int32Array(capacity + 1);
     this.bytes = new Uint8Array(Math.max(64, bytesHint));
   }
@@ -372,13 +382,13 @@ export class StringOut {
   private ensure(extra: number): void {
     const need = this.byteLength + extra;
     if (need <= this.bytes.length) return;
-    checkStringColumnBytes(need, this.rowCount + 1);
+    checkStringBytes(this.byteLength, extra, this.rowCount + 1);
     const next = new Uint8Array(Math.min(Math.max(need, this.bytes.length * 2), STRING_COLUMN_MAX_BYTES));
     next.set(this.bytes.subarray(0, this.byteLength));
     this.bytes = next;
   }
 
-  /** Bytes written so far (kernels add a planned value's size to it for checkStringColumnBytes). */
+  /** Bytes written so far (kernels pass it with a planned value's size to checkStringBytes). */
   get bytesWritten(): number {
     return this.byteLength;
   }

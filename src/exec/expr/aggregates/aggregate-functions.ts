@@ -10,7 +10,7 @@ import { DataType, isNumericType, isStringType, physicalKind, Types } from '../.
 import type { AggregateAccumulator, AggregateState } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
-import { bigDivRound, checkStringColumnBytes, compareBytes, STRING_COLUMN_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
+import { bigDivRound, checkStringBytes, compareBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../functions/string-functions';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
@@ -417,7 +417,8 @@ class AnyValueAccumulator implements AggregateAccumulator {
 class GroupConcatAccumulator implements AggregateAccumulator {
   private parts: (string[] | undefined)[] = [];
   private separator: string | null = null;
-  /** UTF-16 units held over all groups (values + separators): the result column's size, checked per update. */
+  /** UTF-16 units held per group and over all groups (values + separators): the result's size, checked per update. */
+  private groupUnits: number[] = [];
   private totalUnits = 0;
 
   resize(groupCount: number): void {
@@ -432,8 +433,11 @@ class GroupConcatAccumulator implements AggregateAccumulator {
       if (value === null) continue;
       const group = groupIds[rowIdx];
       const text = String(value);
-      this.totalUnits += text.length + this.separator.length;
-      if (this.totalUnits > STRING_COLUMN_MAX_BYTES) checkStringColumnBytes(this.totalUnits, group + 1);
+      const units = text.length + this.separator.length;
+      const groupUnits = (this.groupUnits[group] ?? 0) + units;
+      this.groupUnits[group] = groupUnits;
+      this.totalUnits += units;
+      if (groupUnits > STRING_VALUE_MAX_BYTES || this.totalUnits > STRING_COLUMN_MAX_BYTES) checkStringBytes(this.totalUnits - groupUnits, groupUnits, group + 1);
       (this.parts[group] ??= []).push(text);
     }
   }

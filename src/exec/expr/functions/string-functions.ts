@@ -8,7 +8,7 @@ import { decodeUtf8, Vector } from '../../../common/column';
 import { DataType, isStringType, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
-import { checkStringColumnBytes, StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
+import { checkStringBytes, StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
 
 /** Argument kinds in a simple signature: 's' string, 'i' integer, 'd' double. */
 type ArgKind = 's' | 'i' | 'd';
@@ -307,7 +307,7 @@ function padKernel(left: boolean) {
       const whole = Math.floor(need / padChars);
       const rest = firstChars(pad, need - whole * padChars);
       const planned = Buffer.byteLength(text) + whole * Buffer.byteLength(pad) + Buffer.byteLength(rest);
-      checkStringColumnBytes(out.bytesWritten + planned, rowIdx + 1);
+      checkStringBytes(out.bytesWritten, planned, rowIdx + 1);
       const fill = pad.repeat(whole) + rest;
       out.push(left ? fill + text : text + fill);
     }
@@ -325,7 +325,7 @@ function repeatRows(site: CallSite, rowCount: number, textAt: (rowIdx: number) =
       out.push('');
       continue;
     }
-    checkStringColumnBytes(out.bytesWritten + Buffer.byteLength(text) * count, rowIdx + 1);
+    checkStringBytes(out.bytesWritten, Buffer.byteLength(text) * count, rowIdx + 1);
     out.push(text.repeat(count));
   }
   return out.finish();
@@ -354,7 +354,7 @@ function replaceKernel(args: readonly Vector[], rowCount: number, site: CallSite
     }
     const pieces = text.split(from);
     const planned = Buffer.byteLength(text) + (pieces.length - 1) * (Buffer.byteLength(to) - Buffer.byteLength(from));
-    checkStringColumnBytes(out.bytesWritten + planned, rowIdx + 1);
+    checkStringBytes(out.bytesWritten, planned, rowIdx + 1);
     out.push(pieces.join(to));
   }
   return out.finish();
