@@ -13,12 +13,13 @@
  * exec_mem_limit = 64 MiB on that session, (f) 8 GROUP BY g at once on 8 connections, (g) the answer
  * time of one SHOW PROCESSLIST sent 500 ms into (b). A heavy statement that fails records its error in
  * `result`; one that runs past --case-timeout-s (120) records `timeout`, and the server is killed and
- * restarted on the same data (Galene has no KILL QUERY yet).
+ * restarted on the same data (a statement that holds the event loop cannot be reached by KILL QUERY).
  *
- * The peer measured in the same run: the same server with one setting changed.
- * `--compare-setting NAME=VALUE` (or GALENE_BENCH_COMPARE_SETTING) runs every case a second time on a
- * server started with `--NAME VALUE` and adds `ratio` = p99 with the setting / p99 without it. Without
- * it, one set of rows.
+ * The peer measured in the same run: the same server with one setting changed, by default
+ * `exec_yield_slice_ms=0` (cooperative time slicing off: a statement holds the event loop until it ends).
+ * `--compare-setting NAME=VALUE` (or GALENE_BENCH_COMPARE_SETTING) picks another, `none` skips the peer;
+ * every case runs a second time on a server started with `--NAME VALUE` and `ratio` = p99 with the
+ * setting / p99 without it.
  *
  * The probe runs in a worker thread of the bench process with its own connection, so the main thread
  * parsing millions of streamed rows in (c) does not delay the probe's own reads; it also samples the
@@ -38,6 +39,8 @@ import { currentRssMiB, percentile, takeOptions } from './lib/latency';
 import { parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 
 const PROBE_ROLE = 'isolation-probe';
+/** The peer: Galene with cooperative time slicing off. */
+const DEFAULT_COMPARE_SETTING = 'exec_yield_slice_ms=0';
 const PROBE_PAUSE_MS = 5;
 const RSS_SAMPLE_MS = 50;
 const IDLE_MS = 2000;
@@ -400,7 +403,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const rowCount = values.has('rows') ? Number(values.get('rows')) : options.quick ? 300_000 : 5_000_000;
   if (!Number.isInteger(rowCount) || rowCount <= 0) throw new Error(`--rows must be a positive integer, not ${values.get('rows')}`);
   const timeoutMs = Number(values.get('case-timeout-s') ?? 120) * 1000;
-  const compare = values.get('compare-setting') ?? process.env.GALENE_BENCH_COMPARE_SETTING ?? '';
+  const compareOption = values.get('compare-setting') ?? process.env.GALENE_BENCH_COMPARE_SETTING ?? DEFAULT_COMPARE_SETTING;
+  const compare = compareOption === 'none' ? '' : compareOption;
   const compareMatch = /^([a-z_][a-z0-9_]*)=(.*)$/i.exec(compare);
   if (compare && !compareMatch) throw new Error(`--compare-setting takes NAME=VALUE, not ${compare}`);
 

@@ -95,6 +95,10 @@ export const ERROR_CODES = {
   MEMORY_LIMIT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [MEM_LIMIT_EXCEEDED]Query {0} memory exceed limit: used {1} bytes, limit {2} bytes. You can change the limit by session variable exec_mem_limit.', 'resource'),
   UNKNOWN_THREAD: entry(1094, 'HY000', 'Unknown thread id: {0}'),
   KILL_DENIED: entry(1095, 'HY000', 'You are not owner of thread {0}'),
+  // expressions (Doris's wording: ColumnString::check_chars_length, Expr depth check, RE2 compile failure)
+  STRING_TOO_LARGE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [STRING_OVERFLOW_IN_VEC_ENGINE]string column length is too large: total_length={0}, element_number={1}', 'resource'),
+  EXPR_TOO_DEEP: entry(1105, 'HY000', 'errCode = 2, detailMessage = Exceeded the maximum depth of an expression tree ({0}).'),
+  INVALID_REGEX: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid regex expression: {0}'),
   TOO_MANY_VERSIONS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [E-235]TOO_MANY_VERSION: failed to init rowset builder. version count: {0}, exceed limit: {2}, tablet: {1}. Please reduce the frequency of loading data or adjust the max_tablet_version_num in be.conf to a larger value.', 'resource'),
   // io and internal
   IO_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = IO error: {0}', 'io'),

@@ -15,9 +15,30 @@
 import type {
   CaseExpr, Expr, FunctionCallExpr, LiteralExpr, OrderByItem, QueryExpr, StarExpr,
 } from './ast';
+import { GaleneError } from '../common/errors';
 import { INTERVAL_UNITS, isReservedWord, MATCH_OPERATORS, NILADIC_FUNCTIONS } from './keywords';
 import { Token, TokenKind } from './lexer';
 import { DataTypeParser } from './parse-data-type';
+
+/**
+ * Deepest expression tree a statement may have. Doris rejects trees deeper than its FE config
+ * `expr_depth_limit` (3000) with "Exceeded the maximum depth of an expression tree (3000)."; the binder,
+ * optimizer and expression compiler walk trees recursively on the JS stack, which holds about 1,500
+ * levels, so Galene's limit is 1000 (the same as the parser's nesting guard).
+ */
+export const EXPR_DEPTH_LIMIT = 1000;
+
+/**
+ * AND / OR chains longer than this are built as balanced trees (both are associative, also in SQL's
+ * three-valued logic), so `a = 1 OR a = 2 OR ...` with thousands of terms stays shallow.
+ */
+const BALANCE_MIN_TERMS = 64;
+
+/** AST kinds that are expressions (the depth walk does not descend into subqueries' query blocks). */
+const EXPR_KINDS: ReadonlySet<string> = new Set([
+  'literal', 'column', 'star', 'param', 'variable', 'unary', 'binary', 'call', 'cast', 'case', 'in', 'between',
+  'like', 'isnull', 'interval', 'subquery', 'exists', 'insubquery',
+]);
 
 const PREC_OR = 1;
 const PREC_XOR = 2;
@@ -68,10 +89,82 @@ export abstract class ExpressionParser extends DataTypeParser {
     return token.upper === 'SELECT' || token.upper === 'VALUES' || token.upper === 'WITH';
   }
 
+  /** Tree depth per expression node built so far (children first, so each depth is computed once). */
+  private readonly exprDepths = new WeakMap<object, number>();
+
+  /** Enters one expression nesting level, with Doris's depth error instead of the generic guard. */
+  private enterExpr(): void {
+    if (this.depth + 1 > EXPR_DEPTH_LIMIT) throw this.tooDeep(this.tok.pos, this.tok.end);
+    this.enter();
+  }
+
+  private tooDeep(pos: number, end: number): GaleneError {
+    return new GaleneError('EXPR_TOO_DEEP', [EXPR_DEPTH_LIMIT], { span: { offset: pos, length: Math.max(0, end - pos) } });
+  }
+
+  /** Depth of the deepest expression inside `value` (an Expr, an array, or a plain holder such as a CASE arm). */
+  private childDepth(value: unknown): number {
+    if (value === null || typeof value !== 'object') return 0;
+    if (Array.isArray(value)) {
+      let deepest = 0;
+      for (const item of value) deepest = Math.max(deepest, this.childDepth(item));
+      return deepest;
+    }
+    const kind = (value as { kind?: unknown }).kind;
+    if (typeof kind === 'string') return EXPR_KINDS.has(kind) ? this.treeDepth(value as Expr) : 0;
+    let deepest = 0;
+    for (const field of Object.values(value)) deepest = Math.max(deepest, this.childDepth(field));
+    return deepest;
+  }
+
+  /** Depth of an expression tree (a leaf is 1), memoized per node. */
+  private treeDepth(expr: Expr): number {
+    const known = this.exprDepths.get(expr);
+    if (known !== undefined) return known;
+    let deepest = 0;
+    for (const field of Object.values(expr)) deepest = Math.max(deepest, this.childDepth(field));
+    const depth = deepest + 1;
+    this.exprDepths.set(expr, depth);
+    return depth;
+  }
+
+  /** Rejects a tree deeper than EXPR_DEPTH_LIMIT (pointing at it); returns it unchanged otherwise. */
+  private checkDepth(expr: Expr): Expr {
+    if (this.treeDepth(expr) > EXPR_DEPTH_LIMIT) throw this.tooDeep(expr.pos, expr.end);
+    return expr;
+  }
+
+  /** `terms` joined by AND / OR: left-deep as written, or balanced when the chain is long. */
+  private joinChain(op: 'AND' | 'OR', terms: readonly Expr[]): Expr {
+    if (terms.length <= BALANCE_MIN_TERMS) {
+      let joined = terms[0];
+      for (let termIdx = 1; termIdx < terms.length; termIdx++) {
+        const right = terms[termIdx];
+        joined = this.checkDepth({ kind: 'binary', op, left: joined, right, pos: joined.pos, end: right.end });
+      }
+      return joined;
+    }
+    const build = (from: number, to: number): Expr => {
+      if (to - from === 1) return terms[from];
+      const mid = (from + to) >>> 1;
+      const left = build(from, mid);
+      const right = build(mid, to);
+      return { kind: 'binary', op, left, right, pos: left.pos, end: right.end };
+    };
+    return this.checkDepth(build(0, terms.length));
+  }
+
   /** An expression whose operators bind at least as tightly as `minPrec`. */
   protected parseExpr(minPrec = PREC_OR): Expr {
-    this.enter();
+    this.enterExpr();
     let left = this.parseUnary();
+    // A run of the same AND / OR operator, joined when the run ends (see joinChain).
+    let chain: Expr[] | null = null;
+    let chainOp: 'AND' | 'OR' = 'AND';
+    const endChain = (): void => {
+      if (chain !== null) left = this.joinChain(chainOp, chain);
+      chain = null;
+    };
     while (true) {
       const token = this.tok;
       let prec: number;
@@ -92,20 +185,33 @@ export abstract class ExpressionParser extends DataTypeParser {
       }
       if (prec === 0 || prec < minPrec) break;
       if (prec === PREC_CMP && token.kind === TokenKind.Word) {
-        left = this.parsePredicateTail(left);
+        endChain();
+        left = this.checkDepth(this.parsePredicateTail(left));
         continue;
       }
       this.advance();
       const right = this.parseExpr(prec + 1);
+      const op = BINARY_OPS[token.kind === TokenKind.Word ? token.upper : token.text];
+      if ((op === 'AND' || op === 'OR') && token.text !== '<<' && token.text !== '>>') {
+        if (chain === null || chainOp !== op) {
+          endChain();
+          chain = [left];
+          chainOp = op;
+        }
+        chain.push(right);
+        continue;
+      }
+      endChain();
       if (token.text === '<<' || token.text === '>>') {
         left = this.makeCall(token.text === '<<' ? 'bit_shift_left' : 'bit_shift_right', [left, right], left.pos, right.end);
       } else {
-        const op = BINARY_OPS[token.kind === TokenKind.Word ? token.upper : token.text];
         left = { kind: 'binary', op, left, right, pos: left.pos, end: right.end };
       }
+      this.checkDepth(left);
     }
+    endChain();
     this.depth--;
-    return left;
+    return this.checkDepth(left);
   }
 
   /** IS / [NOT] IN / [NOT] LIKE / [NOT] BETWEEN / [NOT] REGEXP / MATCH_* after `left`. */
@@ -180,7 +286,7 @@ export abstract class ExpressionParser extends DataTypeParser {
           const numberToken = this.advance();
           return this.finishPostfix({ kind: 'literal', literalType: numberToken.numberType ?? 'integer', value: '-' + numberToken.text, pos: token.pos, end: numberToken.end });
         }
-        this.enter();
+        this.enterExpr();
         const operand = this.parseUnary();
         this.depth--;
         const op = text === '!' ? 'NOT' : (text as '-' | '+' | '~');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
+import { matchLike } from '../../src/exec/expr';
 import { call, col, column, dictColumn, evalOne, evalText, NULL, num, str } from './expr-test-helpers';
 
 const like = (value: string, pattern: string) => evalOne(call('like', str(value), str(pattern)));
@@ -61,4 +62,77 @@ test('REGEXP and regexp functions', () => {
   assert.equal(evalOne(call('regexp_replace', str('a1b22'), str('[0-9]+'), str('#'))), 'a#b#');
   assert.equal(evalOne(call('regexp_replace', str('john smith'), str('(\\w+) (\\w+)'), str('\\2 \\1'))), 'smith john');
   assert.throws(() => evalOne(call('regexp', str('a'), str('('))), /Invalid regex/);
+});
+
+test('LIKE escapes follow Doris: the escape character escapes only %, _ and itself', () => {
+  assert.equal(like('\\b', '\\b'), '1');
+  assert.equal(like('b', '\\b'), '0');
+  assert.equal(like('a\\', 'a\\'), '1');
+  assert.equal(like('a', 'a\\'), '0');
+  assert.equal(like('x\\yz', '%\\y%'), '1');
+  assert.equal(evalOne(call('like', str('a!b'), str('a!b'), str('!'))), '1');
+  assert.equal(evalOne(call('like', str('a!b'), str('a!!b'), str('!'))), '1');
+});
+
+/** Reference LIKE by dynamic programming over characters, with Doris's escape rule. */
+function referenceLike(value: string, pattern: string): boolean {
+  const elems: { any: boolean; many: boolean; ch: string }[] = [];
+  const chars = Array.from(pattern);
+  for (let charIdx = 0; charIdx < chars.length; charIdx++) {
+    const ch = chars[charIdx];
+    const next = chars[charIdx + 1];
+    if (ch === '\\' && (next === '%' || next === '_' || next === '\\')) {
+      elems.push({ any: false, many: false, ch: next });
+      charIdx++;
+    } else elems.push({ any: ch === '_', many: ch === '%', ch });
+  }
+  const text = Array.from(value);
+  let row = new Array<boolean>(text.length + 1).fill(false);
+  row[0] = true;
+  for (const elem of elems) {
+    const next = new Array<boolean>(text.length + 1).fill(false);
+    if (elem.many) {
+      let seen = false;
+      for (let pos = 0; pos <= text.length; pos++) next[pos] = seen = seen || row[pos];
+    } else for (let pos = 1; pos <= text.length; pos++) next[pos] = row[pos - 1] && (elem.any || text[pos - 1] === elem.ch);
+    row = next;
+  }
+  return row[text.length];
+}
+
+test('LIKE agrees with a reference matcher on random patterns (segments, _, %, escapes, UTF-8)', () => {
+  let seed = 12345;
+  const rand = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const alphabet = ['a', 'b', 'é', '😀'];
+  const patternAlphabet = ['a', 'b', 'é', '😀', '%', '%', '_', '\\', '\\%', '\\_'];
+  for (let caseIdx = 0; caseIdx < 3000; caseIdx++) {
+    const value = Array.from({ length: rand(8) }, () => alphabet[rand(alphabet.length)]).join('');
+    const pattern = Array.from({ length: rand(7) }, () => patternAlphabet[rand(patternAlphabet.length)]).join('');
+    assert.equal(like(value, pattern), referenceLike(value, pattern) ? '1' : '0', `'${value}' LIKE '${pattern}'`);
+  }
+});
+
+test('LIKE with many % over long values does not backtrack', () => {
+  const pattern = '%a'.repeat(19) + '%b';
+  assert.equal(like('a'.repeat(205), pattern), '0');
+  assert.equal(like('a'.repeat(204) + 'b', pattern), '1');
+  assert.equal(like('a'.repeat(5000), '%a_%a_%a_%a_%a_%a_%a_%a_%a_%b'), '0');
+});
+
+test('REGEXP runs on RE2: catastrophic patterns answer at once', () => {
+  assert.equal(evalOne(call('regexp', str('a'.repeat(36)), str('.*.*.*.*.*.*.*.*=x'))), '0');
+  assert.equal(evalOne(call('regexp', str('a'.repeat(40) + '!'), str('^(a+)+$'))), '0');
+  assert.equal(evalOne(call('regexp', str('a\nb'), str('a.b'))), '1');
+  assert.equal(evalOne(call('regexp_replace', str('a$b'), str('[$]'), str('$$'))), 'a$$b');
+  assert.throws(() => evalOne(call('regexp_extract', str('a'), str('[a'), num('0'))), /Invalid regex expression: \[a/);
+});
+
+test('matchLike: one string, linear time, optional case folding (SHOW ... LIKE)', () => {
+  assert.equal(matchLike('a'.repeat(64), '%a'.repeat(19) + '%b'), false);
+  assert.equal(matchLike('Orders_2024', 'orders\\_%', { caseInsensitive: true }), true);
+  assert.equal(matchLike('Orders_2024', 'orders\\_%'), false);
+  assert.equal(matchLike('ordersX2024', 'orders\\_%', { caseInsensitive: true }), false);
 });

@@ -228,3 +228,12 @@ test('a client that stops reading holds its query back (the server does not buff
     await slow.end();
   }
 });
+
+test('SHOW ... LIKE matches in linear time (a pattern of many % against a long name answers at once)', { timeout: 30_000 }, async () => {
+  const name = 'a'.repeat(60) + 'c';
+  await root.query(`CREATE TABLE ${name} (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`);
+  const hostile = '%a%a%a%a%a%a%a%a%a%a%b';
+  assert.deepEqual(await queryRows(root, `SHOW TABLES LIKE '${hostile}'`), []);
+  assert.deepEqual(await queryRows(root, `SHOW TABLES LIKE '%A%a%C'`), [[name]], 'SHOW matching ignores case, as MySQL');
+  await root.query(`DROP TABLE ${name}`);
+});

@@ -27,6 +27,7 @@ export { castVector } from './cast';
 export { compileExpr, evaluateConstant, selectTrue } from './compile-expr';
 export { operatorFunctionName } from './function-registry';
 export { intervalFunctionName, isIntervalUnit } from './functions/datetime-functions';
+export { matchLike } from './functions/like-functions';
 export type { IntervalUnit } from './functions/datetime-functions';
 export { commonSuperType, literalValue } from './type-rules';
 

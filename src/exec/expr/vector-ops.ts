@@ -7,6 +7,7 @@
  */
 import { constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, ObjectVector, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
 import { pow10 } from '../../common/convert';
+import { galeneError } from '../../common/errors';
 import { DataType, physicalKind } from '../../common/types';
 
 export const TWO_POW_32 = 4294967296;
@@ -336,6 +337,35 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
  * Grows a plain string vector from JS strings or byte ranges. Faster than VectorBuilder for ASCII (no
  * TextEncoder call per row).
  */
+/**
+ * Most bytes one string value may have. Doris's hard limit is 2 GiB - 4 and its columns overflow at 4 GiB
+ * (STRING_OVERFLOW_IN_VEC_ENGINE); V8 cannot hold a string of more than ~512 Mi UTF-16 units, so Galene
+ * stops at 256 MiB: lpad(s, 1e9, 'x') fails with Doris's error instead of ending the process.
+ */
+export const STRING_VALUE_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Most bytes one string column (one kernel's result over one batch) may hold, so that repeat() over
+ * thousands of rows cannot take all memory: 512 MiB (a batch of 4,096 values of the VARCHAR maximum,
+ * 65,533 bytes, fits).
+ */
+export const STRING_COLUMN_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Throws Doris's STRING_OVERFLOW_IN_VEC_ENGINE error when appending a value of `valueBytes` to a string
+ * column holding `columnBytes` as its `elementCount`-th value would pass STRING_VALUE_MAX_BYTES or
+ * STRING_COLUMN_MAX_BYTES. Kernels that multiply their input (repeat, lpad, space, replace,
+ * group_concat...) call it with the planned size before building the value; StringOut calls it on growth.
+ */
+export function checkStringBytes(columnBytes: number, valueBytes: number, elementCount: number): void {
+  const total = columnBytes + valueBytes;
+  if (valueBytes > STRING_VALUE_MAX_BYTES || total > STRING_COLUMN_MAX_BYTES || !Number.isFinite(total)) {
+    throw galeneError('STRING_TOO_LARGE', String(total), elementCount);
+  }
+}
+
+const utf8Encoder = new TextEncoder();
+
 export class StringOut {
   private offsets: Int32Array;
   private bytes: Uint8Array;
@@ -344,6 +374,7 @@ export class StringOut {
   private nulls: Uint8Array | null = null;
 
   constructor(private readonly type: DataType, private readonly capacity: number, bytesHint = capacity * 8) {
+    checkStringBytes(bytesHint, 0, capacity);
     this.offsets = new Int32Array(capacity + 1);
     this.bytes = new Uint8Array(Math.max(64, bytesHint));
   }
@@ -351,17 +382,30 @@ export class StringOut {
   private ensure(extra: number): void {
     const need = this.byteLength + extra;
     if (need <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
+    checkStringBytes(this.byteLength, extra, this.rowCount + 1);
+    const next = new Uint8Array(Math.min(Math.max(need, this.bytes.length * 2), STRING_COLUMN_MAX_BYTES));
     next.set(this.bytes.subarray(0, this.byteLength));
     this.bytes = next;
+  }
+
+  /** Bytes written so far (kernels pass it with a planned value's size to checkStringBytes). */
+  get bytesWritten(): number {
+    return this.byteLength;
   }
 
   /** Append a JS string (ASCII written directly, otherwise encoded). */
   push(text: string): void {
     const len = text.length;
-    this.ensure(len * 3);
+    if (len > 512) {
+      // Long values (repeat, lpad...): one native encode beats a JS loop per character.
+      this.ensure(Buffer.byteLength(text, 'utf8'));
+      this.byteLength += utf8Encoder.encodeInto(text, this.bytes.subarray(this.byteLength)).written;
+      this.offsets[++this.rowCount] = this.byteLength;
+      return;
+    }
+    this.ensure(len);
     let ascii = true;
-    const bytes = this.bytes;
+    let bytes = this.bytes;
     let pos = this.byteLength;
     for (let charIdx = 0; charIdx < len; charIdx++) {
       const code = text.charCodeAt(charIdx);
@@ -373,6 +417,8 @@ export class StringOut {
     }
     if (ascii) this.byteLength = pos;
     else {
+      this.ensure(Buffer.byteLength(text, 'utf8'));
+      bytes = this.bytes;
       const written = new TextEncoder().encodeInto(text, bytes.subarray(this.byteLength)).written;
       this.byteLength += written;
     }

@@ -21,15 +21,3 @@ export function okResult(affectedRows = 0, info?: string): OkResult {
   return info === undefined ? { kind: 'ok', affectedRows } : { kind: 'ok', affectedRows, info };
 }
 
-/** SQL LIKE pattern (as in SHOW ... LIKE) to a case-insensitive RegExp. */
-export function likeToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let charIdx = 0; charIdx < pattern.length; charIdx++) {
-    const ch = pattern[charIdx];
-    if (ch === '\\' && charIdx + 1 < pattern.length) source += pattern[++charIdx].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    else if (ch === '%') source += '.*';
-    else if (ch === '_') source += '.';
-    else source += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 'is');
-}

@@ -16,7 +16,8 @@ import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames } from '../information-schema';
 import type { Session } from '../session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
-import { ColumnSpec, likeToRegExp, rowsResult } from './result-rows';
+import { matchLike } from '../../exec/expr';
+import { ColumnSpec, rowsResult } from './result-rows';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -53,8 +54,8 @@ export function showCreateTableText(schema: TableSchema): string {
 function filterRows(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): RawValue[][] {
   let out = rows;
   if (statement.like !== null) {
-    const re = likeToRegExp(statement.like);
-    out = out.filter((row) => re.test(String(row[0])));
+    const pattern = statement.like;
+    out = out.filter((row) => matchLike(String(row[0]), pattern, { caseInsensitive: true }));
   }
   if (statement.where) {
     const where = statement.where;
@@ -90,7 +91,7 @@ function whereMatches(expr: Expr, columns: readonly ColumnSpec[], row: RawValue[
       const left = valueOf(expr.operand);
       const pattern = valueOf(expr.pattern);
       if (left === null || pattern === null) return null;
-      return likeToRegExp(pattern).test(left) !== expr.negated;
+      return matchLike(left, pattern, { caseInsensitive: true }) !== expr.negated;
     }
     case 'in': {
       const left = valueOf(expr.operand);

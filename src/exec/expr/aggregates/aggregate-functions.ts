@@ -10,7 +10,7 @@ import { DataType, isNumericType, isStringType, physicalKind, Types } from '../.
 import type { AggregateAccumulator, AggregateState } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
-import { bigDivRound, compareBytes, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
+import { bigDivRound, checkStringBytes, compareBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../functions/string-functions';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
@@ -417,6 +417,9 @@ class AnyValueAccumulator implements AggregateAccumulator {
 class GroupConcatAccumulator implements AggregateAccumulator {
   private parts: (string[] | undefined)[] = [];
   private separator: string | null = null;
+  /** UTF-16 units held per group and over all groups (values + separators): the result's size, checked per update. */
+  private groupUnits: number[] = [];
+  private totalUnits = 0;
 
   resize(groupCount: number): void {
     while (this.parts.length < groupCount) this.parts.push(undefined);
@@ -429,7 +432,13 @@ class GroupConcatAccumulator implements AggregateAccumulator {
       const value = getRaw(vec, rowIdx);
       if (value === null) continue;
       const group = groupIds[rowIdx];
-      (this.parts[group] ??= []).push(String(value));
+      const text = String(value);
+      const units = text.length + this.separator.length;
+      const groupUnits = (this.groupUnits[group] ?? 0) + units;
+      this.groupUnits[group] = groupUnits;
+      this.totalUnits += units;
+      if (groupUnits > STRING_VALUE_MAX_BYTES || this.totalUnits > STRING_COLUMN_MAX_BYTES) checkStringBytes(this.totalUnits - groupUnits, groupUnits, group + 1);
+      (this.parts[group] ??= []).push(text);
     }
   }
 

@@ -1,10 +1,21 @@
 /**
  * LIKE and regular expressions. A LIKE pattern compiles once per distinct pattern (per call site): exact,
  * prefix ('abc%'), suffix ('%abc'), contains ('%abc%') and match-all patterns compare UTF-8 bytes with no
- * decoding; patterns with '_' or inner '%' become an anchored RegExp over characters. Backslash escapes
- * '%', '_' and itself (MySQL/Doris default); an optional third argument names another escape character.
- * Matching is case-sensitive, as Doris's binary collation.
+ * decoding; any other pattern is a list of segments separated by '%' (each a run of literal bytes and '_')
+ * matched greedily, leftmost first, with no backtracking: time is linear in the value's length (times the
+ * pattern's), whatever the number of '%' (a backtracking regex took minutes on '%a%a%a...%b').
+ *
+ * Escapes follow Doris (FunctionLike::remove_escape_character): the escape character (backslash unless
+ * ESCAPE names another) followed by '%', '_' or itself stands for that character; followed by anything
+ * else, or at the end, it is a literal escape character. So after the string literal is unescaped,
+ * '\\b' is the pattern backslash+b and matches the value backslash+b, not 'b'.
+ * Matching is case-sensitive, as Doris's binary collation; '_' is one character (a UTF-8 sequence).
+ *
+ * REGEXP and the regexp_* functions run on RE2 (the `re2` package), as Doris does: linear-time matching
+ * with no catastrophic backtracking; dot matches newline (Doris sets dot_nl). Compiled patterns are
+ * cached per call site.
  */
+import RE2 from 're2';
 import { Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { Types } from '../../../common/types';
@@ -12,50 +23,130 @@ import type { CallSite, FunctionDef } from '../function-registry';
 import { StringOut, toF64, toJsStrings } from '../vector-ops';
 import { byteSource, simpleSignature } from './string-functions';
 
+/** One '%'-free piece of a LIKE pattern: literal bytes, with -1 standing for '_' (any one character). */
+type Segment = Int16Array;
+
 type LikeMatcher =
   | { readonly kind: 'all' }
   | { readonly kind: 'exact' | 'prefix' | 'suffix' | 'contains'; readonly needle: Uint8Array }
-  | { readonly kind: 'regex'; readonly regex: RegExp };
+  | { readonly kind: 'segments'; readonly segments: readonly Segment[]; readonly anchoredStart: boolean; readonly anchoredEnd: boolean };
 
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+const ANY_CHAR = -1;
 
 /** Compile a LIKE pattern (see module comment). */
 export function compileLike(pattern: string, escape = '\\'): LikeMatcher {
-  // Tokens: literal text runs, '%' and '_'.
-  const tokens: (string | { wild: '%' | '_' })[] = [];
-  let literal = '';
+  // Split into segments at unescaped '%'; inside a segment, '_' is ANY_CHAR and other characters literal bytes.
+  const segments: number[][] = [[]];
+  const encoder = new TextEncoder();
+  const pushLiteral = (text: string): void => {
+    for (const byte of encoder.encode(text)) segments[segments.length - 1].push(byte);
+  };
   const chars = Array.from(pattern);
   for (let charIdx = 0; charIdx < chars.length; charIdx++) {
     const ch = chars[charIdx];
-    if (ch === escape && charIdx + 1 < chars.length) {
-      literal += chars[++charIdx];
-    } else if (ch === '%' || ch === '_') {
-      if (literal) tokens.push(literal);
-      literal = '';
-      const last = tokens[tokens.length - 1];
-      if (ch === '%' && typeof last === 'object' && last.wild === '%') continue;
-      tokens.push({ wild: ch });
-    } else literal += ch;
+    const next = chars[charIdx + 1];
+    if (ch === escape && (next === '%' || next === '_' || next === escape)) {
+      pushLiteral(next);
+      charIdx++;
+    } else if (ch === '%') segments.push([]);
+    else if (ch === '_') segments[segments.length - 1].push(ANY_CHAR);
+    else pushLiteral(ch);
   }
-  if (literal) tokens.push(literal);
-  const isPct = (token: (typeof tokens)[number] | undefined): boolean => typeof token === 'object' && token.wild === '%';
-  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
-  const hasUnderscore = tokens.some((token) => typeof token === 'object' && token.wild === '_');
-  if (!hasUnderscore) {
-    if (tokens.length === 0) return { kind: 'exact', needle: new Uint8Array(0) };
-    if (tokens.length === 1) return isPct(tokens[0]) ? { kind: 'all' } : { kind: 'exact', needle: encode(tokens[0] as string) };
-    if (tokens.length === 2 && isPct(tokens[1])) return { kind: 'prefix', needle: encode(tokens[0] as string) };
-    if (tokens.length === 2 && isPct(tokens[0])) return { kind: 'suffix', needle: encode(tokens[1] as string) };
-    if (tokens.length === 3 && isPct(tokens[0]) && isPct(tokens[2])) return { kind: 'contains', needle: encode(tokens[1] as string) };
+  const anchoredStart = segments[0].length > 0 || segments.length === 1;
+  const anchoredEnd = segments[segments.length - 1].length > 0 || segments.length === 1;
+  const pieces = segments.filter((segment, segIdx) => segment.length > 0 || (segments.length === 1 && segIdx === 0));
+  const literal = (segment: number[]): boolean => !segment.includes(ANY_CHAR);
+  if (segments.length > 1 && pieces.length === 0) return { kind: 'all' };
+  if (pieces.length === 1 && literal(pieces[0])) {
+    const needle = Uint8Array.from(pieces[0]);
+    if (anchoredStart && anchoredEnd) return { kind: 'exact', needle };
+    if (anchoredStart) return { kind: 'prefix', needle };
+    if (anchoredEnd) return { kind: 'suffix', needle };
+    return { kind: 'contains', needle };
   }
-  const source = tokens
-    .map((token) => (typeof token === 'string' ? token.replace(REGEX_SPECIAL, '\\$&') : token.wild === '%' ? '.*' : '.'))
-    .join('');
-  return { kind: 'regex', regex: new RegExp(`^${source}$`, 'su') };
+  return { kind: 'segments', segments: pieces.map((segment) => Int16Array.from(segment)), anchoredStart, anchoredEnd };
 }
 
 function bytesEqualAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
   for (let byteIdx = 0; byteIdx < needle.length; byteIdx++) if (bytes[at + byteIdx] !== needle[byteIdx]) return false;
+  return true;
+}
+
+/** Bytes of the UTF-8 sequence starting with `lead` (1 for a stray continuation byte). */
+function utf8Width(lead: number): number {
+  return lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+/** Where `segment` matching at `pos` ends, or -1 when it does not match there (never past `end`). */
+function segmentEndAt(segment: Segment, bytes: Uint8Array, pos: number, end: number): number {
+  let at = pos;
+  for (let elemIdx = 0; elemIdx < segment.length; elemIdx++) {
+    if (at >= end) return -1;
+    const want = segment[elemIdx];
+    if (want === ANY_CHAR) at += utf8Width(bytes[at]);
+    else if (bytes[at] === want) at++;
+    else return -1;
+  }
+  return at <= end ? at : -1;
+}
+
+/** Characters (UTF-8 sequences) one match of `segment` spans: each '_' is one, literal bytes count as UTF-8. */
+function segmentChars(segment: Segment): number {
+  let count = 0;
+  for (const elem of segment) if (elem === ANY_CHAR || (elem & 0xc0) !== 0x80) count++;
+  return count;
+}
+
+/** Start of the `chars`-th character counted back from `end`, or -1 when the range is shorter. */
+function charsBack(bytes: Uint8Array, start: number, end: number, chars: number): number {
+  let pos = end;
+  for (let charIdx = 0; charIdx < chars; charIdx++) {
+    if (pos <= start) return -1;
+    pos--;
+    while (pos > start && (bytes[pos] & 0xc0) === 0x80) pos--;
+  }
+  return pos;
+}
+
+/**
+ * Greedy '%'-segment matching: the first segment at the start (when anchored), each middle segment at its
+ * leftmost match after the previous one, the last at the end (when anchored). Leftmost is always safe, so
+ * nothing is ever retried: O(value length x pattern length).
+ */
+function matchSegments(matcher: Extract<LikeMatcher, { kind: 'segments' }>, bytes: Uint8Array, start: number, end: number): boolean {
+  const { segments, anchoredStart, anchoredEnd } = matcher;
+  let first = 0;
+  let last = segments.length;
+  let pos = start;
+  let limit = end;
+  if (anchoredStart) {
+    const after = segmentEndAt(segments[0], bytes, pos, limit);
+    if (after < 0) return false;
+    if (segments.length === 1 && anchoredEnd) return after === end;
+    pos = after;
+    first = 1;
+  }
+  if (anchoredEnd && last > first) {
+    const tail = segments[last - 1];
+    const tailStart = charsBack(bytes, pos, limit, segmentChars(tail));
+    if (tailStart < 0 || segmentEndAt(tail, bytes, tailStart, limit) !== limit) return false;
+    limit = tailStart;
+    last--;
+  }
+  for (let segIdx = first; segIdx < last; segIdx++) {
+    const segment = segments[segIdx];
+    let found = -1;
+    for (let at = pos; at < limit; at++) {
+      if ((bytes[at] & 0xc0) === 0x80) continue;
+      const after = segmentEndAt(segment, bytes, at, limit);
+      if (after >= 0) {
+        found = after;
+        break;
+      }
+    }
+    if (found < 0) return false;
+    pos = found;
+  }
   return true;
 }
 
@@ -78,9 +169,20 @@ function matchBytes(matcher: LikeMatcher, bytes: Uint8Array, start: number, end:
       for (let pos = start; pos <= last; pos++) if (bytes[pos] === first && bytesEqualAt(bytes, pos, needle)) return true;
       return false;
     }
-    case 'regex':
-      return matcher.regex.test(new TextDecoder().decode(bytes.subarray(start, end)));
+    case 'segments':
+      return matchSegments(matcher, bytes, start, end);
   }
+}
+
+/**
+ * One JS string against a LIKE pattern, in linear time (for callers outside kernels, such as
+ * SHOW ... LIKE). `caseInsensitive` folds both sides to lower case first (MySQL's SHOW matching).
+ */
+export function matchLike(value: string, pattern: string, options: { readonly escape?: string; readonly caseInsensitive?: boolean } = {}): boolean {
+  const fold = options.caseInsensitive === true;
+  const matcher = compileLike(fold ? pattern.toLowerCase() : pattern, options.escape ?? '\\');
+  const bytes = new TextEncoder().encode(fold ? value.toLowerCase() : value);
+  return matchBytes(matcher, bytes, 0, bytes.length);
 }
 
 /** The matcher for a pattern, cached per call site. */
@@ -97,7 +199,6 @@ function matcherFor(site: CallSite, pattern: string, escape: string): LikeMatche
 
 function likeKernel(negated: boolean) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
-    const src = byteSource(args[0]);
     const patterns = site.isConst[1] ? null : toJsStrings(args[1]);
     const escapes = args.length > 2 ? toJsStrings(args[2]) : null;
     const out = new Uint8Array(rowCount);
@@ -105,8 +206,22 @@ function likeKernel(negated: boolean) {
     if (patterns === null && rowCount > 0) {
       const constPattern = toJsStrings(args[1])[0] ?? '';
       const matcher = matcherFor(site, constPattern, escapes?.[0] || '\\');
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (matchBytes(matcher, src.bytes, src.starts[rowIdx], src.ends[rowIdx]) ? 1 : 0) ^ flip;
+      const values = args[0];
+      if (values.kind === 'dict' && values.dict.length < rowCount) {
+        // Match each dictionary entry once, then map the codes.
+        const encoder = new TextEncoder();
+        const entryMatch = new Uint8Array(values.dict.length);
+        values.dict.forEach((entry, entryIdx) => {
+          const bytes = encoder.encode(entry);
+          entryMatch[entryIdx] = (matchBytes(matcher, bytes, 0, bytes.length) ? 1 : 0) ^ flip;
+        });
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = entryMatch[values.codes[rowIdx]];
+      } else {
+        const src = byteSource(values);
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (matchBytes(matcher, src.bytes, src.starts[rowIdx], src.ends[rowIdx]) ? 1 : 0) ^ flip;
+      }
     } else if (patterns !== null) {
+      const src = byteSource(args[0]);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
         const matcher = matcherFor(site, patterns[rowIdx] ?? '', escapes?.[rowIdx] || '\\');
         out[rowIdx] = (matchBytes(matcher, src.bytes, src.starts[rowIdx], src.ends[rowIdx]) ? 1 : 0) ^ flip;
@@ -116,31 +231,19 @@ function likeKernel(negated: boolean) {
   };
 }
 
-const POSIX_CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z',
-  digit: '0-9',
-  alnum: 'a-zA-Z0-9',
-  lower: 'a-z',
-  upper: 'A-Z',
-  space: '\\s',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-};
-
-function regexFor(site: CallSite, rawPattern: string): RegExp {
-  const key = `re:${rawPattern}`;
-  let regex = site.cache.get(key) as RegExp | undefined;
+/**
+ * The compiled RE2 for a pattern, cached per call site (a constant pattern compiles once per query).
+ * `global` gives the variant regexp_replace needs. An invalid pattern is Doris's "Invalid regex
+ * expression" error.
+ */
+function regexFor(site: CallSite, pattern: string, global = false): RE2 {
+  const key = `${global ? 're2g' : 're2'}:${pattern}`;
+  let regex = site.cache.get(key) as RE2 | undefined;
   if (regex === undefined) {
-    // RE2/POSIX bracket classes ([[:alpha:]]) have no JS spelling: translate them.
-    const pattern = rawPattern.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole);
     try {
-      regex = new RegExp(pattern, 'u');
+      regex = new RE2(pattern, global ? 'gsu' : 'su');
     } catch {
-      try {
-        regex = new RegExp(pattern);
-      } catch {
-        throw galeneError('TYPE_MISMATCH', `Invalid regex expression: ${rawPattern}`);
-      }
+      throw galeneError('INVALID_REGEX', pattern);
     }
     if (site.cache.size > 1000) site.cache.clear();
     site.cache.set(key, regex);
@@ -150,13 +253,22 @@ function regexFor(site: CallSite, rawPattern: string): RegExp {
 
 function regexpKernel(negated: boolean) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
-    const texts = toJsStrings(args[0]);
+    const src = byteSource(args[0]);
     const patterns = toJsStrings(args[1]);
     const out = new Uint8Array(rowCount);
     const flip = negated ? 1 : 0;
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (regexFor(site, patterns[rowIdx] ?? '').test(texts[rowIdx] ?? '') ? 1 : 0) ^ flip;
+    const buffer = Buffer.from(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const regex = regexFor(site, patterns[rowIdx] ?? '');
+      out[rowIdx] = (regex.test(buffer.subarray(src.starts[rowIdx], src.ends[rowIdx])) ? 1 : 0) ^ flip;
+    }
     return { kind: 'fixed', type: Types.BOOLEAN, length: rowCount, values: out, nulls: null };
   };
+}
+
+/** A regexp_replace replacement in RE2's rewrite syntax (\\1 names a group) as a JS replacement ($1). */
+function jsReplacement(rewrite: string): string {
+  return rewrite.replace(/\$/g, '$$$$').replace(/\\(\d)/g, '$$$1');
 }
 
 export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
@@ -169,7 +281,7 @@ export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
     resolve: simpleSignature('like', ['s', 's', 's'], Types.BOOLEAN),
     nulls: 'propagate',
     kernel: likeKernel(false),
-    description: "Pattern match: '%' any characters, '_' one character, backslash escapes; case-sensitive.",
+    description: "Pattern match: '%' any characters, '_' one character; a backslash escapes '%', '_' and itself (before any other character it is literal); case-sensitive; linear time.",
     example: "SELECT 'doris' LIKE 'do%'",
   },
   {
@@ -194,7 +306,7 @@ export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
     resolve: simpleSignature('regexp', ['s', 's'], Types.BOOLEAN),
     nulls: 'propagate',
     kernel: regexpKernel(false),
-    description: 'Whether the regular expression matches anywhere in str.',
+    description: 'Whether the regular expression (RE2 syntax, linear time; dot matches newline) matches anywhere in str.',
     example: "SELECT 'doris' REGEXP '^d.r'",
   },
   {
@@ -244,9 +356,8 @@ export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
       const [texts, patterns, repls] = args.map(toJsStrings);
       const out = new StringOut(site.returnType, rowCount);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-        const regex = regexFor(site, patterns[rowIdx] ?? '');
-        const global = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : regex.flags + 'g');
-        out.push((texts[rowIdx] ?? '').replace(global, (repls[rowIdx] ?? '').replace(/\\(\d)/g, '$$$1')));
+        const regex = regexFor(site, patterns[rowIdx] ?? '', true);
+        out.push(regex.replace(texts[rowIdx] ?? '', jsReplacement(repls[rowIdx] ?? '')));
       }
       return out.finish();
     },

@@ -8,7 +8,7 @@ import { decodeUtf8, Vector } from '../../../common/column';
 import { DataType, isStringType, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
-import { StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
+import { checkStringBytes, StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
 
 /** Argument kinds in a simple signature: 's' string, 'i' integer, 'd' double. */
 type ArgKind = 's' | 'i' | 'd';
@@ -265,25 +265,99 @@ function locateChars(needle: string, hay: string, from: number): number {
   return Array.from(hay.slice(0, unitIdx)).length + 1;
 }
 
+/** Characters of a string (code points), counted without building an array. */
+function charCount(text: string): number {
+  return SURROGATE_RE.test(text) ? Array.from(text).length : text.length;
+}
+
+/** The first `count` characters of a string (code points). */
+function firstChars(text: string, count: number): string {
+  return SURROGATE_RE.test(text) ? Array.from(text).slice(0, count).join('') : text.slice(0, count);
+}
+
+/**
+ * lpad/rpad: the result size is known before it is built (and checked against the string column limit),
+ * and the fill is built by String.repeat, never character by character.
+ */
 function padKernel(left: boolean) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
     const texts = toJsStrings(args[0]);
     const lens = nums(args[1]);
     const pads = toJsStrings(args[2]);
-    return mapRows(site, rowCount, (rowIdx) => {
+    const out = new StringOut(site.returnType, rowCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       const text = texts[rowIdx] ?? '';
       const target = Math.trunc(lens[rowIdx]);
-      if (target < 0) return null;
-      const cs = Array.from(text);
-      if (cs.length >= target) return cs.slice(0, target).join('');
-      const pad = Array.from(pads[rowIdx] ?? '');
-      if (pad.length === 0) return '';
-      const need = target - cs.length;
-      const fill: string[] = [];
-      for (let charIdx = 0; charIdx < need; charIdx++) fill.push(pad[charIdx % pad.length]);
-      return left ? fill.join('') + text : text + fill.join('');
-    });
+      if (!(target >= 0)) {
+        out.pushNull();
+        continue;
+      }
+      const textChars = charCount(text);
+      if (textChars >= target) {
+        out.push(firstChars(text, target));
+        continue;
+      }
+      const pad = pads[rowIdx] ?? '';
+      const padChars = charCount(pad);
+      if (padChars === 0) {
+        out.push('');
+        continue;
+      }
+      const need = target - textChars;
+      const whole = Math.floor(need / padChars);
+      const rest = firstChars(pad, need - whole * padChars);
+      const planned = Buffer.byteLength(text) + whole * Buffer.byteLength(pad) + Buffer.byteLength(rest);
+      checkStringBytes(out.bytesWritten, planned, rowIdx + 1);
+      const fill = pad.repeat(whole) + rest;
+      out.push(left ? fill + text : text + fill);
+    }
+    return out.finish();
   };
+}
+
+/** Each row's text repeated its count times (count < 1 gives ''); the size is checked before the value is built. */
+function repeatRows(site: CallSite, rowCount: number, textAt: (rowIdx: number) => string, counts: ArrayLike<number>): Vector {
+  const out = new StringOut(site.returnType, rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const text = textAt(rowIdx);
+    const count = Math.trunc(counts[rowIdx]);
+    if (!(count > 0) || text === '') {
+      out.push('');
+      continue;
+    }
+    checkStringBytes(out.bytesWritten, Buffer.byteLength(text) * count, rowIdx + 1);
+    out.push(text.repeat(count));
+  }
+  return out.finish();
+}
+
+function repeatKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const texts = toJsStrings(args[0]);
+  return repeatRows(site, rowCount, (rowIdx) => texts[rowIdx] ?? '', nums(args[1]));
+}
+
+function spaceKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  return repeatRows(site, rowCount, () => ' ', nums(args[0]));
+}
+
+/** replace(str, from, to): the result grows by (|to| - |from|) per occurrence; checked before it is built. */
+function replaceKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const [texts, froms, tos] = args.map(toJsStrings);
+  const out = new StringOut(site.returnType, rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const text = texts[rowIdx] ?? '';
+    const from = froms[rowIdx] ?? '';
+    const to = tos[rowIdx] ?? '';
+    if (from === '' || text === '') {
+      out.push(text);
+      continue;
+    }
+    const pieces = text.split(from);
+    const planned = Buffer.byteLength(text) + (pieces.length - 1) * (Buffer.byteLength(to) - Buffer.byteLength(from));
+    checkStringBytes(out.bytesWritten, planned, rowIdx + 1);
+    out.push(pieces.join(to));
+  }
+  return out.finish();
 }
 
 function str(name: string, def: Omit<FunctionDef, 'name' | 'family' | 'nulls'> & { nulls?: 'propagate' | 'custom' }): FunctionDef {
@@ -410,13 +484,7 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     minArgs: 3,
     maxArgs: 3,
     resolve: simpleSignature('replace', ['s', 's', 's'], Types.STRING),
-    kernel: (args, rowCount, site) => {
-      const [texts, froms, tos] = args.map(toJsStrings);
-      return mapRows(site, rowCount, (rowIdx) => {
-        const from = froms[rowIdx] ?? '';
-        return from === '' ? texts[rowIdx] ?? '' : (texts[rowIdx] ?? '').split(from).join(tos[rowIdx] ?? '');
-      });
-    },
+    kernel: replaceKernel,
     description: 'Replaces every occurrence of from by to.',
     example: "SELECT replace('a-b-c', '-', '+')",
   }),
@@ -486,11 +554,7 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     minArgs: 2,
     maxArgs: 2,
     resolve: simpleSignature('repeat', ['s', 'i'], Types.STRING),
-    kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
-      const counts = nums(args[1]);
-      return mapRows(site, rowCount, (rowIdx) => (counts[rowIdx] > 0 ? (texts[rowIdx] ?? '').repeat(Math.trunc(counts[rowIdx])) : ''));
-    },
+    kernel: repeatKernel,
     description: 'str repeated count times.',
     example: "SELECT repeat('ab', 3)",
   }),
@@ -587,10 +651,7 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     minArgs: 1,
     maxArgs: 1,
     resolve: simpleSignature('space', ['i'], Types.STRING),
-    kernel: (args, rowCount, site) => {
-      const counts = nums(args[0]);
-      return mapRows(site, rowCount, (rowIdx) => (counts[rowIdx] > 0 ? ' '.repeat(Math.trunc(counts[rowIdx])) : ''));
-    },
+    kernel: spaceKernel,
     description: 'A string of n spaces.',
     example: 'SELECT space(3)',
   }),
