@@ -15,6 +15,7 @@ import type { TableSchema } from '../meta/schema';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
+import { redactSecrets } from '../common/redact';
 import { auditLogFor, type AuditLog } from './audit-log';
 import type { Frontend } from './frontend';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
@@ -25,6 +26,14 @@ import { STATEMENT_HANDLERS } from './statements';
 
 /** Statement kinds allowed inside an explicit transaction. */
 const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
+
+/**
+ * Blank the secrets of `sql` (src/common/redact.ts) in the message of an error about it, in place, so the
+ * client, the profile and the audit log all see the redacted message (a syntax error quotes the text).
+ */
+function redactErrorMessage(err: unknown, sql: string): void {
+  if (err instanceof Error) err.message = redactSecrets(err.message, sql);
+}
 
 export class Session implements SessionHandler {
   readonly connectionId: number;
@@ -70,6 +79,7 @@ export class Session implements SessionHandler {
     try {
       statements = parseStatements(sql);
     } catch (err) {
+      redactErrorMessage(err, sql);
       const profile = this.newProfile(sql);
       this.finishProfile(profile, err);
       this.audit(profile, err, false);
@@ -89,6 +99,7 @@ export class Session implements SessionHandler {
         this.finishProfile(profile, null);
         this.audit(profile, null, statement.kind === 'query', result);
       } catch (err) {
+        redactErrorMessage(err, text);
         this.finishProfile(profile, err);
         this.audit(profile, err, statement.kind === 'query');
         throw err;
@@ -111,6 +122,7 @@ export class Session implements SessionHandler {
       this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');
       return { statementId: prepared.id, paramCount: prepared.paramCount, columns: prepared.columns };
     } catch (err) {
+      redactErrorMessage(err, sql);
       this.finishProfile(profile, err);
       this.auditPrepared(profile, err, 0, false);
       throw err;
@@ -127,6 +139,7 @@ export class Session implements SessionHandler {
       this.auditPrepared(profile, null, statementId, isQuery, result);
       return result;
     } catch (err) {
+      redactErrorMessage(err, prepared.sql);
       this.finishProfile(profile, err);
       this.auditPrepared(profile, err, statementId, isQuery);
       throw err;
@@ -173,7 +186,8 @@ export class Session implements SessionHandler {
   }
 
   newProfile(sql: string): QueryProfile {
-    return new QueryProfile(this.fe.newQueryId(), sql, this.user, this.database ?? '');
+    // Profiles (SHOW QUERY PROFILE, the audit log) never keep a password typed in the statement.
+    return new QueryProfile(this.fe.newQueryId(), redactSecrets(sql), this.user, this.database ?? '');
   }
 
   private finishProfile(profile: QueryProfile, err: unknown): void {
