@@ -14,9 +14,20 @@
 /** What replaces a secret literal (its quotes are kept). */
 export const REDACTED = '*XXX';
 
-/** Where a secret literal may follow: the match ends just before the literal's opening quote. */
-const SECRET_PREFIX =
-  /\bIDENTIFIED\s+BY\s+(?:PASSWORD\s+)?(?=['"])|\bPASSWORD\s*\(\s*(?=['"])|\bSET\s+PASSWORD\b[^=;]*=\s*(?=['"])|['"`][\w.-]*(?:password|secret|passwd)[\w.-]*['"`]\s*=\s*(?=['"])/gi;
+/**
+ * Where a secret literal may follow: the match ends just before the literal's opening quote. Repetitions
+ * are bounded so hostile text (megabytes of word characters, many SET PASSWORD without `=`) stays linear.
+ */
+const USER_PART = String.raw`(?:'[^']{0,300}'|"[^"]{0,300}"|\`[^\`]{0,300}\`|[\w$%.-]{1,300})`;
+const SECRET_PREFIX = new RegExp(
+  [
+    String.raw`\bIDENTIFIED\s+BY\s+(?:PASSWORD\s+)?(?=['"])`,
+    String.raw`\bPASSWORD\s*\(\s*(?=['"])`,
+    String.raw`\bSET\s+PASSWORD\s*(?:FOR\s+${USER_PART}(?:\s*@\s*${USER_PART})?\s*)?=\s*(?=['"])`,
+    String.raw`['"\`][\w.-]{0,64}(?:password|secret|passwd)[\w.-]{0,64}['"\`]\s*=\s*(?=['"])`,
+  ].join('|'),
+  'gi',
+);
 
 const TRIGGER = /identified|password|secret|passwd/i;
 
