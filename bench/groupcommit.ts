@@ -60,7 +60,7 @@ async function maxVersions(conn: Connection, table: string): Promise<number> {
 }
 
 async function setBe(server: GaleneProcess, query: string): Promise<void> {
-  const answer = await httpRequest('POST', `http://127.0.0.1:${server.ports.webserver_port}/api/update_config?${query}`);
+  const answer = await httpRequest('POST', `http://127.0.0.1:${server.ports.webserver_port}/api/update_config?${query}`, { auth: 'root:' });
   if (!answer.body.includes('"OK"')) throw new Error(`update_config ${query}: ${answer.body}`);
 }
 

@@ -70,6 +70,10 @@ export const ERROR_CODES = {
   GROUP_COMMIT_INVALID_MODE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]group_commit can only be [async_mode, sync_mode, off_mode]'),
   // users and sessions
   ACCESS_DENIED: entry(1045, '28000', "Access denied for user '{0}'@'{1}' (using password: {2})"),
+  // privileges (Doris ErrorCode ERR_SPECIFIC_ACCESS_DENIED_ERROR / ERR_DBACCESS_DENIED_ERROR, as UserException prints them)
+  SPECIFIC_ACCESS_DENIED: entry(1227, '42000', 'errCode = 2, detailMessage = Access denied; you need (at least one of) the ({0}) privilege(s) for this operation'),
+  DB_ACCESS_DENIED: entry(1044, '42000', "errCode = 2, detailMessage = Access denied for user '{0}' to database '{1}'"),
+  ROOT_PASSWORD_ONLY_BY_ROOT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Can not set password for root user, except root itself'),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
   USER_NOT_EXISTS: entry(1396, 'HY000', "Operation {0} failed for '{1}'@'{2}'"),
   UNKNOWN_COMMAND: entry(1047, '08S01', 'Unknown command'),

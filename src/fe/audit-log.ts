@@ -11,6 +11,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { makePrivateDir, makePrivateDirAsync, PRIVATE_FILE_MODE } from '../common/private-files';
+import { redactSecrets } from '../common/redact';
 
 /** One statement as the audit log records it. */
 export interface AuditRecord {
@@ -57,13 +59,15 @@ export class AuditLog {
   /** Format and buffer one record; returns the StmtId it was given. */
   append(record: AuditRecord): number {
     const stmtId = ++this.stmtCounter;
+    // Callers pass redacted text already (session.ts); redacting again here keeps the file safe from any caller.
+    const stmt = redactSecrets(record.stmt);
     const line =
       `${this.timestamp(record.time)} [query] |Client=${record.client}|User=${record.user}|Ctl=internal|Db=${record.db}` +
-      `|State=${record.state}|ErrorCode=${record.errorCode}|ErrorMessage=${oneLine(record.errorMessage)}|Time(ms)=${record.timeMs}` +
+      `|State=${record.state}|ErrorCode=${record.errorCode}|ErrorMessage=${oneLine(redactSecrets(record.errorMessage, record.stmt))}|Time(ms)=${record.timeMs}` +
       `|ScanBytes=0|ScanRows=${record.scanRows}|ReturnRows=${record.returnRows}|StmtId=${stmtId}|QueryId=${record.queryId}` +
       `|IsQuery=${record.isQuery}|IsPrepared=${record.preparedStmtId !== undefined}` +
       (record.preparedStmtId !== undefined ? `|PreparedStmtId=${record.preparedStmtId}` : '') +
-      `|Stmt=${oneLine(record.stmt.length > AUDIT_STMT_MAX_LENGTH ? record.stmt.slice(0, AUDIT_STMT_MAX_LENGTH) + '...' : record.stmt)}\n`;
+      `|Stmt=${oneLine(stmt.length > AUDIT_STMT_MAX_LENGTH ? stmt.slice(0, AUDIT_STMT_MAX_LENGTH) + '...' : stmt)}\n`;
     this.buffer.push(line);
     this.bufferedBytes += line.length;
     if (this.bufferedBytes >= FLUSH_BYTES) void this.flush();
@@ -86,7 +90,7 @@ export class AuditLog {
     this.writing = (async () => {
       try {
         await this.ensureDir();
-        await fs.promises.appendFile(this.file, text);
+        await fs.promises.appendFile(this.file, text, { mode: PRIVATE_FILE_MODE });
       } catch (err) {
         process.stderr.write(`galene: cannot write the audit log ${this.file}: ${(err as Error).message}\n`);
       } finally {
@@ -101,8 +105,8 @@ export class AuditLog {
     if (this.buffer.length === 0) return;
     const text = this.take();
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      fs.appendFileSync(this.file, text);
+      makePrivateDir(path.dirname(this.file));
+      fs.appendFileSync(this.file, text, { mode: PRIVATE_FILE_MODE });
     } catch {
       // Exiting: nowhere left to report it.
     }
@@ -117,7 +121,9 @@ export class AuditLog {
 
   private async ensureDir(): Promise<void> {
     if (this.dirReady) return;
-    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+    await makePrivateDirAsync(path.dirname(this.file));
+    // A log created by an older version (or under a wide umask) is narrowed to the owner too.
+    await fs.promises.chmod(this.file, PRIVATE_FILE_MODE).catch(() => undefined);
     this.dirReady = true;
   }
 

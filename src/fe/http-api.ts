@@ -5,8 +5,12 @@
  * - FE `PUT /api/{db}/{table}/_stream_load`: checks the credentials, then `307 Temporary Redirect` to the
  *   BE web port with the same path and query, so `curl --location-trusted` works;
  * - FE and BE `PUT /api/{db}/_stream_load_2pc`: commit or abort a two-phase load;
- * - BE `GET /api/_load_error_log?file=...`: the filtered rows of a load (its ErrorURL).
- * Credentials are HTTP Basic, checked against the MySQL users (SHA1(SHA1(password))). A request with
+ * - BE `GET /api/_load_error_log?file=...`: the filtered rows of a load (its ErrorURL);
+ * - BE `POST /api/update_config`, FE `GET /api/get_wal_size`: administration, admin users only.
+ * Credentials are HTTP Basic, checked against the MySQL users (SHA1(SHA1(password))). Every endpoint but
+ * `/api/health`, `/metrics` and the error log needs them; the error log, as in Doris (whose BE serves it
+ * without credentials unless enable_all_http_auth), is reached only through its unguessable file name
+ * (128 random bits, load-error-log.ts). A 2PC commit or abort of another user's load needs an admin. A request with
  * `Expect: 100-continue` gets its 100 only after the credentials and the load's headers pass, so a refused
  * load never uploads its body.
  */
@@ -18,6 +22,7 @@ import { groupCommitMetrics, walSizeAnswer } from '../load/group-commit';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
+import { isAdminUser } from './users';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -105,6 +110,27 @@ function authenticate(fe: Frontend, req: http.IncomingMessage): { user: string }
   return given !== null && given.length === stored.length && timingSafeEqual(given, stored) ? { user } : { denied };
 }
 
+/**
+ * The authenticated admin user of a request, or the refusal to send: 401 for missing or wrong credentials
+ * (with WWW-Authenticate, so curl -u / browsers retry), 403 with Doris's ADMIN access-denied message for a
+ * valid non-admin user.
+ */
+function authenticateAdmin(fe: Frontend, req: http.IncomingMessage): { user: string } | { status: 401 | 403; denied: string } {
+  const auth = authenticate(fe, req);
+  if ('denied' in auth) return { status: 401, denied: auth.denied };
+  if (!isAdminUser(auth.user)) return { status: 403, denied: new GaleneError('SPECIFIC_ACCESS_DENIED', ['ADMIN']).message };
+  return auth;
+}
+
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="galene"' };
+
+/** Answer an admin endpoint's refusal; `body` shapes it as the endpoint's normal answers are shaped. */
+function sendRefusal(res: http.ServerResponse, refusal: { status: 401 | 403; denied: string }, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...(refusal.status === 401 ? WWW_AUTHENTICATE : {}) });
+  res.end(text);
+}
+
 function decodeSegment(text: string): string {
   return decodeURIComponent(text);
 }
@@ -133,13 +159,13 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   }
   const auth = authenticate(fe, req);
   if ('denied' in auth) {
-    sendJsonAndClose(res, 401, { Status: 'Fail', Message: auth.denied, status: 'FAILED', msg: auth.denied }, { 'WWW-Authenticate': 'Basic realm="galene"' });
+    sendJsonAndClose(res, 401, { Status: 'Fail', Message: auth.denied, status: 'FAILED', msg: auth.denied }, WWW_AUTHENTICATE);
     return true;
   }
   const service = streamLoadService(fe);
   if (twoPhaseMatch) {
     // The operation is in the headers; a body, if any, is ignored.
-    const answer = await service.twoPhase(decodeSegment(twoPhaseMatch[1]), req.headers);
+    const answer = await service.twoPhase(decodeSegment(twoPhaseMatch[1]), req.headers, { user: auth.user, mayActForOthers: isAdminUser(auth.user) });
     sendJsonAndClose(res, 200, answer);
     return true;
   }
@@ -152,7 +178,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
     return true;
   }
   const errorUrlBase = `http://${req.headers.host ?? `${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}`}`;
-  const outcome = service.prepare(dbName, tableName, req.headers, errorUrlBase);
+  const outcome = service.prepare(dbName, tableName, req.headers, errorUrlBase, auth.user);
   if (outcome.kind === 'done') {
     sendJsonAndClose(res, 200, outcome.result);
     return true;
@@ -189,13 +215,17 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
 /**
  * BE `POST /api/update_config?name=value`: change one run-time-changeable BE setting, answered as Doris does
  * (`{"status":"OK","msg":""}`, or `"BAD"` with the reason). Settings not marked changeable are refused;
- * `persist=true` (Doris writes be_custom.conf) is refused too: put lasting values in galene.conf.
+ * `persist=true` (Doris writes be_custom.conf) is refused too: put lasting values in galene.conf. Admin
+ * users only: these settings switch off WAL fsync or label deduplication.
  */
 function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.ServerResponse): void {
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
     return sendJson(res, 405, { status: 'BAD', msg: `method ${req.method} not allowed, use POST` });
   }
+  // Checked before the parameters are looked at, so a refused caller learns nothing about the settings.
+  const admin = authenticateAdmin(fe, req);
+  if ('denied' in admin) return sendRefusal(res, admin, { status: 'BAD', msg: admin.denied });
   const params = [...new URL(req.url ?? '/', 'http://localhost').searchParams.entries()];
   const persist = params.find(([name]) => name === 'persist');
   const settings = params.filter(([name]) => name !== 'persist');
@@ -227,8 +257,8 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
   if (role === 'fe') {
     // Doris: GET /api/get_wal_size[?host_ports=h:p,...] -> WAL file count per BE (authenticated, as FE REST APIs are).
     routes['/api/get_wal_size'] = (req, res) => {
-      const auth = authenticate(fe, req);
-      if ('denied' in auth) return sendJson(res, 401, { msg: auth.denied, code: 401, data: null, count: 0 });
+      const admin = authenticateAdmin(fe, req);
+      if ('denied' in admin) return sendRefusal(res, admin, { msg: admin.denied, code: admin.status, data: null, count: 0 });
       sendJson(res, 200, walSizeAnswer(fe.backend, fe.config, new URL(req.url ?? '/', 'http://localhost').searchParams.get('host_ports')));
     };
   }

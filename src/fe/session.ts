@@ -17,6 +17,7 @@ import type { TableSchema } from '../meta/schema';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
+import { redactSecrets } from '../common/redact';
 import { auditLogFor, type AuditLog } from './audit-log';
 import type { Frontend } from './frontend';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
@@ -27,6 +28,14 @@ import { STATEMENT_HANDLERS } from './statements';
 
 /** Statement kinds allowed inside an explicit transaction. */
 const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
+
+/**
+ * Blank the secrets of `sql` (src/common/redact.ts) in the message of an error about it, in place, so the
+ * client, the profile and the audit log all see the redacted message (a syntax error quotes the text).
+ */
+function redactErrorMessage(err: unknown, sql: string): void {
+  if (err instanceof Error) err.message = redactSecrets(err.message, sql);
+}
 
 export class Session implements SessionHandler {
   readonly connectionId: number;
@@ -94,6 +103,7 @@ export class Session implements SessionHandler {
     try {
       statements = parseStatements(sql);
     } catch (err) {
+      redactErrorMessage(err, sql);
       const profile = this.newProfile(sql);
       this.finishProfile(profile, err);
       this.audit(profile, err, false);
@@ -123,6 +133,7 @@ export class Session implements SessionHandler {
         results.push(result);
         this.endTask(task, profile, null, isQuery, result);
       } catch (err) {
+        redactErrorMessage(err, text);
         this.endTask(task, profile, err, isQuery);
         throw err;
       }
@@ -139,7 +150,8 @@ export class Session implements SessionHandler {
     const task = new QueryTask({ timeoutSeconds: timeout, memLimitBytes: Number(this.getVariable('exec_mem_limit')), queryId: profile.queryId });
     task.state = 'Executing';
     this.currentTask = task;
-    this.currentStatementText = text;
+    // SHOW PROCESSLIST shows the text to every user: never with a password in it.
+    this.currentStatementText = redactSecrets(text);
     return task;
   }
 
@@ -205,6 +217,7 @@ export class Session implements SessionHandler {
       this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');
       return { statementId: prepared.id, paramCount: prepared.paramCount, columns: prepared.columns };
     } catch (err) {
+      redactErrorMessage(err, sql);
       this.finishProfile(profile, err);
       this.auditPrepared(profile, err, 0, false);
       throw err;
@@ -222,6 +235,7 @@ export class Session implements SessionHandler {
       this.endTask(task, profile, null, isQuery, result, statementId);
       return result;
     } catch (err) {
+      redactErrorMessage(err, prepared.sql);
       this.endTask(task, profile, err, isQuery, undefined, statementId);
       throw err;
     }
@@ -268,7 +282,8 @@ export class Session implements SessionHandler {
   }
 
   newProfile(sql: string): QueryProfile {
-    return new QueryProfile(this.fe.newQueryId(), sql, this.user, this.database ?? '');
+    // Profiles (SHOW QUERY PROFILE, the audit log) never keep a password typed in the statement.
+    return new QueryProfile(this.fe.newQueryId(), redactSecrets(sql), this.user, this.database ?? '');
   }
 
   private finishProfile(profile: QueryProfile, err: unknown): void {

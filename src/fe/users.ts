@@ -8,6 +8,25 @@ import type { MetaStore, UserRecord } from '../meta/meta-store';
 import type { UserAuthInfo } from '../protocol/backend';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 
+/**
+ * Users that hold the ADMIN (and so GRANT) privilege. Until the privilege model lands (a later issue) these
+ * are the two built-in users, as in Doris where `root` and `admin` have the operator/admin roles.
+ */
+const ADMIN_USERS: ReadonlySet<string> = new Set(['root', 'admin']);
+
+/** Whether `user` may run administrative operations (user management, SET GLOBAL, DROP DATABASE, admin HTTP APIs). */
+export function isAdminUser(user: string): boolean {
+  return ADMIN_USERS.has(user);
+}
+
+/**
+ * Throw Doris's ERR_SPECIFIC_ACCESS_DENIED_ERROR (errno 1227) unless `user` is an admin. `privilege` is the
+ * name Doris's check reports: GRANT for user management, ADMIN for SET GLOBAL and configuration.
+ */
+export function requireAdminUser(user: string, privilege: 'ADMIN' | 'GRANT'): void {
+  if (!isAdminUser(user)) throw new GaleneError('SPECIFIC_ACCESS_DENIED', [privilege]);
+}
+
 function doubleSha1Hex(password: string): string {
   return nativePasswordDoubleSha1(password)?.toString('hex') ?? '';
 }

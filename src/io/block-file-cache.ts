@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import type { ProfileSink } from '../common/profile';
 import { FdCache } from './fd-cache';
 import type { FileCache, FileCacheStats, RandomAccessFile, ReadKind } from './file-cache';
@@ -91,7 +92,7 @@ export class BlockFileCache implements FileCache {
   /** Open (creating) the cache directory and rebuild the LRU from the blocks already on disk. */
   static async open(store: ObjectStore, options: BlockFileCacheOptions): Promise<BlockFileCache> {
     const cache = new BlockFileCache(store, options);
-    await fsp.mkdir(cache.root, { recursive: true });
+    await fsp.mkdir(cache.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     await cache.loadFromDisk();
     return cache;
   }
@@ -355,8 +356,9 @@ export class BlockFileCache implements FileCache {
         reservedBytes = data.length;
         const file = this.blockPath(hash, blockOffset, queue);
         const temp = `${file}_tmp.${process.pid}.${++tempCounter}`;
-        await fsp.mkdir(path.dirname(file), { recursive: true });
-        await fsp.writeFile(temp, data);
+        // Cached blocks are table data: owner-only (src/common/private-files.ts).
+        await fsp.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await fsp.writeFile(temp, data, { mode: PRIVATE_FILE_MODE });
         await fsp.rename(temp, file).catch(async (err: unknown) => {
           await fsp.rm(temp, { force: true });
           throw err;

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import { FdCache } from './fd-cache';
 import type { ObjectStore } from './object-store';
 import { objectParts } from './object-store';
@@ -47,7 +48,7 @@ export class LocalObjectStore implements ObjectStore {
   constructor(root: string, options: { maxOpenFiles?: number } = {}) {
     this.root = path.resolve(root);
     this.fds = new FdCache(options.maxOpenFiles ?? 256);
-    fs.mkdirSync(this.root, { recursive: true });
+    fs.mkdirSync(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   localPath(key: string): string {
@@ -60,8 +61,9 @@ export class LocalObjectStore implements ObjectStore {
     const dir = path.dirname(target);
     const temp = path.join(dir, `${path.basename(target)}${TEMP_MARKER}${process.pid}-${++tempCounter}`);
     try {
-      await fsp.mkdir(dir, { recursive: true });
-      const handle = await fsp.open(temp, 'w');
+      // Objects hold table data: owner-only (src/common/private-files.ts).
+      await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      const handle = await fsp.open(temp, 'w', PRIVATE_FILE_MODE);
       try {
         const parts = objectParts(data);
         for (let partIdx = 0; partIdx < parts.length; partIdx += 64) await handle.writev(parts.slice(partIdx, partIdx + 64) as Uint8Array[]);

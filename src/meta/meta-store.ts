@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
 import type { TableSchema } from './schema';
 
@@ -153,9 +154,13 @@ export class MetaStore {
   private readonly db: Database.Database;
 
   constructor(metaDir: string) {
-    fs.mkdirSync(metaDir, { recursive: true });
+    makePrivateDir(metaDir);
+    const file = path.join(metaDir, 'galene-meta.db');
     try {
-      this.db = new Database(path.join(metaDir, 'galene-meta.db'));
+      // Owner-only: SQLite gives its -wal and -shm files the mode of the database file.
+      fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+      fs.chmodSync(file, PRIVATE_FILE_MODE);
+      this.db = new Database(file);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
       this.db.exec(SCHEMA_SQL);

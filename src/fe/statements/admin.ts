@@ -25,6 +25,7 @@ import { generateLabel } from '../../load/load-transaction';
 import { ExplicitTransaction } from '../explicit-transaction';
 import type { Session } from '../session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
+import { isAdminUser, requireAdminUser } from '../users';
 import { okResult } from './result-rows';
 
 export async function use(session: Session, statement: UseStatement): Promise<StatementResult> {
@@ -56,6 +57,8 @@ export async function set(session: Session, statement: SetStatement, _sql: strin
     }
     const def = findSessionVariable(assignment.name);
     if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [assignment.name]);
+    // Doris VariableMgr: a GLOBAL change needs the ADMIN privilege.
+    if (assignment.scope === 'global') requireAdminUser(session.user, 'ADMIN');
     if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
     if (def.globalOnly && assignment.scope !== 'global') throw new GaleneError(def.globalOnly === true ? 'GLOBAL_VARIABLE' : 'SESSION_VARIABLE_READ_ONLY', [def.name]);
     if (assignment.value === null || assignment.value.kind === 'default') {
@@ -70,17 +73,24 @@ export async function set(session: Session, statement: SetStatement, _sql: strin
 }
 
 export async function createUser(session: Session, statement: CreateUserStatement): Promise<StatementResult> {
+  requireAdminUser(session.user, 'GRANT');
   session.fe.users.create(statement.user.user, statement.user.host, statement.password, statement.ifNotExists);
   return okResult();
 }
 
 export async function dropUser(session: Session, statement: DropUserStatement): Promise<StatementResult> {
+  requireAdminUser(session.user, 'GRANT');
   session.fe.users.drop(statement.user.user, statement.user.host, statement.ifExists);
   return okResult();
 }
 
 export async function setPassword(session: Session, statement: SetPasswordStatement): Promise<StatementResult> {
   const target = statement.user ?? { user: session.user, host: session.host };
+  // Doris SetPassVar.analyze: root's password only by root; another user's only with the GRANT privilege.
+  if (target.user !== session.user) {
+    if (target.user === 'root') throw new GaleneError('ROOT_PASSWORD_ONLY_BY_ROOT');
+    if (!isAdminUser(session.user)) throw new GaleneError('SPECIFIC_ACCESS_DENIED', ['GRANT']);
+  }
   session.fe.users.setPassword(target.user, target.host, statement.password);
   return okResult();
 }
@@ -141,8 +151,7 @@ export async function deallocate(session: Session, statement: DeallocateStatemen
 export async function kill(session: Session, statement: KillStatement): Promise<StatementResult> {
   const target = session.fe.sessions.get(statement.id);
   if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);
-  const isAdmin = session.user === 'root' || session.user === 'admin';
-  if (!isAdmin && target.user !== session.user) throw new GaleneError('KILL_DENIED', [statement.id]);
+  if (!isAdminUser(session.user) && target.user !== session.user) throw new GaleneError('KILL_DENIED', [statement.id]);
   target.kill(session.host, statement.target === 'CONNECTION');
   return okResult();
 }

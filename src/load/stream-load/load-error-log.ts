@@ -4,13 +4,18 @@
  * are kept (each raw text cut to MAX_RAW_CHARS); the count covers all of them. Files live under
  * `<data_dir>/load_error_log` and are removed with expired labels.
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../common/private-files';
 
 export const MAX_ERROR_ROWS = 1000;
 const MAX_RAW_CHARS = 1024;
-/** File names the error-log endpoint accepts: what `fileName` produces, nothing with a path in it. */
-const FILE_NAME_RE = /^error_log_[A-Za-z0-9_:-]+$/;
+/**
+ * File names the error-log endpoint accepts: what `errorLogFileName` produces (txn id, then 128 random
+ * bits), nothing with a path in it. The name is the ErrorURL's only key, so it must not be guessable.
+ */
+const FILE_NAME_RE = /^error_log_\d+_[0-9a-f]{32}$/;
 
 export class LoadErrorLog {
   count = 0;
@@ -31,15 +36,19 @@ export class LoadErrorLog {
 
   /** Write the log to `dir` as `name`; returns the file name for the ErrorURL. */
   write(dir: string, name: string): string {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, name), this.text());
+    makePrivateDir(dir);
+    fs.writeFileSync(path.join(dir, name), this.text(), { mode: PRIVATE_FILE_MODE });
     return name;
   }
 }
 
-/** The error-log file name of a load. */
-export function errorLogFileName(label: string, txnId: number): string {
-  return `error_log_${txnId}_${label.replace(/[^A-Za-z0-9_:-]/g, '_')}`;
+/**
+ * A new error-log file name for a load: `error_log_<txn id>_<32 hex>`, the hex from 128 bits of
+ * crypto.randomBytes so nobody can guess another load's ErrorURL. The label is not part of the name (it
+ * is often predictable); `_label` stays in the signature for the callers that pass it.
+ */
+export function errorLogFileName(_label: string, txnId: number): string {
+  return `error_log_${txnId}_${randomBytes(16).toString('hex')}`;
 }
 
 /** Read an error log for the HTTP endpoint; null when the name is not one we write or the file is gone. */

@@ -145,9 +145,10 @@ export class StreamLoadService {
 
   /**
    * Check a request (headers, target table, label) and open its transaction, before its body is read.
-   * `errorUrlBase` is `http://host:port` of this BE web server, for the ErrorURL.
+   * `errorUrlBase` is `http://host:port` of this BE web server, for the ErrorURL. `user` (the authenticated
+   * loader) is kept with the load's job info: a two-phase load is committed or aborted by its owner or an admin.
    */
-  prepare(dbName: string, tableName: string, headers: Record<string, string | string[] | undefined>, errorUrlBase: string): PrepareOutcome {
+  prepare(dbName: string, tableName: string, headers: Record<string, string | string[] | undefined>, errorUrlBase: string, user = ''): PrepareOutcome {
     const started = performance.now();
     const labelHeader = typeof headers['label'] === 'string' ? headers['label'].trim() : '';
     let options: StreamLoadOptions;
@@ -208,15 +209,15 @@ export class StreamLoadService {
       void load.abort(messageOf(err));
       return fail(messageOf(err));
     }
-    this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'LOADING', createTime: Date.now() });
+    this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'LOADING', createTime: Date.now(), user });
     return {
       kind: 'prepared',
       timeoutMs: options.timeoutSeconds * 1000,
       cancel: async (reason) => {
         await load.abort(reason);
-        this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'CANCELLED', message: reason });
+        this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'CANCELLED', message: reason, user });
       },
-      run: (body, signal) => this.run({ table, options, converter, errors, reader, load, started, beginTxnMs, putMs, errorUrlBase }, body, signal),
+      run: (body, signal) => this.run({ table, options, converter, errors, reader, load, started, beginTxnMs, putMs, errorUrlBase, user }, body, signal),
     };
   }
 
@@ -254,7 +255,7 @@ export class StreamLoadService {
   }
 
   private async run(
-    state: { table: TableState; options: StreamLoadOptions; converter: RowConverter; errors: LoadErrorLog; reader: BodyReader; load: MultiBatchLoad; started: number; beginTxnMs: number; putMs: number; errorUrlBase: string },
+    state: { table: TableState; options: StreamLoadOptions; converter: RowConverter; errors: LoadErrorLog; reader: BodyReader; load: MultiBatchLoad; started: number; beginTxnMs: number; putMs: number; errorUrlBase: string; user: string },
     body: AsyncIterable<Buffer>,
     signal: { cancelled: string | null },
   ): Promise<StreamLoadResult> {
@@ -316,7 +317,7 @@ export class StreamLoadService {
     result.Status = 'Success';
     result.Message = 'OK';
     result.LoadTimeMs = elapsed(state.started);
-    this.catalog.meta.putLoadJobInfo(load.txn.id, this.jobInfo(result, options.twoPhaseCommit ? 'PREPARED' : 'FINISHED'));
+    this.catalog.meta.putLoadJobInfo(load.txn.id, this.jobInfo(result, options.twoPhaseCommit ? 'PREPARED' : 'FINISHED', state.user));
     return result;
   }
 
@@ -329,7 +330,7 @@ export class StreamLoadService {
     }
   }
 
-  private async finishFailed(state: { load: MultiBatchLoad; started: number; converter: RowConverter; errors: LoadErrorLog; errorUrlBase: string }, result: StreamLoadResult, message: string, readMs: number, writeMs: number): Promise<StreamLoadResult> {
+  private async finishFailed(state: { load: MultiBatchLoad; started: number; converter: RowConverter; errors: LoadErrorLog; errorUrlBase: string; user: string }, result: StreamLoadResult, message: string, readMs: number, writeMs: number): Promise<StreamLoadResult> {
     await state.load.abort(message).catch(() => undefined);
     result.Status = 'Fail';
     result.Message = message;
@@ -341,12 +342,13 @@ export class StreamLoadService {
     result.WriteDataTimeMs = Math.round(writeMs);
     if (result.ErrorURL === undefined && state.errors.count > 0) result.ErrorURL = this.writeErrorLog(state, state.errors);
     result.LoadTimeMs = elapsed(state.started);
-    this.catalog.meta.putLoadJobInfo(state.load.txn.id, this.jobInfo(result, 'CANCELLED'));
+    this.catalog.meta.putLoadJobInfo(state.load.txn.id, this.jobInfo(result, 'CANCELLED', state.user));
     return result;
   }
 
-  private jobInfo(result: StreamLoadResult, state: string): Record<string, unknown> {
+  private jobInfo(result: StreamLoadResult, state: string, user: string): Record<string, unknown> {
     return {
+      user,
       type: 'STREAM_LOAD',
       state,
       message: result.Status === 'Success' ? '' : result.Message,
@@ -361,9 +363,10 @@ export class StreamLoadService {
 
   /**
    * `_stream_load_2pc`: commit or abort a pre-committed load by txn_id (or label). Returns Doris's
-   * `{status, msg}` answer.
+   * `{status, msg}` answer. `requester` is the authenticated user: a load started by another user may be
+   * committed or aborted only by an admin (`mayActForOthers`), else Doris's access-denied answer.
    */
-  async twoPhase(dbName: string, headers: Record<string, string | string[] | undefined>): Promise<{ status: 'Success' | 'Fail'; msg: string }> {
+  async twoPhase(dbName: string, headers: Record<string, string | string[] | undefined>, requester: { user: string; mayActForOthers: boolean }): Promise<{ status: 'Success' | 'Fail'; msg: string }> {
     const single = (name: string): string => {
       const value = headers[name];
       return (Array.isArray(value) ? value[0] : value ?? '').trim();
@@ -384,6 +387,9 @@ export class StreamLoadService {
       return { status: 'Fail', msg: 'errCode = 2, detailMessage = txn_id or label is required' };
     }
     if (!txn || txn.dbId !== dbId) return { status: 'Fail', msg: `errCode = 2, detailMessage = transaction [${txnIdText || label}] not found` };
+    const owner = this.catalog.meta.getLoadJobInfo(txn.id)?.user;
+    // A load without a recorded owner (written by an older version) is treated as another user's.
+    if (owner !== requester.user && !requester.mayActForOthers) return { status: 'Fail', msg: new GaleneError('SPECIFIC_ACCESS_DENIED', ['ADMIN']).message };
     if (txn.status !== 'PRECOMMITTED') {
       const state = txn.status === 'VISIBLE' ? 'VISIBLE' : txn.status === 'ABORTED' ? 'ABORTED' : 'not pre-committed';
       return { status: 'Fail', msg: `errCode = 2, detailMessage = transaction [${txn.id}] is already ${state}, could not ${operation} it` };
