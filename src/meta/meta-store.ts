@@ -546,10 +546,10 @@ export class MetaStore {
 
 // ------------------------------------------------------------------ error boundary
 
-/** A UNIQUE violation of these methods means the object exists: the client gets Doris's message. */
-const UNIQUE_VIOLATION_ERRORS: Partial<Record<string, (args: readonly unknown[], cause: unknown) => GaleneError>> = {
-  createDatabase: (args, cause) => new GaleneError('DATABASE_EXISTS', [String(args[0])], { cause }),
-  createTable: (args, cause) => new GaleneError('TABLE_EXISTS', [(args[1] as TableSchema).name], { cause }),
+/** A UNIQUE violation of these names means the object exists: the client gets Doris's message. */
+const UNIQUE_VIOLATION_ERRORS: Partial<Record<string, { readonly constraint: RegExp; readonly error: (args: readonly unknown[], cause: unknown) => GaleneError }>> = {
+  createDatabase: { constraint: /databases\.name/, error: (args, cause) => new GaleneError('DATABASE_EXISTS', [String(args[0])], { cause }) },
+  createTable: { constraint: /tables\.db_id, tables\.name/, error: (args, cause) => new GaleneError('TABLE_EXISTS', [(args[1] as TableSchema).name], { cause }) },
 };
 
 /**
@@ -563,10 +563,13 @@ export function metaStoreError(method: string, args: readonly unknown[], err: un
   if (err instanceof GaleneError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return new GaleneError('INTERNAL', [`meta store ${method}: ${err instanceof Error ? err.message : String(err)}`], { cause: err });
-  const mapped = code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? UNIQUE_VIOLATION_ERRORS[method] : undefined;
-  if (mapped) return mapped(args, err);
+  const mapped = code === 'SQLITE_CONSTRAINT_UNIQUE' ? UNIQUE_VIOLATION_ERRORS[method] : undefined;
+  if (mapped && mapped.constraint.test((err as Error).message)) return mapped.error(args, err);
   return new GaleneError('IO_ERROR', [`meta store ${method} failed (${code})`], { cause: err });
 }
+
+/** Calls into MetaStore methods now running; only the outermost one converts (it knows the operation). */
+let boundaryDepth = 0;
 
 for (const method of Object.getOwnPropertyNames(MetaStore.prototype)) {
   if (method === 'constructor') continue;
@@ -576,10 +579,13 @@ for (const method of Object.getOwnPropertyNames(MetaStore.prototype)) {
   Object.defineProperty(MetaStore.prototype, method, {
     ...descriptor,
     value: function metaStoreBoundary(this: MetaStore, ...args: unknown[]): unknown {
+      boundaryDepth++;
       try {
         return original.apply(this, args);
       } catch (err) {
-        throw metaStoreError(method, args, err);
+        throw boundaryDepth === 1 ? metaStoreError(method, args, err) : err;
+      } finally {
+        boundaryDepth--;
       }
     },
   });

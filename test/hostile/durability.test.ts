@@ -16,6 +16,7 @@ import { mulberry32 } from '../../src/common/prng';
 import { crc32 } from '../../src/storage/checksum';
 import { readWal, WalHeader, WalWriter } from '../../src/load/group-commit/wal-file';
 import { MetaStore } from '../../src/meta/meta-store';
+import type { TableSchema } from '../../src/meta/schema';
 import { httpRequest } from '../group-commit/helpers';
 import { PROJECT_ROOT, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
@@ -232,6 +233,16 @@ test('the meta store turns SQLite errors into coded errors: no raw "UNIQUE const
         return true;
       },
     );
+    const db = meta.createDatabase('y', {});
+    const schema = { id: 1000, name: 't', distribution: { buckets: 1 } } as unknown as TableSchema;
+    meta.createTable(db.id, schema);
+    assert.throws(() => meta.createTable(db.id, { ...schema, id: 1001 }), (err: unknown) => err instanceof GaleneError && err.message === "Table 't' already exists");
+    // The same id under another name is not "exists": a coded IO error naming the SQLite code, not its text.
+    assert.throws(
+      () => meta.createTable(db.id, { ...schema, name: 'u' }),
+      (err: unknown) => err instanceof GaleneError && err.code === 'IO_ERROR' && /meta store createTable failed \(SQLITE_CONSTRAINT_PRIMARYKEY\)$/.test(err.message) && !/constraint failed/.test(err.message),
+    );
+    assert.equal(meta.listTables().length, 1, 'nothing changed');
   } finally {
     meta.close();
   }
