@@ -1,16 +1,17 @@
 /**
  * Durability under hostile conditions: a Group Commit WAL with one flipped byte anywhere keeps every intact
  * record and reports the damaged one (in-process over every byte position, and end to end through a real
- * server after SIGKILL); WAL files are owner-only; a second server on a data directory is refused while a
+ * server after SIGKILL, with the replay summary in the ready line); WAL files are owner-only; a second server on a data directory is refused while a
  * SIGKILLed one leaves no stale lock; the meta store never lets a raw SQLite error out; and the test
  * runner's preload fails a process whose FileHandle was closed by garbage collection.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { GaleneError } from '../../src/common/errors';
 import { mulberry32 } from '../../src/common/prng';
 import { crc32 } from '../../src/storage/checksum';
@@ -191,6 +192,36 @@ test('SIGKILL, then flipped bytes in the WALs: restart keeps every intact acknow
     assert.equal(fs.readdirSync(path.join(dataDir, 'wal', '.corrupt')).length, 1, 'the unreplayable WAL is kept');
   } finally {
     await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the ready line on stdout carries the WAL replay summary', async () => {
+  const dataDir = tempDir('ready');
+  const file = path.join(dataDir, 'wal', '3', '7', '11_group_commit_abc');
+  await writeWal(file, samplePayloads(2, 3));
+  const bytes = fs.readFileSync(file);
+  const firstRecord = readWal(file)!.offsets[0];
+  bytes[8 + 30] ^= 0xff;
+  bytes[firstRecord - 30] ^= 0xff;
+  fs.writeFileSync(file, bytes);
+  const args = [path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir];
+  const child = spawn(process.execPath, args, { cwd: dataDir, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`galene exited with ${code}`)));
+      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.startsWith('{')) resolve(JSON.parse(line) as Record<string, unknown>);
+      });
+    });
+    assert.equal(ready.event, 'ready');
+    assert.deepEqual([ready.wal_files, ready.wal_replayed, ready.wal_replay_failed, ready.wal_corrupt_records, ready.wal_quarantined], [1, 0, 0, 2, 1]);
+    assert.equal(fs.existsSync(file), false, 'moved aside, not replayed');
+    assert.deepEqual(fs.readdirSync(path.join(dataDir, 'wal', '.corrupt')), ['3_7_11_group_commit_abc']);
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
