@@ -1,9 +1,10 @@
 /**
  * Durability under hostile conditions: a Group Commit WAL with one flipped byte anywhere keeps every intact
  * record and reports the damaged one (in-process over every byte position, and end to end through a real
- * server after SIGKILL, with the replay summary in the ready line); WAL files are owner-only; a second server on a data directory is refused while a
- * SIGKILLed one leaves no stale lock; the meta store never lets a raw SQLite error out; and the test
- * runner's preload fails a process whose FileHandle was closed by garbage collection.
+ * server after SIGKILL, with the replay summary in the ready line); WAL files are owner-only; a second
+ * server on a data directory is refused while a SIGKILLed one leaves no stale lock; the meta store never
+ * lets a raw SQLite error out; and the test runner's preload fails a process whose FileHandle was closed
+ * by garbage collection.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
