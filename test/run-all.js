@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the whole suite on the compiled tree (npm test compiles first): every dist/test/**/*.test.js,
 // two files at a time (the machine has 2 cores). Pass paths to run a subset: node test/run-all.js protocol
+// Every test process preloads fail-on-gc-close.js: a FileHandle closed by garbage collection fails it.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -21,5 +22,7 @@ if (selected.length === 0) {
   console.error('no test files found under', root);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...selected], { stdio: 'inherit' });
+const preload = `--require ${JSON.stringify(path.join(__dirname, 'fail-on-gc-close.js'))}`;
+const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ') };
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -1,7 +1,8 @@
 /**
  * The galene command: `galene start [--setting value ...]` runs one FE and one BE in this process.
- * Prints one JSON line `{"event":"ready",...ports}` on stdout when every server listens, so scripts and
- * tests can start several servers side by side with port 0.
+ * Prints one JSON line `{"event":"ready",...ports, wal_files, wal_replayed, wal_replay_failed,
+ * wal_corrupt_records, wal_quarantined}` on stdout when every server listens (the start-up summary), so
+ * scripts and tests can start several servers side by side with port 0.
  */
 import { loadConfig, settingsHelp } from '../common/config';
 import { toGaleneError } from '../common/errors';
@@ -39,7 +40,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`galene: cannot start: ${toGaleneError(err).message}\n`);
     process.exit(1);
   }
-  process.stdout.write(JSON.stringify({ event: 'ready', ...server.ports }) + '\n');
+  const replay = server.startup.walReplay;
+  const walReplay = { wal_files: replay.files, wal_replayed: replay.replayed, wal_replay_failed: replay.failed, wal_corrupt_records: replay.corruptRecords, wal_quarantined: replay.quarantined };
+  process.stdout.write(JSON.stringify({ event: 'ready', ...server.ports, ...walReplay }) + '\n');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -1,11 +1,13 @@
 /**
- * Starts one FE and one BE in this process: opens metadata and storage under data_dir (recovering from a
- * crash), then the MySQL server (query_port) and the HTTP servers (http_port, webserver_port, brpc_port).
+ * Starts one FE and one BE in this process: locks data_dir (one server per directory), opens metadata and
+ * storage under it (recovering from a crash), then the MySQL server (query_port) and the HTTP servers
+ * (http_port, webserver_port, brpc_port).
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
 import { scheduler } from '../common/cooperative-scheduler';
-import { groupCommitManagerOf } from '../load/group-commit';
+import { groupCommitManagerOf, WalReplaySummary } from '../load/group-commit';
+import { lockDataDir } from '../meta/data-dir-lock';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
 import { createHttpServer, listenHttp } from './http-api';
@@ -13,20 +15,31 @@ import { createHttpServer, listenHttp } from './http-api';
 export interface RunningGalene {
   readonly frontend: Frontend;
   readonly ports: { query_port: number; http_port: number; webserver_port: number; brpc_port: number };
+  /** What start-up recovery did (WAL replay), for the ready line. */
+  readonly startup: { readonly walReplay: WalReplaySummary };
   stop(): Promise<void>;
 }
 
 export async function startGalene(config: Config): Promise<RunningGalene> {
   scheduler.sliceMs = config.getInt('exec_yield_slice_ms');
   config.onChange('exec_yield_slice_ms', (value) => (scheduler.sliceMs = value as number));
-  const frontend = await Frontend.open(config);
+  const lock = lockDataDir(config.getString('data_dir'));
+  let frontend: Frontend;
+  try {
+    frontend = await Frontend.open(config);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const compaction = frontend.compaction;
   // Group Commit: replay the WALs of async loads acknowledged before a crash, before any client connects.
   const groupCommit = groupCommitManagerOf(frontend.backend, config);
+  let walReplay: WalReplaySummary;
   try {
-    await groupCommit.start();
+    walReplay = await groupCommit.start();
   } catch (err) {
     frontend.close();
+    lock.release();
     throw err;
   }
   const host = config.getString('bind_address');
@@ -47,6 +60,7 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
     return {
       frontend,
       ports,
+      startup: { walReplay },
       async stop() {
         compaction.stop();
         await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
@@ -54,12 +68,14 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
         await groupCommit.close();
         frontend.close();
+        lock.release();
       },
     };
   } catch (err) {
     await mysql.close().catch(() => undefined);
     for (const server of httpServers) server.close();
     frontend.close();
+    lock.release();
     throw err;
   }
 }

@@ -22,6 +22,8 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Filesystem path of the object for local stores (the file cache reads it in place); null otherwise. */
   localPath(key: string): string | null;
+  /** Close cached file descriptors (stores that hold none need not implement it). */
+  close?(): void;
 }
 
 /** Parts given to `put` as one list. */

@@ -30,6 +30,11 @@ export class RemoteLikeObjectStore implements ObjectStore {
     this.latencyMs = options.latencyMs ?? 0;
   }
 
+  /** Close the wrapped store's descriptors. */
+  close(): void {
+    this.inner.close?.();
+  }
+
   private async delay(): Promise<void> {
     this.requests++;
     if (this.latencyMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, this.latencyMs));

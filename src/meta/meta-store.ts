@@ -548,3 +548,50 @@ export class MetaStore {
     return this.db.prepare('DELETE FROM users WHERE user = ? AND host = ?').run(user, host).changes > 0;
   }
 }
+
+// ------------------------------------------------------------------ error boundary
+
+/** A UNIQUE violation of these names means the object exists: the client gets Doris's message. */
+const UNIQUE_VIOLATION_ERRORS: Partial<Record<string, { readonly constraint: RegExp; readonly error: (args: readonly unknown[], cause: unknown) => GaleneError }>> = {
+  createDatabase: { constraint: /databases\.name/, error: (args, cause) => new GaleneError('DATABASE_EXISTS', [String(args[0])], { cause }) },
+  createTable: { constraint: /tables\.db_id, tables\.name/, error: (args, cause) => new GaleneError('TABLE_EXISTS', [(args[1] as TableSchema).name], { cause }) },
+};
+
+/**
+ * The meta store's boundary: a SQLite or fs error never leaves a MetaStore method raw (a client would
+ * see `UNIQUE constraint failed: ...`). It becomes a GaleneError (IO_ERROR naming the method and the
+ * SQLite / errno code, or the "exists" error of the method) with the original as `cause`; GaleneErrors
+ * thrown by callbacks run inside `transaction` pass through unchanged, anything else is INTERNAL.
+ * Every method is synchronous (better-sqlite3), so wrapping the prototype covers them all.
+ */
+export function metaStoreError(method: string, args: readonly unknown[], err: unknown): GaleneError {
+  if (err instanceof GaleneError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return new GaleneError('INTERNAL', [`meta store ${method}: ${err instanceof Error ? err.message : String(err)}`], { cause: err });
+  const mapped = code === 'SQLITE_CONSTRAINT_UNIQUE' ? UNIQUE_VIOLATION_ERRORS[method] : undefined;
+  if (mapped && mapped.constraint.test((err as Error).message)) return mapped.error(args, err);
+  return new GaleneError('IO_ERROR', [`meta store ${method} failed (${code})`], { cause: err });
+}
+
+/** Calls into MetaStore methods now running; only the outermost one converts (it knows the operation). */
+let boundaryDepth = 0;
+
+for (const method of Object.getOwnPropertyNames(MetaStore.prototype)) {
+  if (method === 'constructor') continue;
+  const descriptor = Object.getOwnPropertyDescriptor(MetaStore.prototype, method);
+  if (!descriptor || typeof descriptor.value !== 'function') continue;
+  const original = descriptor.value as (...args: unknown[]) => unknown;
+  Object.defineProperty(MetaStore.prototype, method, {
+    ...descriptor,
+    value: function metaStoreBoundary(this: MetaStore, ...args: unknown[]): unknown {
+      boundaryDepth++;
+      try {
+        return original.apply(this, args);
+      } catch (err) {
+        throw boundaryDepth === 1 ? metaStoreError(method, args, err) : err;
+      } finally {
+        boundaryDepth--;
+      }
+    },
+  });
+}

@@ -64,6 +64,7 @@ test('block cache: miss fills, hit makes no remote request, multi-block reads fe
   assert.ok(fs.existsSync(path.join(cacheDir, hash.slice(0, 3), hash, String(2 * BLOCK))));
   await assert.rejects(file.read(data.length - 10, 20, warm), /outside object/);
   await cache.close();
+  remote.close();
 });
 
 test('block cache: survives a restart and keeps LRU order by mtime', async () => {
@@ -83,6 +84,7 @@ test('block cache: survives a restart and keeps LRU order by mtime', async () =>
   assert.equal(remote.requests, 0);
   assert.equal(profile.get('FileCacheHits'), 3);
   await second.close();
+  remote.close();
 });
 
 test('block cache: concurrent misses of one block make one remote request', async () => {
@@ -98,6 +100,7 @@ test('block cache: concurrent misses of one block make one remote request', asyn
   assert.deepEqual(reads[1], data.subarray(50, 150));
   assert.equal(remote.getRequests, 1);
   await cache.close();
+  remote.close();
 });
 
 test('block cache: capacity eviction keeps index blocks over data blocks', async () => {
@@ -128,6 +131,7 @@ test('block cache: capacity eviction keeps index blocks over data blocks', async
   await cache.clear();
   assert.equal(cache.stats().blocks, 0);
   await cache.close();
+  remote.close();
 });
 
 test('block cache: a block file deleted behind its back is fetched again', async () => {
@@ -146,4 +150,5 @@ test('block cache: a block file deleted behind its back is fetched again', async
   assert.equal(remote.getRequests, 1);
   await assert.rejects(cache.open('missing', profile), /object not found: missing/);
   await cache.close();
+  remote.close();
 });

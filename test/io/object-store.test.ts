@@ -66,6 +66,7 @@ test('RemoteLikeObjectStore counts requests and bytes and adds latency', async (
   assert.equal(remote.getRequests, 1);
   assert.equal(remote.bytesRead, 50);
   assert.equal(remote.bytesWritten, 1000);
+  remote.close();
 });
 
 test('in-place file cache reads local objects where they lie', async () => {
@@ -81,6 +82,7 @@ test('in-place file cache reads local objects where they lie', async () => {
   await assert.rejects(file.read(8, 5, profile), /outside object/);
   await assert.rejects(cache.open('data/1/missing.dat', NO_PROFILE), /object not found: data\/1\/missing\.dat/);
   await cache.close();
+  store.close();
 });
 
 test('parseFileCachePath: Doris JSON and clear errors', () => {

@@ -65,4 +65,6 @@ test('column pieces and page-aligned batches equal the concatenated column', asy
       assert.deepEqual(comparable(rebuilt), comparable(expected), `batches of ${column.name}`);
     });
   }
+  await cache.close();
+  store.close();
 });

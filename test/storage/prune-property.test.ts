@@ -101,4 +101,6 @@ test('pruning never drops a matching row (random sorted keys, NULLs, long string
     }
   }
   assert.ok(prunedSomething > 100, `pruning happened in ${prunedSomething} of 300 trials`);
+  await cache.close();
+  store.close();
 });

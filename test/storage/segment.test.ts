@@ -97,6 +97,8 @@ test('segment round trip: every type, nulls, all codecs', async () => {
   assert.equal(empty.reader.numRows, 0);
   assert.equal((await empty.reader.readColumn('a', null, NO_PROFILE)).length, 0);
   assert.equal(segmentIndexKey('data/1/r_0.dat', 'idx_body'), 'data/1/r_0.idx_body.idx');
+  await cache.close();
+  store.close();
 });
 
 test('ranges and late materialization read only the pages they need', async () => {
@@ -127,6 +129,8 @@ test('ranges and late materialization read only the pages they need', async () =
   const lateProfile = new QueryProfile('q3', '', 'u', 'd');
   await reader.readRows('ts', Int32Array.from([5, 6, 4000]), lateProfile);
   assert.equal(lateProfile.get('PagesRead'), 2);
+  await cache.close();
+  store.close();
 });
 
 test('pruning by zone maps and the short-key index', async () => {
@@ -168,6 +172,8 @@ test('pruning by zone maps and the short-key index', async () => {
   assert.equal(zones.length, Math.ceil(ROWS / 512));
   assert.deepEqual([zones[1].firstRow, zones[1].min, zones[1].max, zones[1].nullCount], [512, 256, 511, 0]);
   assert.equal((await reader.zoneMaps('nul'))[0].allNull, true);
+  await cache.close();
+  store.close();
 });
 
 test('corruption: flipped data byte, flipped footer byte, truncation -> CORRUPTION naming the file', async () => {
@@ -190,6 +196,8 @@ test('corruption: flipped data byte, flipped footer byte, truncation -> CORRUPTI
   await assert.rejects(reader.readColumn('k', null, NO_PROFILE), (err: Error & { code?: string }) => err.code === 'CORRUPTION' && err.message.includes('data/9/page.dat') && /checksum/.test(err.message));
   await assert.rejects(open(names[1]), (err: Error & { code?: string }) => err.code === 'CORRUPTION' && err.message.includes('data/9/footer.dat'));
   await assert.rejects(open(names[2]), (err: Error & { code?: string }) => err.code === 'CORRUPTION' && err.message.includes('data/9/trunc.dat'));
+  await cache.close();
+  store.close();
 });
 
 test('over the block cache with a remote store: one tail read, then hits; restart still hits', async () => {
@@ -224,6 +232,7 @@ test('over the block cache with a remote store: one tail read, then hits; restar
   assert.deepEqual(comparable(await reader3.readColumn('price', null, again)), comparable(data[priceIdx]));
   assert.equal(remote.requests, 0, 'restart kept the blocks');
   await restarted.close();
+  remote.close();
 });
 
 test('page cache: LRU by bytes, limit parsing', () => {

@@ -25,6 +25,8 @@ export function groupCommitMetrics(target: LoadTarget): [string, number, string]
     ['doris_be_wal_total_bytes', manager?.totalWalBytes() ?? 0, 'Bytes of Group Commit WAL files on this BE'],
     ['doris_be_wal_fsync_total', stats?.walFsyncs ?? 0, 'WAL fsyncs (each covers every async append queued before it)'],
     ['doris_be_wal_replay_total', stats?.walReplayed ?? 0, 'WALs replayed into their tables'],
+    ['doris_be_wal_corrupt_records_total', stats?.walCorruptRecords ?? 0, 'Damaged WAL stretches skipped at replay (each loses one record or header copy; intact records after it are kept)'],
+    ['doris_be_wal_quarantined_total', stats?.walQuarantined ?? 0, 'WALs with no intact header moved to <wal dir>/.corrupt/ instead of being replayed'],
     ['doris_be_wal_replay_failures_total', stats?.walReplayFailures ?? 0, 'WAL replay attempts that failed (retried with backoff)'],
     ['doris_be_group_commit_load_total', (stats?.loadsSync ?? 0) + (stats?.loadsAsync ?? 0), 'Loads that went through Group Commit'],
     ['doris_be_group_commit_async_to_sync_total', stats?.asyncToSync ?? 0, 'async_mode loads run as sync_mode (size unknown or WAL disk short)'],

@@ -33,7 +33,7 @@ import { beginLoad, LoadTarget, loadBatch, MultiBatchLoad } from '../load-transa
 import { concatBatches } from '../stream-load/row-converter';
 import { batchBytes } from '../../common/column';
 import { decodeBatch, encodeBatch } from './batch-codec';
-import { listWalFiles, readWal, walFilePath, WalHeader, WalWriter } from './wal-file';
+import { listWalFiles, readWal, WAL_DIR_MODE, WalContents, walFilePath, WalHeader, WalWriter } from './wal-file';
 
 /** The two modes that batch. */
 export type BatchingMode = 'sync_mode' | 'async_mode';
@@ -118,7 +118,20 @@ export interface GroupCommitStats {
   walFsyncs: number;
   walReplayed: number;
   walReplayFailures: number;
+  /** Damaged WAL stretches skipped at replay (each one record or header copy lost), counted once per file. */
+  walCorruptRecords: number;
+  /** WALs with no intact header copy, moved aside to `<wal dir>/.corrupt/` and not replayed. */
+  walQuarantined: number;
   memoryWaits: number;
+}
+
+/** What start-up replay did (printed in the start-up summary). */
+export interface WalReplaySummary {
+  readonly files: number;
+  readonly replayed: number;
+  readonly failed: number;
+  readonly corruptRecords: number;
+  readonly quarantined: number;
 }
 
 const randomHex = (): string => randomBytes(8).toString('hex');
@@ -145,13 +158,15 @@ export class GroupCommitManager {
   private readonly walBytes = new Map<string, number>();
   private readonly replays = new Map<string, ReplayState>();
   private readonly lastReplayError = new Map<number, string>();
+  /** WALs whose damage was already logged and counted (a retried replay reads the file again). */
+  private readonly corruptionReported = new Set<string>();
   /** Tables whose loads are refused while a schema change drains them. */
   private readonly blockedTables = new Set<number>();
   private memoryUsed = 0;
   private memoryWaiters: (() => void)[] = [];
   private readonly statfsCache = new Map<string, { at: number; free: number; total: number }>();
   private stopped = false;
-  readonly stats: GroupCommitStats = { loadsSync: 0, loadsAsync: 0, asyncToSync: 0, batchesCommitted: 0, batchesFailed: 0, rowsCommitted: 0, walFsyncs: 0, walReplayed: 0, walReplayFailures: 0, memoryWaits: 0 };
+  readonly stats: GroupCommitStats = { loadsSync: 0, loadsAsync: 0, asyncToSync: 0, batchesCommitted: 0, batchesFailed: 0, rowsCommitted: 0, walFsyncs: 0, walReplayed: 0, walReplayFailures: 0, walCorruptRecords: 0, walQuarantined: 0, memoryWaits: 0 };
 
   constructor(
     private readonly target: LoadTarget,
@@ -221,7 +236,7 @@ export class GroupCommitManager {
     const now = Date.now();
     const cached = this.statfsCache.get(dir);
     if (cached && now - cached.at < STATFS_CACHE_MS) return cached;
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: WAL_DIR_MODE });
     const stats = fs.statfsSync(dir);
     const info = { at: now, free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize };
     this.statfsCache.set(dir, info);
@@ -588,18 +603,45 @@ export class GroupCommitManager {
     }
   }
 
+  /** Log each damaged stretch of a WAL (file and byte offset) and count it, once per file. */
+  private reportCorruption(walPath: string, contents: WalContents): void {
+    if (contents.corrupt.length === 0 || this.corruptionReported.has(walPath)) return;
+    this.corruptionReported.add(walPath);
+    for (const item of contents.corrupt) {
+      process.stderr.write(`galene: WAL ${walPath}: corrupt data at byte ${item.offset} skipped (${item.reason}); ${contents.payloads.length} intact records kept\n`);
+    }
+    this.stats.walCorruptRecords += contents.corrupt.length;
+  }
+
+  /** Move an unreplayable WAL to `<wal dir>/.corrupt/` (kept for an operator, never read again). */
+  private async quarantineWal(tableId: number, walPath: string): Promise<string> {
+    const walDir = path.dirname(path.dirname(path.dirname(walPath)));
+    const dest = path.join(walDir, '.corrupt', `${path.basename(path.dirname(path.dirname(walPath)))}_${tableId}_${path.basename(walPath)}`);
+    await fs.promises.mkdir(path.dirname(dest), { recursive: true, mode: WAL_DIR_MODE });
+    await fs.promises.rename(walPath, dest);
+    this.forgetWal(tableId, walPath);
+    this.stats.walQuarantined++;
+    return dest;
+  }
+
   /**
    * Re-ingest one WAL under its own label, then delete it. Idempotent: a label already VISIBLE means the
    * batch committed before (the WAL outlived it), and the WAL is just deleted. Throws to be retried.
    */
-  async replayWal(walPath: string): Promise<'loaded' | 'already-visible' | 'dropped' | 'empty'> {
+  async replayWal(walPath: string): Promise<'loaded' | 'already-visible' | 'dropped' | 'empty' | 'quarantined'> {
     const tableIdFromPath = Number(path.basename(path.dirname(walPath)));
     const contents = readWal(walPath);
     if (contents === null) {
       await this.deleteWal(tableIdFromPath, walPath);
       return 'empty';
     }
+    this.reportCorruption(walPath, contents);
     const header = contents.header;
+    if (header === null) {
+      const moved = await this.quarantineWal(tableIdFromPath, walPath);
+      process.stderr.write(`galene: WAL ${walPath}: no intact copy of its header; not replayed, moved to ${moved}\n`);
+      return 'quarantined';
+    }
     if (contents.cut !== null) process.stderr.write(`galene: WAL ${walPath}: ${contents.cut}; replaying its ${contents.payloads.length} complete records\n`);
     const catalog = this.target.catalog;
     const table = catalog.getTableById(header.tableId);
@@ -641,9 +683,11 @@ export class GroupCommitManager {
    * Start-up: replay every WAL found (one attempt each, in order, before the servers listen); a WAL that
    * fails is kept and retried in the background with backoff (group_commit_replay_wal_retry_*).
    */
-  async start(): Promise<void> {
-    for (const dir of this.walDirs()) fs.mkdirSync(dir, { recursive: true });
+  async start(): Promise<WalReplaySummary> {
+    for (const dir of this.walDirs()) fs.mkdirSync(dir, { recursive: true, mode: WAL_DIR_MODE });
     const files = listWalFiles(this.walDirs());
+    const before = { ...this.stats };
+    let failed = 0;
     for (const walPath of files) this.trackWal(Number(path.basename(path.dirname(walPath))), walPath, fs.statSync(walPath).size);
     for (const walPath of files) {
       const tableId = Number(path.basename(path.dirname(walPath)));
@@ -654,8 +698,20 @@ export class GroupCommitManager {
         this.lastReplayError.set(tableId, messageOf(err));
         process.stderr.write(`galene: WAL replay of ${walPath} failed (will retry): ${messageOf(err)}\n`);
         this.scheduleReplay(walPath, tableId, 0);
+        failed++;
       }
     }
+    const summary: WalReplaySummary = {
+      files: files.length,
+      replayed: this.stats.walReplayed - before.walReplayed,
+      failed,
+      corruptRecords: this.stats.walCorruptRecords - before.walCorruptRecords,
+      quarantined: this.stats.walQuarantined - before.walQuarantined,
+    };
+    if (files.length > 0) {
+      process.stderr.write(`galene: WAL replay: ${summary.files} files, ${summary.replayed} replayed, ${summary.failed} failed, ${summary.corruptRecords} corrupt records skipped, ${summary.quarantined} quarantined\n`);
+    }
+    return summary;
   }
 
   /** Shutdown: commit open batches (sync loads get their answer), stop replay timers. */

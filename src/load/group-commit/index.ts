@@ -8,7 +8,7 @@
  * storage/checksum and common/ only.
  */
 export { GroupCommitManager, groupCommitManagerOf, existingGroupCommitManager, groupCommitLabel } from './group-commit-manager';
-export type { GroupCommitAck, GroupCommitRegistration, GroupCommitStats, BatchingMode } from './group-commit-manager';
+export type { GroupCommitAck, GroupCommitRegistration, GroupCommitStats, BatchingMode, WalReplaySummary } from './group-commit-manager';
 export { groupCommitInsert, prepareGroupCommitStreamLoad } from './group-commit-loads';
 export type { GroupCommitStreamLoadResult, GroupCommitStreamLoadHost } from './group-commit-loads';
 export { parseGroupCommitMode, insertGroupCommitMode, streamLoadGroupCommitMode, tableGroupCommitMode } from './group-commit-mode';

@@ -2,14 +2,21 @@
  * One Group Commit WAL file: the rows of one async batch, written before the loads are acknowledged and
  * deleted once the batch's transaction is visible.
  *
- * Layout: `GWAL` magic, u32 format version, u32 header length, header JSON (label, txn id, table, column
- * unique ids), u32 CRC32 of the header; then records `u32 length, payload, u32 CRC32(payload)` (the
- * shape of Doris's WAL: length, block, checksum). A record is acknowledged only after it was written and
- * fsync'd, so a file cut mid-write (a crash) ends in at most one incomplete record: the reader stops at
- * the last complete one, and nothing it drops was ever acknowledged.
+ * Layout (format version 2): `GWAL` magic and u32 format version, then frames. A frame is
+ * `GWFR` magic, u32 kind, u32 payload length, u32 CRC32 of those 12 bytes, payload, u32 CRC32(payload).
+ * The batch header (JSON: label, txn id, table, column unique ids) is written as two header frames, then
+ * every record (one encoded block, the shape of Doris's WAL: length, block, checksum) as a record frame.
+ *
+ * Reading: a record is acknowledged only after it was written and fsync'd, so a crash leaves at most one
+ * incomplete frame at the end (a torn tail: dropped silently, nothing in it was acknowledged). Anything
+ * else that does not check out is corruption: the reader reports it (offset and reason) and resynchronises
+ * at the next frame magic whose header CRC (and then payload CRC) checks out, so one damaged record loses
+ * only itself. A damaged header frame is covered by its copy. Format version 1 files (no frame magic:
+ * header then `u32 length, payload, u32 CRC32`) are still read, up to their first bad record.
  *
  * Writers share fsyncs: appends that arrive while one write + fsync is running are written together by
- * the next one, so N concurrent loads cost about one fsync per round trip, not N.
+ * the next one, so N concurrent loads cost about one fsync per round trip, not N. Files are created 0600
+ * and directories 0700 (the WAL holds user rows).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,7 +24,19 @@ import { GaleneError } from '../../common/errors';
 import { crc32 } from '../../storage/checksum';
 
 const MAGIC = Buffer.from('GWAL', 'latin1');
-const FORMAT_VERSION = 1;
+const FRAME_MAGIC = Buffer.from('GWFR', 'latin1');
+/** Version 2: framed records with a magic and a header CRC; version 1 (unframed records) is still read. */
+const FORMAT_VERSION = 2;
+const LEGACY_FORMAT_VERSION = 1;
+const PREAMBLE_BYTES = 8;
+/** Frame magic, kind, payload length, CRC32 of the first 12 bytes. */
+const FRAME_HEADER_BYTES = 16;
+const FRAME_KIND_HEADER = 1;
+const FRAME_KIND_RECORD = 2;
+/** How many copies of the batch header a file starts with (one damaged copy loses nothing). */
+const HEADER_COPIES = 2;
+export const WAL_FILE_MODE = 0o600;
+export const WAL_DIR_MODE = 0o700;
 
 /** What a WAL says about its batch; enough to replay it without the process that wrote it. */
 export interface WalHeader {
@@ -37,24 +56,28 @@ export function walFilePath(walDir: string, header: Pick<WalHeader, 'dbId' | 'ta
   return path.join(walDir, String(header.dbId), String(header.tableId), `${header.txnId}_${header.label}`);
 }
 
-function encodeHeader(header: WalHeader): Buffer {
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const out = Buffer.alloc(12 + json.length + 4);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(FORMAT_VERSION, 4);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  out.writeUInt32LE(crc32(json), 12 + json.length);
+function frame(kind: number, payload: Uint8Array): Buffer {
+  const out = Buffer.alloc(FRAME_HEADER_BYTES + payload.length + 4);
+  FRAME_MAGIC.copy(out, 0);
+  out.writeUInt32LE(kind, 4);
+  out.writeUInt32LE(payload.length, 8);
+  out.writeUInt32LE(crc32(out.subarray(0, 12)), 12);
+  out.set(payload, FRAME_HEADER_BYTES);
+  out.writeUInt32LE(crc32(payload), FRAME_HEADER_BYTES + payload.length);
   return out;
+}
+
+function encodeHeader(header: WalHeader): Buffer {
+  const preamble = Buffer.alloc(PREAMBLE_BYTES);
+  MAGIC.copy(preamble, 0);
+  preamble.writeUInt32LE(FORMAT_VERSION, 4);
+  const headerFrame = frame(FRAME_KIND_HEADER, Buffer.from(JSON.stringify(header), 'utf8'));
+  return Buffer.concat([preamble, ...Array.from({ length: HEADER_COPIES }, () => headerFrame)]);
 }
 
 /** Frame one payload as a record. */
 export function frameRecord(payload: Uint8Array): Buffer {
-  const out = Buffer.alloc(payload.length + 8);
-  out.writeUInt32LE(payload.length, 0);
-  out.set(payload, 4);
-  out.writeUInt32LE(crc32(payload), payload.length + 4);
-  return out;
+  return frame(FRAME_KIND_RECORD, payload);
 }
 
 async function fsyncDirectory(dir: string): Promise<void> {
@@ -97,8 +120,8 @@ export class WalWriter {
    */
   static async create(filePath: string, header: WalHeader, shouldSync: () => boolean): Promise<WalWriter> {
     const dir = path.dirname(filePath);
-    await fs.promises.mkdir(dir, { recursive: true });
-    const handle = await fs.promises.open(filePath, 'wx');
+    await fs.promises.mkdir(dir, { recursive: true, mode: WAL_DIR_MODE });
+    const handle = await fs.promises.open(filePath, 'wx', WAL_FILE_MODE);
     try {
       const head = encodeHeader(header);
       await writeAll(handle, head);
@@ -163,28 +186,123 @@ async function writeAll(handle: fs.promises.FileHandle, data: Uint8Array): Promi
   }
 }
 
-/** What a WAL file holds: its header and every complete record, and why reading stopped early, if it did. */
+/** A stretch of a WAL that did not check out and was skipped. */
+export interface WalCorruption {
+  /** Byte offset in the file where the bad stretch starts. */
+  readonly offset: number;
+  readonly reason: string;
+}
+
+/** What a WAL file holds: its header, every intact record, the stretches skipped, and a torn tail if any. */
 export interface WalContents {
-  readonly header: WalHeader;
+  /** null when no copy of the batch header is intact (the file cannot be replayed; keep it). */
+  readonly header: WalHeader | null;
+  readonly formatVersion: number;
   readonly payloads: Uint8Array[];
-  /** null when the file ended exactly after its last record. */
+  /** Byte offset of each payload's frame, parallel to `payloads`. */
+  readonly offsets: number[];
+  /** Damaged stretches (each a record or header copy lost), in file order. */
+  readonly corrupt: WalCorruption[];
+  /** An incomplete frame at the very end (a crash mid-write; nothing in it was acknowledged), else null. */
   readonly cut: string | null;
 }
 
-/**
- * Read a WAL. A missing or cut header gives null (a batch whose header never reached disk acknowledged
- * nothing). Records are read up to the first incomplete or mismatching one.
- */
-export function readWal(filePath: string): WalContents | null {
-  const data = fs.readFileSync(filePath);
-  if (data.length < 12 || !data.subarray(0, 4).equals(MAGIC)) return null;
-  if (data.readUInt32LE(4) !== FORMAT_VERSION) throw new GaleneError('CORRUPTION', [`WAL ${filePath}: unknown format version ${data.readUInt32LE(4)}`]);
-  const headerLength = data.readUInt32LE(8);
-  if (data.length < 12 + headerLength + 4) return null;
-  const json = data.subarray(12, 12 + headerLength);
-  if (crc32(json) !== data.readUInt32LE(12 + headerLength)) return null;
-  const header = JSON.parse(json.toString('utf8')) as WalHeader;
+type FrameRead =
+  | { readonly kind: 'frame'; readonly frameKind: number; readonly payload: Buffer; readonly end: number }
+  | { readonly kind: 'torn'; readonly reason: string }
+  | { readonly kind: 'bad'; readonly reason: string; readonly end: number | null };
+
+/** The frame starting at `pos`: intact, torn by the end of the file, or bad (`end` known when its header checked out). */
+function readFrame(data: Buffer, pos: number): FrameRead {
+  if (data.length - pos < FRAME_HEADER_BYTES) {
+    return FRAME_MAGIC.subarray(0, Math.min(4, data.length - pos)).equals(data.subarray(pos, pos + 4))
+      ? { kind: 'torn', reason: `incomplete frame header at byte ${pos}` }
+      : { kind: 'bad', reason: `bad frame magic at byte ${pos}`, end: null };
+  }
+  if (!data.subarray(pos, pos + 4).equals(FRAME_MAGIC)) return { kind: 'bad', reason: `bad frame magic at byte ${pos}`, end: null };
+  if (crc32(data.subarray(pos, pos + 12)) !== data.readUInt32LE(pos + 12)) return { kind: 'bad', reason: `frame header checksum mismatch at byte ${pos}`, end: null };
+  const length = data.readUInt32LE(pos + 8);
+  const end = pos + FRAME_HEADER_BYTES + length + 4;
+  if (end > data.length) return { kind: 'torn', reason: `incomplete record at byte ${pos}` };
+  const payload = data.subarray(pos + FRAME_HEADER_BYTES, pos + FRAME_HEADER_BYTES + length);
+  if (crc32(payload) !== data.readUInt32LE(end - 4)) return { kind: 'bad', reason: `checksum mismatch in the record at byte ${pos}`, end };
+  return { kind: 'frame', frameKind: data.readUInt32LE(pos + 4), payload, end };
+}
+
+function parseHeader(json: Uint8Array): WalHeader | null {
+  try {
+    const header = JSON.parse(Buffer.from(json).toString('utf8')) as WalHeader;
+    return typeof header === 'object' && header !== null && Array.isArray(header.columnIds) ? header : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Version 2: frames from `start`, resynchronising after each bad stretch at the next intact frame. */
+function readFramed(data: Buffer, start: number): WalContents {
+  let header: WalHeader | null = null;
   const payloads: Uint8Array[] = [];
+  const offsets: number[] = [];
+  const corrupt: WalCorruption[] = [];
+  let cut: string | null = null;
+  let badStart = -1;
+  let badReason = '';
+  const endBadStretch = (): void => {
+    if (badStart >= 0) corrupt.push({ offset: badStart, reason: badReason });
+    badStart = -1;
+  };
+  let pos = start;
+  while (pos < data.length) {
+    const read = readFrame(data, pos);
+    if (read.kind === 'frame') {
+      endBadStretch();
+      if (read.frameKind === FRAME_KIND_HEADER) {
+        header ??= parseHeader(read.payload);
+      } else if (read.frameKind === FRAME_KIND_RECORD) {
+        payloads.push(read.payload);
+        offsets.push(pos);
+      } else {
+        corrupt.push({ offset: pos, reason: `unknown frame kind ${read.frameKind} at byte ${pos}` });
+      }
+      pos = read.end;
+      continue;
+    }
+    if (read.kind === 'torn' && badStart < 0) {
+      cut = read.reason;
+      break;
+    }
+    if (read.kind === 'bad' && read.end !== null) {
+      // The frame header checked out, so its extent is known: exactly this one record is lost.
+      endBadStretch();
+      corrupt.push({ offset: pos, reason: read.reason });
+      pos = read.end;
+      continue;
+    }
+    if (badStart < 0) {
+      badStart = pos;
+      badReason = read.reason;
+    }
+    const next = data.indexOf(FRAME_MAGIC, pos + 1);
+    if (next < 0) break;
+    pos = next;
+  }
+  endBadStretch();
+  return { header, formatVersion: FORMAT_VERSION, payloads, offsets, corrupt, cut };
+}
+
+type LegacyRead = { readonly kind: 'ok'; readonly contents: WalContents } | { readonly kind: 'torn' } | { readonly kind: 'damaged' };
+
+/** Version 1: header, then unframed records up to the first incomplete or mismatching one. */
+function readLegacy(data: Buffer): LegacyRead {
+  if (data.length < 12) return { kind: 'torn' };
+  const headerLength = data.readUInt32LE(8);
+  if (data.length < 12 + headerLength + 4) return { kind: 'torn' };
+  const json = data.subarray(12, 12 + headerLength);
+  const header = crc32(json) === data.readUInt32LE(12 + headerLength) ? parseHeader(json) : null;
+  if (header === null) return { kind: 'damaged' };
+  const payloads: Uint8Array[] = [];
+  const offsets: number[] = [];
+  const corrupt: WalCorruption[] = [];
   let pos = 12 + headerLength + 4;
   let cut: string | null = null;
   while (pos < data.length) {
@@ -199,13 +317,40 @@ export function readWal(filePath: string): WalContents | null {
     }
     const payload = data.subarray(pos + 4, pos + 4 + length);
     if (crc32(payload) !== data.readUInt32LE(pos + 4 + length)) {
-      cut = `checksum mismatch in the record at byte ${pos}`;
+      // Version 1 records carry no magic to resynchronise on: the rest of the file is lost.
+      corrupt.push({ offset: pos, reason: `checksum mismatch in the record at byte ${pos} (format version 1: the records after it are unreadable)` });
       break;
     }
     payloads.push(payload);
+    offsets.push(pos);
     pos += length + 8;
   }
-  return { header, payloads, cut };
+  return { kind: 'ok', contents: { header, formatVersion: LEGACY_FORMAT_VERSION, payloads, offsets, corrupt, cut } };
+}
+
+/**
+ * Read a WAL. null means the file holds nothing that was ever acknowledged (cut before its header was
+ * complete, and no damage). Otherwise every intact record is returned, with each damaged stretch in
+ * `corrupt`; `header` is null when no header copy survived (the caller keeps the file for an operator).
+ */
+export function readWal(filePath: string): WalContents | null {
+  const data = fs.readFileSync(filePath);
+  if (data.length < PREAMBLE_BYTES) return null;
+  const magicOk = data.subarray(0, 4).equals(MAGIC);
+  const version = magicOk ? data.readUInt32LE(4) : -1;
+  let legacy: LegacyRead | null = null;
+  if (version === LEGACY_FORMAT_VERSION) {
+    legacy = readLegacy(data);
+    if (legacy.kind === 'ok') return legacy.contents;
+  }
+  // Version 2 frames start after the preamble; a damaged preamble is scanned the same way.
+  const framed = readFramed(data, PREAMBLE_BYTES);
+  const readable = framed.header !== null || framed.payloads.length > 0;
+  if (version === FORMAT_VERSION) return !readable && framed.corrupt.length === 0 ? null : framed;
+  if (readable) return { ...framed, corrupt: [{ offset: 0, reason: magicOk ? `damaged format version field (reads ${version})` : 'bad file magic' }, ...framed.corrupt] };
+  if (legacy?.kind === 'torn') return null;
+  const reason = legacy !== null ? 'format version 1 header checksum mismatch' : magicOk ? `unknown format version ${version}` : 'bad file magic';
+  return { header: null, formatVersion: version, payloads: [], offsets: [], corrupt: [{ offset: 0, reason }], cut: null };
 }
 
 /** Every WAL file under the WAL directories (`<dir>/<db>/<table>/<file>`), oldest name order per table. */
@@ -214,7 +359,7 @@ export function listWalFiles(walDirs: readonly string[]): string[] {
   for (const walDir of walDirs) {
     if (!fs.existsSync(walDir)) continue;
     for (const dbEntry of fs.readdirSync(walDir, { withFileTypes: true })) {
-      if (!dbEntry.isDirectory()) continue;
+      if (!dbEntry.isDirectory() || dbEntry.name.startsWith('.')) continue;
       const dbDir = path.join(walDir, dbEntry.name);
       for (const tableEntry of fs.readdirSync(dbDir, { withFileTypes: true })) {
         if (!tableEntry.isDirectory()) continue;
