@@ -97,6 +97,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-groupcommit-'));
   const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true', '--max_connections', '2000', '--max_tablet_version_num', '100000'] });
   const conn = await connect(server.ports.query_port);
+  // Up to 500 sessions of root: past Doris's per-user default of 100.
+  await conn.query('SET GLOBAL max_user_connections = 2000');
   await conn.query('CREATE DATABASE bench');
   await conn.query('USE bench');
   let tableIdx = 0;

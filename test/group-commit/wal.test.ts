@@ -17,10 +17,16 @@ import { httpRequest, insertInfo, updateConfig, waitForRows, walFiles } from './
 const CREATE = (name: string, intervalMs: number, extra = ''): string =>
   `CREATE TABLE ${name} (id INT NOT NULL, client INT NOT NULL, note VARCHAR(40)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2 PROPERTIES ("replication_num" = "1", "group_commit_mode" = "async_mode", "group_commit_interval_ms" = "${intervalMs}"${extra})`;
 
-test('SIGKILL while 200 async clients write: after restart every acknowledged row is visible exactly once', async () => {
+test('SIGKILL while 200 async clients write: after restart every acknowledged row is visible exactly once', async (t) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-gc-kill-'));
   let server = await startGalene({ dataDir });
+  // Whatever fails below, no server is left running (the test process would wait for it).
+  t.after(() => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  });
   const admin = await connect(server.ports.query_port);
+  // 200 sessions of one user: past Doris's per-user default of 100.
+  await admin.query('SET GLOBAL max_user_connections = 1000');
   await admin.query('CREATE DATABASE k');
   // A short interval: some batches commit before the kill, the open ones live only in their WALs.
   await admin.query(CREATE('k.t', 150));

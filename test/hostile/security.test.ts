@@ -269,4 +269,6 @@ test('block file cache: cached blocks are 0600 in 0700 directories', async () =>
   assert.ok(files.length > 0, 'the read filled the cache');
   for (const each of files) assert.equal(mode(each), 0o600, each);
   for (const each of dirs) assert.equal(mode(each), 0o700, each);
+  await cache.close();
+  await remote.close?.();
 });
