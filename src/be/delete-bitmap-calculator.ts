@@ -12,7 +12,7 @@
  */
 import { Batch, getRaw, RawValue, takeRows, toPlainStrings, Vector, VectorBuilder } from '../common/column';
 import { GaleneError } from '../common/errors';
-import { compareStrings, sortPermutation } from '../common/row-order';
+import { compareRawValues, sortPermutation } from '../common/row-order';
 import { isStringType } from '../common/types';
 import { computeBuckets } from '../load/bucket-hash';
 import type { MergeOnWriteStorage, TableState } from '../meta/catalog';
@@ -117,7 +117,7 @@ function crossColumnComparator(left: Vector, right: Vector): CrossComparator {
     const valuesB = right.values as ArrayLike<number | bigint>;
     compareValues = (rowA, rowB) => (valuesA[rowA] < valuesB[rowB] ? -1 : valuesA[rowA] > valuesB[rowB] ? 1 : 0);
   } else {
-    compareValues = (rowA, rowB) => compareRaw(getRaw(left, rowA), getRaw(right, rowB));
+    compareValues = (rowA, rowB) => compareRawValues(getRaw(left, rowA), getRaw(right, rowB));
   }
   const nullsA = left.nulls;
   const nullsB = right.nulls;
@@ -128,13 +128,6 @@ function crossColumnComparator(left: Vector, right: Vector): CrossComparator {
     if (nullA || nullB) return nullA === nullB ? 0 : nullA ? -1 : 1;
     return compareValues(rowA, rowB);
   };
-}
-
-/** Raw values of one type, NULL lowest (sequence columns: a NULL sequence never wins). */
-function compareRaw(a: RawValue, b: RawValue): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function crossComparator(probe: readonly Vector[], other: readonly Vector[]): CrossComparator {
@@ -308,8 +301,8 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
     for (const zone of zones) {
       if (zone.nullCount > 0) hasNull = true;
       if (zone.allNull) continue;
-      if (min === null || compareRaw(zone.min, min) < 0) min = zone.min;
-      if (max === null || compareRaw(zone.max, max) > 0) max = zone.max;
+      if (min === null || compareRawValues(zone.min, min) < 0) min = zone.min;
+      if (max === null || compareRawValues(zone.max, max) > 0) max = zone.max;
     }
     const predicates: ScanPredicate[] = [];
     if (!hasNull && min !== null && max !== null) predicates.push({ column: firstKey.name, op: '>=', value: min }, { column: firstKey.name, op: '<=', value: max });
@@ -349,7 +342,7 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
       const oldSeq = stored ? await reader.readRows(seqName, Int32Array.from(matches, (match) => match.rowId), NO_PROFILE) : null;
       matches.forEach(({ probeRow, rowId }, matchIdx) => {
         // The new row wins ties: a load with the same sequence value replaces (Doris: >=).
-        const newer = compareRaw(getRaw(probe.sequence!, probeRow), oldSeq === null ? null : getRaw(oldSeq, matchIdx)) >= 0;
+        const newer = compareRawValues(getRaw(probe.sequence!, probeRow), oldSeq === null ? null : getRaw(oldSeq, matchIdx)) >= 0;
         if (newer) working.add(other, rowId);
         else working.add(ref, probeRow);
       });
