@@ -346,11 +346,15 @@ export class Catalog {
 
   /**
    * Swap compacted rowsets for their merged replacement (see MetaStore.replaceRowsets); the retired
-   * rowsets' delete bitmaps go with them (the merged rowset holds only their visible rows).
+   * rowsets' delete bitmaps go with them (the merged rowset holds only their visible rows);
+   * `addedDeletes` are rows of the merged rowset deleted while it was being written (merge-on-write).
    */
-  applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
-    this.meta.replaceRowsets(removedIds, added, version, txnId);
+  applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number, addedDeletes: readonly Omit<BitmapDelta, 'rowsetId'>[] = []): void {
     const state = this.tablesById.get(tableId);
-    if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedIds) });
+    const addedId = this.meta.replaceRowsets(removedIds, added, version, txnId, addedDeletes, state?.visibleVersion ?? version);
+    if (state) {
+      const deleteBitmap = (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedIds).withDeletes(addedDeletes.map((deletes) => ({ ...deletes, rowsetId: addedId })));
+      this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), deleteBitmap });
+    }
   }
 }
