@@ -11,11 +11,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
-import { Config } from '../../src/common/config';
-import { RunningGalene, startGalene } from '../../src/fe/galene-server';
+import type { RunningGalene } from '../../src/fe/galene-server';
 import { makeDataDir } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
+import { pauseAfterMerge, startInProcess } from '../table-models/in-process';
 
 let server: RunningGalene;
 let conn: Connection;
@@ -23,7 +23,7 @@ let dataDir: string;
 
 before(async () => {
   dataDir = makeDataDir('galene-hostile-models-');
-  server = await startGalene(new Config({ data_dir: dataDir, query_port: 0, http_port: 0, webserver_port: 0, brpc_port: 0, disable_auto_compaction: true }));
+  server = await startInProcess(dataDir);
   conn = await connect(server.ports.query_port);
   await conn.query('CREATE DATABASE hm');
   await conn.query('USE hm');
@@ -111,21 +111,13 @@ for (const change of ['DROP TABLE', 'TRUNCATE TABLE'] as const) {
     for (let load = 0; load < 3; load++) await conn.query(`INSERT INTO ${name} VALUES (1, ${load}), (${10 + load}, ${load})`);
     const frontend = server.frontend;
     const table = frontend.catalog.getTable('hm', name);
-    let reached!: () => void;
-    const hookReached = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    const paused = new Promise<void>((resolve) => (release = resolve));
-    frontend.compaction.afterMergeHook = () => {
-      reached();
-      return paused;
-    };
+    const pause = pauseAfterMerge(frontend.compaction);
     const compaction = frontend.compaction.compactTablet(table, table.tablets[0].id, table.rowsets);
     compaction.catch(() => undefined);
-    await hookReached;
+    await pause.reached;
     await conn.query(`${change} ${name}`);
-    release();
+    pause.release();
     await assert.rejects(compaction, /was dropped during compaction|compaction inputs of tablet \d+ changed/);
-    frontend.compaction.afterMergeHook = null;
     if (change === 'TRUNCATE TABLE') {
       assert.deepEqual(await queryRows(conn, `SELECT count(*) FROM ${name}`), [['0']]);
       await conn.query(`INSERT INTO ${name} VALUES (1, 1)`);

@@ -10,18 +10,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
-import { Config } from '../../src/common/config';
-import { RunningGalene, startGalene } from '../../src/fe/galene-server';
+import type { RunningGalene } from '../../src/fe/galene-server';
 import { makeDataDir } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
+import { pauseAfterMerge, startInProcess } from './in-process';
 
 const KEYS = 3000;
 const LOADS = 6;
-
-function start(dataDir: string): Promise<RunningGalene> {
-  return startGalene(new Config({ data_dir: dataDir, query_port: 0, http_port: 0, webserver_port: 0, brpc_port: 0, disable_auto_compaction: true }));
-}
 
 async function rowsetCount(conn: Connection): Promise<number> {
   const rows = await queryRows(conn, 'SHOW TABLETS FROM t');
@@ -36,7 +32,7 @@ async function checkRows(conn: Connection, expected: Map<number, number>, when: 
 
 test('loads publish while a merge-on-write compaction is paused; after the swap the newest rows win', { timeout: 120_000 }, async () => {
   const dataDir = makeDataDir('galene-mow-compact-');
-  let server = await start(dataDir);
+  let server: RunningGalene = await startInProcess(dataDir);
   try {
     let conn = await connect(server.ports.query_port);
     await conn.query('CREATE DATABASE mc');
@@ -57,17 +53,10 @@ test('loads publish while a merge-on-write compaction is paused; after the swap 
     const frontend = server.frontend;
     const table = frontend.catalog.getTable('mc', 't');
     const tabletId = table.tablets[0].id;
-    let reached!: () => void;
-    const hookReached = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    const paused = new Promise<void>((resolve) => (release = resolve));
-    frontend.compaction.afterMergeHook = () => {
-      reached();
-      return paused;
-    };
+    const pause = pauseAfterMerge(frontend.compaction);
     let compactionDone = false;
     const compaction = frontend.compaction.compactTablet(table, tabletId, table.rowsets).then(() => (compactionDone = true));
-    await hookReached;
+    await pause.reached;
 
     // While the merged rowset waits for its swap: upserts of compacted keys, a Stream Load, DELETE, new keys.
     const upserts: string[] = [];
@@ -94,7 +83,7 @@ test('loads publish while a merge-on-write compaction is paused; after the swap 
     assert.equal(compactionDone, false, 'every load finished while the compaction was paused');
     await checkRows(conn, expected, 'during compaction');
 
-    release();
+    pause.release();
     await compaction;
     assert.equal(frontend.compaction.stats.failures, 0);
     // The six input rowsets became one; the three loads published meanwhile stay (DELETE adds none).
@@ -106,7 +95,7 @@ test('loads publish while a merge-on-write compaction is paused; after the swap 
     await conn.end();
 
     await server.stop();
-    server = await start(dataDir);
+    server = await startInProcess(dataDir);
     conn = await connect(server.ports.query_port, { database: 'mc' });
     await checkRows(conn, expected, 'after a restart');
     await conn.end();
