@@ -8,15 +8,23 @@
  * Merging a run of consecutive versions is exact for every model: the merged rowset takes the newest
  * version of the run, so it still sorts before every newer rowset and after every older one. Deleted rows
  * (merge-on-write delete bitmaps, DELETE predicates of later versions) are left out of the merged rowset.
+ * Loads are never held up by a merge: merge-on-write tablets take the publish lock only for the swap
+ * (see compactTablet).
  */
+import { concatVectors, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { Catalog, TableState } from '../meta/catalog';
-import { isMergeOnWrite } from '../meta/delete-bitmap';
-import type { RowsetRecord } from '../meta/meta-store';
+import { BitmapDelta, DeleteBitmap, isMergeOnWrite, subtractSortedRowIds } from '../meta/delete-bitmap';
+import type { NewRowset, RowsetRecord } from '../meta/meta-store';
+import { findColumn } from '../meta/schema';
 import type { Backend } from './backend';
 import { mergeTabletRowsets } from './compaction-merge';
 import { CompactionWorkerClient } from './compaction-worker-client';
+
+const NO_PROFILE = { add: (): void => undefined };
+/** Id of the merged rowset before the swap gives it one (real ids are positive). */
+const OUTPUT_PLACEHOLDER_ID = -1;
 
 export interface CompactionPolicy {
   /** Cumulative compaction starts when a tablet has this many rowsets smaller than `smallRowsetBytes`. */
@@ -133,24 +141,52 @@ export class CompactionScheduler {
     return compacted;
   }
 
+  /**
+   * Fault hook for tests: awaited after a merge-on-write compaction has written its output and before it
+   * takes the publish lock to swap, so loads can be published "during" the merge deterministically.
+   */
+  afterMergeHook: (() => Promise<void>) | null = null;
+
   /** Merge `inputs` (rowsets of one tablet, consecutive in version order) into one rowset. */
   async compactTablet(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<void> {
-    if (!isMergeOnWrite(table.schema)) return this.mergeRowsets(table, tabletId, inputs);
-    // Merge-on-write: hold the table's publish lock for the whole compaction, so no publish adds delete
-    // bitmap entries against the input rowsets meanwhile (they would be lost with the inputs); the merged
-    // rowset is written from the inputs' visible rows at the current bitmap, whose entries for the inputs
-    // are dropped with them. Loads into the table wait for the compaction of one tablet at most.
     const tableId = table.schema.id;
-    await this.catalog.withTableLock([tableId], async () => {
-      const current = this.catalog.getTableById(tableId);
-      if (!current) throw new GaleneError('INTERNAL', [`table ${table.schema.name} was dropped during compaction`]);
-      const live = new Set(current.rowsets.map((rowset) => rowset.id));
-      if (!inputs.every((rowset) => live.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
-      await this.mergeRowsets(current, tabletId, inputs);
-    });
+    const before = this.catalog.getTableById(tableId) ?? table;
+    const live = new Set(before.rowsets.map((rowset) => rowset.id));
+    if (!inputs.every((rowset) => live.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
+    const merged = await this.mergeRowsets(before, tabletId, inputs);
+    try {
+      if (!isMergeOnWrite(table.schema)) {
+        this.catalog.applyCompaction(tableId, inputs.map((rowset) => rowset.id), merged.output, merged.version, merged.txnId);
+      } else {
+        // Merge-on-write, as Doris does it: the merge above ran without the publish lock, from the inputs'
+        // rows visible at `before`. Loads published meanwhile may have deleted some of those rows (delete
+        // bitmap entries against the inputs, which go away with them): under the lock, briefly, the same
+        // rows of the output are marked deleted, then the rowsets are swapped.
+        await this.afterMergeHook?.();
+        await this.catalog.withTableLock([tableId], async () => {
+          const current = this.catalog.getTableById(tableId);
+          if (!current) throw new GaleneError('INTERNAL', [`table ${table.schema.name} was dropped during compaction`]);
+          const liveNow = new Set(current.rowsets.map((rowset) => rowset.id));
+          if (!inputs.every((rowset) => liveNow.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
+          const deletes = await this.deletesDuringMerge(before, current, tabletId, inputs, merged.output, merged.version);
+          this.catalog.applyCompaction(tableId, inputs.map((rowset) => rowset.id), merged.output, merged.version, merged.txnId, deletes);
+        });
+      }
+    } catch (err) {
+      await this.backend.deleteObjects(merged.objectKeys);
+      throw err;
+    }
+    const retired = inputs.flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+    const timer = setTimeout(() => {
+      this.retiredTimers.delete(timer);
+      void this.backend.deleteObjects(retired);
+    }, this.policy.retiredFileGraceMs);
+    timer.unref();
+    this.retiredTimers.add(timer);
   }
 
-  private async mergeRowsets(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<void> {
+  /** Write the merged rowset of `inputs` (visible rows at `table`'s delete bitmap); commits nothing. */
+  private async mergeRowsets(table: TableState, tabletId: number, inputs: readonly RowsetRecord[]): Promise<{ output: NewRowset; version: number; txnId: number; objectKeys: string[] }> {
     const tablet = table.tablets.find((candidate) => candidate.id === tabletId);
     if (!tablet) throw new GaleneError('INTERNAL', [`tablet ${tabletId} not in table ${table.schema.name}`]);
     const slice: TableState = { ...table, tablets: [tablet], rowsets: inputs };
@@ -161,18 +197,40 @@ export class CompactionScheduler {
     const written = this.worker ? await this.worker.merge(slice, txnId) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId);
     const version = Math.max(...inputs.map((rowset) => rowset.version));
     const output = written.rowsets[0] ?? { tabletId, tableId: table.schema.id, segments: [], numRows: 0, dataSize: 0 };
-    try {
-      this.catalog.applyCompaction(table.schema.id, inputs.map((rowset) => rowset.id), output, version, txnId);
-    } catch (err) {
-      await this.backend.deleteObjects(written.objectKeys);
-      throw err;
+    return { output, version, txnId, objectKeys: written.objectKeys };
+  }
+
+  /**
+   * Rows of the merged `output` to mark deleted: those whose input row was visible at `before` and is
+   * deleted at `current` (a load published during the merge replaced its key, or a DELETE removed it).
+   * Each key has at most one visible row, so the output row with that key is the one. The caller holds
+   * the publish lock.
+   */
+  private async deletesDuringMerge(before: TableState, current: TableState, tabletId: number, inputs: readonly RowsetRecord[], output: NewRowset, version: number): Promise<Omit<BitmapDelta, 'rowsetId'>[]> {
+    const beforeBitmap = before.deleteBitmap ?? DeleteBitmap.EMPTY;
+    const currentBitmap = current.deleteBitmap ?? DeleteBitmap.EMPTY;
+    const schema = current.schema;
+    const keyColumns = schema.keyColumns.map((name) => findColumn(schema, name)!);
+    const keyParts: Vector[][] = keyColumns.map(() => []);
+    let length = 0;
+    for (const rowset of inputs) {
+      for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
+        const rowIds = subtractSortedRowIds(currentBitmap.get(rowset.id, segmentIdx), beforeBitmap.get(rowset.id, segmentIdx));
+        if (rowIds.length === 0) continue;
+        const reader = await this.backend.openSegment(rowset.segments[segmentIdx], NO_PROFILE);
+        for (let keyIdx = 0; keyIdx < keyColumns.length; keyIdx++) keyParts[keyIdx].push(await reader.readRows(keyColumns[keyIdx].name, rowIds, NO_PROFILE));
+        length += rowIds.length;
+      }
     }
-    const retired = inputs.flatMap((rowset) => rowset.segments.map((segment) => segment.key));
-    const timer = setTimeout(() => {
-      this.retiredTimers.delete(timer);
-      void this.backend.deleteObjects(retired);
-    }, this.policy.retiredFileGraceMs);
-    timer.unref();
-    this.retiredTimers.add(timer);
+    const storage = this.catalog.mergeOnWrite;
+    if (length === 0 || output.segments.length === 0) return [];
+    if (storage === null) throw new GaleneError('INTERNAL', ['merge-on-write compaction without a storage engine']);
+    const tablet = current.tablets.find((candidate) => candidate.id === tabletId)!;
+    const keys = keyColumns.map((column, keyIdx) => concatVectors(column.type, keyParts[keyIdx]));
+    // The output alone, under a placeholder id (it gets its id when swapped in).
+    const outputRecord: RowsetRecord = { ...output, id: OUTPUT_PLACEHOLDER_ID, txnId: 0, version, createTime: 0 };
+    const outputOnly: TableState = { ...current, tablets: [tablet], rowsets: [outputRecord], deleteBitmap: DeleteBitmap.EMPTY };
+    const { bitmaps } = await storage.deleteKeys(outputOnly, keys, length);
+    return bitmaps.map(({ segment, rowIds }) => ({ segment, rowIds }));
   }
 }

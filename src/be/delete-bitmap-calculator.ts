@@ -12,10 +12,12 @@
  */
 import { Batch, getRaw, RawValue, takeRows, toPlainStrings, Vector, VectorBuilder } from '../common/column';
 import { GaleneError } from '../common/errors';
-import { compareStrings, sortPermutation } from '../common/row-order';
+import { compareRawValues, sortPermutation } from '../common/row-order';
 import { isStringType } from '../common/types';
+import type { ObjectStore } from '../io/object-store';
 import { computeBuckets } from '../load/bucket-hash';
-import type { MergeOnWriteStorage, TableState } from '../meta/catalog';
+import { writeTableRows } from '../load/table-writer';
+import type { MergeOnWriteStorage, PartialUpdate, TableState } from '../meta/catalog';
 import { BitmapDelta, containsRowId, DeleteBitmap, PendingBitmapDelta, sequenceColumnName, sortedUniqueRowIds } from '../meta/delete-bitmap';
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn } from '../meta/schema';
@@ -117,7 +119,7 @@ function crossColumnComparator(left: Vector, right: Vector): CrossComparator {
     const valuesB = right.values as ArrayLike<number | bigint>;
     compareValues = (rowA, rowB) => (valuesA[rowA] < valuesB[rowB] ? -1 : valuesA[rowA] > valuesB[rowB] ? 1 : 0);
   } else {
-    compareValues = (rowA, rowB) => compareRaw(getRaw(left, rowA), getRaw(right, rowB));
+    compareValues = (rowA, rowB) => compareRawValues(getRaw(left, rowA), getRaw(right, rowB));
   }
   const nullsA = left.nulls;
   const nullsB = right.nulls;
@@ -128,13 +130,6 @@ function crossColumnComparator(left: Vector, right: Vector): CrossComparator {
     if (nullA || nullB) return nullA === nullB ? 0 : nullA ? -1 : 1;
     return compareValues(rowA, rowB);
   };
-}
-
-/** Raw values of one type, NULL lowest (sequence columns: a NULL sequence never wins). */
-function compareRaw(a: RawValue, b: RawValue): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function crossComparator(probe: readonly Vector[], other: readonly Vector[]): CrossComparator {
@@ -171,8 +166,67 @@ interface Located {
   readonly probeRow: number;
 }
 
+/** What the engine needs of the BE: segment readers, and the object store for partial-update rewrites. */
+export interface MergeOnWriteHost extends SegmentOpener {
+  readonly store: ObjectStore;
+  deleteObjects(keys: readonly string[]): Promise<void>;
+}
+
 export class MergeOnWriteEngine implements MergeOnWriteStorage {
-  constructor(private readonly opener: SegmentOpener) {}
+  constructor(private readonly opener: MergeOnWriteHost) {}
+
+  deleteObjects(keys: readonly string[]): Promise<void> {
+    return this.opener.deleteObjects(keys);
+  }
+
+  /**
+   * Partial update at publish (the caller holds the table's lock): for each new segment, the rows whose
+   * key's visible row lives in a rowset newer than `partial.readVersion` — written by a load published
+   * after this one filled its missing columns — take those columns from that row; a segment with such
+   * rows is written again (same rows, same order) under `refreshId`. Keys only in older rowsets keep the
+   * values they were filled with, which are still the visible ones.
+   */
+  async refreshPartialColumns(table: TableState, rowsets: readonly NewRowset[], rowsetIdxs: readonly number[], partial: PartialUpdate, refreshId: number): Promise<{ rowsets: NewRowset[]; written: string[]; retired: string[] }> {
+    const schema = table.schema;
+    const out = [...rowsets];
+    const written: string[] = [];
+    const retired: string[] = [];
+    for (const newIdx of rowsetIdxs) {
+      const rowset = rowsets[newIdx];
+      const tablet = table.tablets.find((candidate) => candidate.id === rowset.tabletId);
+      const newer = table.rowsets.filter((existing) => existing.tabletId === rowset.tabletId && existing.version > partial.readVersion);
+      if (tablet === undefined || newer.length === 0) continue;
+      // Only the newer rowsets are searched: a key's visible row found there is the one to read again.
+      const recent: TableState = { ...table, tablets: [tablet], rowsets: newer };
+      const nextSegmentIdx = new Map<number, number>();
+      const segments: SegmentRecord[] = [];
+      let dataSize = 0;
+      let changed = false;
+      for (const record of rowset.segments) {
+        const reader = await this.opener.openSegment(record, NO_PROFILE);
+        const columns: Vector[] = [];
+        for (const column of schema.columns) columns.push(await reader.readColumn(column.name, null, NO_PROFILE));
+        const batch: Batch = { length: reader.numRows, columns };
+        const filled = await this.fillPartialColumns(recent, batch, partial.givenColumns);
+        if (filled === batch) {
+          segments.push(record);
+          dataSize += record.size;
+          nextSegmentIdx.set(tablet.id, (nextSegmentIdx.get(tablet.id) ?? 0) + 1);
+          continue;
+        }
+        changed = true;
+        const rewrite = await writeTableRows(this.opener.store, recent, filled, refreshId, nextSegmentIdx);
+        written.push(...rewrite.objectKeys);
+        retired.push(record.key);
+        for (const part of rewrite.rowsets) {
+          segments.push(...part.segments);
+          dataSize += part.dataSize;
+        }
+      }
+      if (changed) out[newIdx] = { ...rowset, segments, dataSize };
+    }
+    return { rowsets: out, written, retired };
+  }
 
   /**
    * Delete bitmap deltas for publishing `rowsets[rowsetIdxs]` (rowsets of `table`, one per tablet): each
@@ -308,8 +362,8 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
     for (const zone of zones) {
       if (zone.nullCount > 0) hasNull = true;
       if (zone.allNull) continue;
-      if (min === null || compareRaw(zone.min, min) < 0) min = zone.min;
-      if (max === null || compareRaw(zone.max, max) > 0) max = zone.max;
+      if (min === null || compareRawValues(zone.min, min) < 0) min = zone.min;
+      if (max === null || compareRawValues(zone.max, max) > 0) max = zone.max;
     }
     const predicates: ScanPredicate[] = [];
     if (!hasNull && min !== null && max !== null) predicates.push({ column: firstKey.name, op: '>=', value: min }, { column: firstKey.name, op: '<=', value: max });
@@ -349,7 +403,7 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
       const oldSeq = stored ? await reader.readRows(seqName, Int32Array.from(matches, (match) => match.rowId), NO_PROFILE) : null;
       matches.forEach(({ probeRow, rowId }, matchIdx) => {
         // The new row wins ties: a load with the same sequence value replaces (Doris: >=).
-        const newer = compareRaw(getRaw(probe.sequence!, probeRow), oldSeq === null ? null : getRaw(oldSeq, matchIdx)) >= 0;
+        const newer = compareRawValues(getRaw(probe.sequence!, probeRow), oldSeq === null ? null : getRaw(oldSeq, matchIdx)) >= 0;
         if (newer) working.add(other, rowId);
         else working.add(ref, probeRow);
       });

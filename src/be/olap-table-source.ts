@@ -9,13 +9,14 @@
  */
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
-import { compareStrings } from '../common/row-order';
+import { compareRawValues } from '../common/row-order';
 import type { ScanRequest, TableSource } from '../exec/context';
 import type { TableState } from '../meta/catalog';
-import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds } from '../meta/delete-bitmap';
+import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
+import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../storage/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
@@ -64,13 +65,6 @@ export function excludeRows(ranges: RowRanges, excluded: Int32Array): RowRanges 
   return RowRanges.of(pairs);
 }
 
-/** Raw values of one column type; NULL sorts lowest (callers handle SQL NULL semantics first). */
-function compareValues(a: RawValue, b: RawValue): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Whether a stored value satisfies one DELETE condition (SQL semantics: a comparison with NULL is not true). */
 export function conditionMatches(condition: DeleteCondition, value: RawValue): boolean {
   switch (condition.op) {
@@ -85,14 +79,14 @@ export function conditionMatches(condition: DeleteCondition, value: RawValue): b
   const values = condition.values;
   switch (condition.op) {
     case 'in':
-      return values.some((candidate) => candidate !== null && compareValues(value, candidate) === 0);
+      return values.some((candidate) => candidate !== null && compareRawValues(value, candidate) === 0);
     case 'not in':
-      return values.every((candidate) => candidate !== null && compareValues(value, candidate) !== 0);
+      return values.every((candidate) => candidate !== null && compareRawValues(value, candidate) !== 0);
     default:
       break;
   }
   if (values[0] === null) return false;
-  const diff = compareValues(value, values[0]);
+  const diff = compareRawValues(value, values[0]);
   switch (condition.op) {
     case '=':
       return diff === 0;
@@ -310,10 +304,21 @@ export class OlapTableSource implements TableSource {
     }
   }
 
-  /** UNIQUE and AGGREGATE KEY: read keys and requested columns of every rowset, then merge per key. */
+  /**
+   * UNIQUE and AGGREGATE KEY: read keys, the sequence column and the requested columns of every rowset,
+   * then merge per key with the table model — the same merge (table-model-merge.ts) a load's memtable does
+   * on flush, so a key's result does not depend on whether its rows were loaded together, apart, or
+   * compacted. Rows come out in key order.
+   */
   private async *mergedTabletBatches(rowsets: readonly RowsetRecord[], columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): AsyncIterable<Batch> {
     const keyColumns = this.schema.keyColumns.map((name) => findColumn(this.schema, name)!);
     const readColumns = [...keyColumns, ...columns.filter((column) => !column.isKey)];
+    const seqName = sequenceColumnName(this.schema);
+    let sequenceIdx = seqName === null ? -1 : readColumns.findIndex((column) => column.name === seqName);
+    if (seqName !== null && sequenceIdx < 0) {
+      sequenceIdx = readColumns.length;
+      readColumns.push(findColumn(this.schema, seqName)!);
+    }
     const parts: Batch[] = [];
     for await (const batch of readAhead(segmentsOf(rowsets), (ref) => this.readSegment(ref.rowset, ref.segmentIdx, readColumns, predicates, request))) {
       if (batch) parts.push(batch);
@@ -321,34 +326,11 @@ export class OlapTableSource implements TableSource {
     if (parts.length === 0) return;
     const all: Vector[] = readColumns.map((column, colIdx) => concatVectors(column.type, parts.map((part) => part.columns[colIdx])));
     const length = parts.reduce((sum, part) => sum + part.length, 0);
-    // Rows arrive in version order (and load order within a version): the last row of a key is the newest.
-    const keyOf = (rowIdx: number): string => {
-      let key = '';
-      for (let keyIdx = 0; keyIdx < keyColumns.length; keyIdx++) key += String(getRaw(all[keyIdx], rowIdx)) + '\u0001';
-      return key;
-    };
-    const groupOfKey = new Map<string, number>();
-    const groupRows: number[][] = [];
-    for (let rowIdx = 0; rowIdx < length; rowIdx++) {
-      const key = keyOf(rowIdx);
-      let group = groupOfKey.get(key);
-      if (group === undefined) {
-        group = groupRows.length;
-        groupOfKey.set(key, group);
-        groupRows.push([]);
-      }
-      groupRows[group].push(rowIdx);
-    }
-    const output: Vector[] = columns.map((column) => {
-      const vec = all[readColumns.indexOf(column)];
-      if (this.schema.keysType === 'UNIQUE' || column.isKey) {
-        const lastRows = Int32Array.from(groupRows, (rows) => rows[rows.length - 1]);
-        return takeRows(vec, lastRows);
-      }
-      return aggregateGroups(vec, column, groupRows);
-    });
-    for (let start = 0; start < groupRows.length; start += BATCH_SIZE) {
-      const end = Math.min(groupRows.length, start + BATCH_SIZE);
+    // Rows arrive in version order (and load order within a version), as the merge expects.
+    const merged = mergeRowsByKey(all, length, { keysType: this.schema.keysType, numKeyColumns: keyColumns.length, columns: readColumns, sequenceIdx });
+    const output: Vector[] = columns.map((column) => merged.columns[readColumns.indexOf(column)]);
+    for (let start = 0; start < merged.length; start += BATCH_SIZE) {
+      const end = Math.min(merged.length, start + BATCH_SIZE);
       yield { length: end - start, columns: output.map((vec) => sliceVector(vec, start, end)) };
     }
   }
@@ -440,33 +422,4 @@ export function* batchesOfParts(read: SegmentParts): Iterable<Batch> {
     yield { length: take, columns };
     row += take;
   }
-}
-
-/** Merge the stored rows of each key with the column's aggregation (AGGREGATE KEY model). */
-function aggregateGroups(vec: Vector, column: ColumnSchema, groupRows: readonly number[][]): Vector {
-  const builder = new VectorBuilder(column.type, groupRows.length);
-  for (const rows of groupRows) {
-    let acc: RawValue = null;
-    for (const rowIdx of rows) {
-      const value = getRaw(vec, rowIdx);
-      switch (column.aggregation) {
-        case 'SUM':
-          if (value !== null) acc = acc === null ? value : typeof acc === 'bigint' || typeof value === 'bigint' ? BigInt(acc) + BigInt(value) : (acc as number) + (value as number);
-          break;
-        case 'MIN':
-          if (value !== null && (acc === null || value < acc)) acc = value;
-          break;
-        case 'MAX':
-          if (value !== null && (acc === null || value > acc)) acc = value;
-          break;
-        case 'REPLACE_IF_NOT_NULL':
-          if (value !== null) acc = value;
-          break;
-        default: // REPLACE and the sketch aggregations keep the newest value
-          acc = value;
-      }
-    }
-    builder.append(acc);
-  }
-  return builder.finish();
 }

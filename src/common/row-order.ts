@@ -3,7 +3,7 @@
  * by key before a segment is written), the Sort/TopN operators and merges. Strings compare as UTF-8 bytes
  * (Doris's default binary collation); NULLs sort by the caller's choice.
  */
-import type { Vector } from './column';
+import type { RawValue, Vector } from './column';
 
 /** Compares row a with row b of one vector: negative, zero or positive. */
 export type RowComparator = (rowA: number, rowB: number) => number;
@@ -30,6 +30,16 @@ export function compareStrings(a: string, b: string): number {
     if (ca > 0xffff) charIdx++;
   }
   return a.length - b.length;
+}
+
+/**
+ * Raw values of one column type: NULL lowest, strings as UTF-8 bytes (compareStrings), numbers and
+ * bigints numerically. The one comparison of merges (MIN/MAX, sequence columns) and DELETE conditions.
+ */
+export function compareRawValues(a: RawValue, b: RawValue): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Values-only comparator (ignores nulls) for one vector, ascending. */

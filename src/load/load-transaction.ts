@@ -5,7 +5,8 @@
 import type { Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
-import type { Catalog, TableState } from '../meta/catalog';
+import { partialUpdateOf } from '../meta/catalog';
+import type { Catalog, PartialUpdate, TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
 import { writeTableRows } from './table-writer';
 
@@ -45,7 +46,7 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
     if (batch.length > 0) {
       const written = await writeTableRows(target.store, table, batch, txn.id);
       objectKeys = written.objectKeys;
-      await target.catalog.publish(txn.id, written.rowsets, batch.length);
+      await target.catalog.publish(txn.id, written.rowsets, batch.length, partialUpdateOf(batch));
     } else {
       await target.catalog.publish(txn.id, [], 0);
     }
@@ -87,6 +88,8 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
   // One rowset per tablet for the whole load: segments in write order, so "last row wins" holds across batches.
   const rowsets = new Map<number, { segments: SegmentRecord[]; numRows: number; dataSize: number }>();
   let loadedRows = 0;
+  // Partial column update: the oldest version any batch's missing columns were read at.
+  let partial: PartialUpdate | null = null;
   let state: 'open' | 'done' = 'open';
   const finalRowsets = (): NewRowset[] => [...rowsets].map(([tabletId, rowset]) => ({ tabletId, tableId: table.schema.id, ...rowset }));
   const finish = (): void => {
@@ -102,6 +105,8 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
     async add(batch) {
       if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
       if (batch.length === 0) return;
+      const batchPartial = partialUpdateOf(batch);
+      if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
       const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx);
       objectKeys.push(...written.objectKeys);
       for (const rowset of written.rowsets) {
@@ -115,7 +120,7 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
     },
     async commit() {
       finish();
-      await target.catalog.publish(txn.id, finalRowsets(), loadedRows);
+      await target.catalog.publish(txn.id, finalRowsets(), loadedRows, partial);
       return { txn, label, loadedRows };
     },
     precommit() {

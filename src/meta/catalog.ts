@@ -36,6 +36,33 @@ export interface MergeOnWriteStorage {
   deleteKeys(table: TableState, keys: readonly Vector[], length: number): Promise<{ bitmaps: BitmapDelta[]; deletedRows: number }>;
   /** Partial update: fill the columns not in `given` (lower-case names) from each key's visible row. */
   fillPartialColumns(table: TableState, batch: Batch, given: ReadonlySet<string>): Promise<Batch>;
+  /**
+   * Partial update at publish: `rowsets[rowsetIdxs]` had their missing columns filled at `partial.readVersion`;
+   * rows whose key has a visible row in a rowset published since take the missing columns from that row
+   * again, written as new segments under `refreshId`. Returns the rowsets to publish (unchanged ones as
+   * given), the objects written (to delete if the publish fails) and the ones they replace (to delete
+   * once it succeeded).
+   */
+  refreshPartialColumns(table: TableState, rowsets: readonly NewRowset[], rowsetIdxs: readonly number[], partial: PartialUpdate, refreshId: number): Promise<{ rowsets: NewRowset[]; written: string[]; retired: string[] }>;
+  /** Remove objects nothing refers to (best effort). */
+  deleteObjects(keys: readonly string[]): Promise<void>;
+}
+
+/**
+ * How a partial column update's rows were made: which columns the load gave (lower-case names), and the
+ * table version whose visible rows filled the others. Publish re-reads rows published after that version.
+ */
+export interface PartialUpdate {
+  readonly givenColumns: ReadonlySet<string>;
+  readonly readVersion: number;
+}
+
+/** Rows of a partial column update, ready to load (Catalog.fillPartialColumns returns them). */
+export type PartialBatch = Batch & { readonly partialUpdate: PartialUpdate };
+
+/** The partial-update facts of a batch to load, or null for whole rows. */
+export function partialUpdateOf(batch: Batch): PartialUpdate | null {
+  return (batch as Partial<PartialBatch>).partialUpdate ?? null;
 }
 
 /** A FIFO async lock per key: publishes of a merge-on-write table run one at a time. */
@@ -215,9 +242,11 @@ export class Catalog {
    * Merge-on-write tables: under each such table's publish lock, the delete bitmap deltas for the new
    * rowsets are computed against the table's current state (this awaits segment reads) and committed in
    * the same SQLite transaction as the rowsets, so a crash leaves both or neither, and the new TableState
-   * (rowsets + bitmap) replaces the old one in one step.
+   * (rowsets + bitmap) replaces the old one in one step. `partial` (a partial column update's rows):
+   * rows whose key was written by a rowset published after their missing columns were read take those
+   * columns from the newest row first, so concurrent partial updates of one key all survive.
    */
-  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number): Promise<void> {
+  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, partial: PartialUpdate | null = null): Promise<void> {
     const mowTableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))].filter((tableId) => {
       const state = this.tablesById.get(tableId);
       return state !== undefined && isMergeOnWrite(state.schema);
@@ -228,18 +257,34 @@ export class Catalog {
     }
     const publisher = this.mergeOnWrite;
     if (publisher === null) throw new GaleneError('INTERNAL', ['merge-on-write publish without a storage engine']);
-    await this.withTableLock(mowTableIds, async () => {
-      this.checkVersionLimit(rowsets);
-      const bitmaps: PendingBitmapDelta[] = [];
-      for (const tableId of mowTableIds) {
-        const state = this.tablesById.get(tableId);
-        if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
-        const idxs: number[] = [];
-        rowsets.forEach((rowset, idx) => rowset.tableId === tableId && idxs.push(idx));
-        bitmaps.push(...(await publisher.computeDeleteBitmaps(state, rowsets, idxs)));
-      }
-      this.publishNow(txnId, rowsets, loadedRows, { bitmaps });
-    });
+    const written: string[] = [];
+    const retired: string[] = [];
+    try {
+      await this.withTableLock(mowTableIds, async () => {
+        this.checkVersionLimit(rowsets);
+        let publishing: readonly NewRowset[] = rowsets;
+        const bitmaps: PendingBitmapDelta[] = [];
+        for (const tableId of mowTableIds) {
+          const state = this.tablesById.get(tableId);
+          if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+          const idxs: number[] = [];
+          publishing.forEach((rowset, idx) => rowset.tableId === tableId && idxs.push(idx));
+          // A partial update's missing columns come from the newest rows (Doris re-reads them at publish).
+          if (partial !== null && idxs.some((idx) => state.rowsets.some((existing) => existing.tabletId === publishing[idx].tabletId && existing.version > partial.readVersion))) {
+            const refreshed = await publisher.refreshPartialColumns(state, publishing, idxs, partial, this.meta.nextId('txn'));
+            publishing = refreshed.rowsets;
+            written.push(...refreshed.written);
+            retired.push(...refreshed.retired);
+          }
+          bitmaps.push(...(await publisher.computeDeleteBitmaps(state, publishing, idxs)));
+        }
+        this.publishNow(txnId, publishing, loadedRows, { bitmaps });
+      });
+    } catch (err) {
+      await publisher.deleteObjects(written);
+      throw err;
+    }
+    if (retired.length > 0) await publisher.deleteObjects(retired); // never visible: nothing reads them
   }
 
   private checkVersionLimit(rowsets: readonly NewRowset[]): void {
@@ -278,10 +323,11 @@ export class Catalog {
    * the others their defaults; rows whose key is visible take the other columns from that row. A new key
    * whose missing NOT NULL column has no default fails the load, as in Doris.
    */
-  async fillPartialColumns(table: TableState, batch: Batch, given: ReadonlySet<string>): Promise<Batch> {
+  async fillPartialColumns(table: TableState, batch: Batch, given: ReadonlySet<string>): Promise<PartialBatch> {
     const storage = this.mergeOnWrite;
     if (storage === null || !isMergeOnWrite(table.schema)) throw new GaleneError('DML_ERROR', ['Only unique key merge on write support partial update']);
     const current = this.tablesById.get(table.schema.id) ?? table;
+    const partialUpdate: PartialUpdate = { givenColumns: given, readVersion: current.visibleVersion };
     const filled = await storage.fillPartialColumns(current, batch, given);
     table.schema.columns.forEach((column, colIdx) => {
       const nulls = filled.columns[colIdx].nulls;
@@ -289,7 +335,7 @@ export class Catalog {
         throw new GaleneError('DML_ERROR', [`the unmentioned column \`${column.name}\` should have default value or be nullable for newly inserted rows in partial update`]);
       }
     });
-    return filled;
+    return { ...filled, partialUpdate };
   }
 
   /**
@@ -307,11 +353,15 @@ export class Catalog {
 
   /**
    * Swap compacted rowsets for their merged replacement (see MetaStore.replaceRowsets); the retired
-   * rowsets' delete bitmaps go with them (the merged rowset holds only their visible rows).
+   * rowsets' delete bitmaps go with them (the merged rowset holds only their visible rows);
+   * `addedDeletes` are rows of the merged rowset deleted while it was being written (merge-on-write).
    */
-  applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
-    this.meta.replaceRowsets(removedIds, added, version, txnId);
+  applyCompaction(tableId: number, removedIds: readonly number[], added: NewRowset, version: number, txnId: number, addedDeletes: readonly Omit<BitmapDelta, 'rowsetId'>[] = []): void {
     const state = this.tablesById.get(tableId);
-    if (state) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedIds) });
+    const addedId = this.meta.replaceRowsets(removedIds, added, version, txnId, addedDeletes, state?.visibleVersion ?? version);
+    if (state) {
+      const deleteBitmap = (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedIds).withDeletes(addedDeletes.map((deletes) => ({ ...deletes, rowsetId: addedId })));
+      this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId), deleteBitmap });
+    }
   }
 }

@@ -43,6 +43,20 @@ export type PendingBitmapDelta = BitmapDelta | { readonly newRowsetIdx: number; 
 
 const EMPTY_IDS = new Int32Array(0);
 
+/** The ids of ascending, duplicate-free `left` that are not in ascending `right`. */
+export function subtractSortedRowIds(left: Int32Array, right: Int32Array): Int32Array {
+  if (left.length === 0 || right.length === 0) return left;
+  const out = new Int32Array(left.length);
+  let count = 0;
+  let rightIdx = 0;
+  for (let leftIdx = 0; leftIdx < left.length; leftIdx++) {
+    const id = left[leftIdx];
+    while (rightIdx < right.length && right[rightIdx] < id) rightIdx++;
+    if (rightIdx >= right.length || right[rightIdx] !== id) out[count++] = id;
+  }
+  return out.subarray(0, count);
+}
+
 /** Union of two ascending, duplicate-free row id lists. */
 export function mergeSortedRowIds(left: Int32Array, right: Int32Array): Int32Array {
   if (left.length === 0) return right;

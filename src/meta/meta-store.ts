@@ -422,8 +422,10 @@ export class MetaStore {
    * Compaction's commit: retire `removedIds` and add one rowset in their place at `version` (the newest
    * version among them, so read order is unchanged) — one SQLite transaction. Throws INTERNAL (changing
    * nothing) when one of the rowsets is already gone, e.g. the table was truncated meanwhile.
+   * `addedDeletes` (merge-on-write) are rows of the new rowset already deleted — by loads published
+   * while the compaction merged — recorded at `deletesVersion`. Returns the new rowset's id.
    */
-  replaceRowsets(removedIds: readonly number[], added: NewRowset, version: number, txnId: number): void {
+  replaceRowsets(removedIds: readonly number[], added: NewRowset, version: number, txnId: number, addedDeletes: readonly Omit<BitmapDelta, 'rowsetId'>[] = [], deletesVersion = version): number {
     return this.transaction(() => {
       const remove = this.db.prepare('DELETE FROM rowsets WHERE id = ?');
       for (const id of removedIds) {
@@ -434,6 +436,9 @@ export class MetaStore {
       this.db
         .prepare('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(id, added.tabletId, added.tableId, txnId, version, JSON.stringify(added.segments), added.numRows, added.dataSize, Date.now());
+      const insertBitmap = this.cached('INSERT INTO delete_bitmaps (table_id, rowset_id, segment, version, bitmap) VALUES (?, ?, ?, ?, ?)');
+      for (const { segment, rowIds } of addedDeletes) if (rowIds.length > 0) insertBitmap.run(added.tableId, id, segment, deletesVersion, encodeRowIds(rowIds));
+      return id;
     });
   }
 
