@@ -59,11 +59,15 @@ export class Backend implements SegmentOpener, LoadTarget {
     return this.pool;
   }
 
-  /** Stop the scan workers (they are unref'd, so this is only needed to release them early). */
+  /** Stop the scan workers and close every file the BE holds open (server stop). */
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
     await pool?.close();
+    // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
+    this.readers.clear();
+    await this.fileCache.close();
+    this.store.close?.();
   }
 
   /** The BE over the configured object store (a local directory unless one is given). */

@@ -67,6 +67,7 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
         await groupCommit.close();
+        await frontend.backend.close();
         frontend.close();
         lock.release();
       },
@@ -74,6 +75,7 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
   } catch (err) {
     await mysql.close().catch(() => undefined);
     for (const server of httpServers) server.close();
+    await frontend.backend.close().catch(() => undefined);
     frontend.close();
     lock.release();
     throw err;
