@@ -69,7 +69,8 @@ export interface MultiBatchLoad {
   readonly label: string;
   /** Rows written so far. */
   readonly loadedRows: number;
-  add(batch: Batch): Promise<void>;
+  /** `checkpoint`: called between tablets of the batch (a statement's event-loop slice, cancellation). */
+  add(batch: Batch, checkpoint?: () => Promise<void> | undefined): Promise<void>;
   commit(): Promise<LoadOutcome>;
   precommit(): LoadOutcome;
   abort(reason: string): Promise<void>;
@@ -102,12 +103,12 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
     get loadedRows() {
       return loadedRows;
     },
-    async add(batch) {
+    async add(batch, checkpoint) {
       if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
       if (batch.length === 0) return;
       const batchPartial = partialUpdateOf(batch);
       if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
-      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx);
+      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx, checkpoint);
       objectKeys.push(...written.objectKeys);
       for (const rowset of written.rowsets) {
         const entry = rowsets.get(rowset.tabletId) ?? { segments: [], numRows: 0, dataSize: 0 };

@@ -99,7 +99,7 @@ function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
  * transaction passes `nextSegmentIdx` (tablet id -> next free segment index, updated here) so that segment
  * keys of later batches do not overwrite earlier ones.
  */
-export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>): Promise<WrittenLoad> {
+export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>, checkpoint?: () => Promise<void> | undefined): Promise<WrittenLoad> {
   const schema = table.schema;
   const compression = tableCompression(schema);
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
@@ -130,6 +130,9 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
     for (let bucket = 0; bucket < bucketCount; bucket++) {
       const rowIds = groups[bucket];
       if (rowIds.length === 0) continue;
+      // Between tablets: a statement's write side gives the event loop back when its slice is used up.
+      const pause = checkpoint?.();
+      if (pause !== undefined) await pause;
       const tablet = table.tablets[bucket];
       const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => gatherRows(column, rowIds));
       const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType, schema);

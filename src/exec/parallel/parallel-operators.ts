@@ -57,11 +57,11 @@ export async function parallelAggregate(node: HashAggregateNode, spec: GroupedAg
   if (results === null) return false;
   for await (const result of results) {
     if (result.kind !== 'partial') continue;
-    aggregation.mergePartial(result.partial);
-    afterMerge();
-    // Partials arrive from worker threads; each merge is bounded by the task size, so yield between them.
+    // A partial arrives from a worker thread (an I/O callback): merge it within the scheduler's turn budget.
     const pause = rt.ctx.task.checkpoint();
     if (pause !== undefined) await pause;
+    aggregation.mergePartial(result.partial);
+    afterMerge();
   }
   return true;
 }

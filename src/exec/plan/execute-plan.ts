@@ -99,6 +99,11 @@ async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsC
         done = true;
         return;
       }
+      // The batch may have come from I/O (a scan worker, a file read): the consumer's work on it then runs
+      // from an I/O callback, outside the scheduler's turn budget. Re-enter through the scheduler first
+      // when this task's slice is used up, so many statements woken together still share one budget.
+      const resumed = task.checkpoint();
+      if (resumed !== undefined) await resumed;
       profile.add(rowsCounter, step.value.length);
       yield step.value;
     }

@@ -343,7 +343,7 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
 }
 
 /** INSERT ... SELECT hands the write path a chunk once this many rows or bytes are waiting. */
-const INSERT_SELECT_CHUNK_ROWS = 65_536;
+const INSERT_SELECT_CHUNK_ROWS = 32_768;
 const INSERT_SELECT_CHUNK_BYTES = 16 << 20;
 
 /**
@@ -366,14 +366,21 @@ async function insertSelectStreamed(session: Session, table: TableState, stateme
   let pendingBytes = 0;
   const writeChunk = async (): Promise<void> => {
     const firstRow = load.loadedRows + 1;
-    const values = result.columns.map((column, colIdx) => castVector(concatVectors(column.type, pending.map((batch) => batch.columns[colIdx])), targets[colIdx].type, 'insert', targets[colIdx].name, firstRow));
+    const values: Vector[] = [];
+    for (let colIdx = 0; colIdx < result.columns.length; colIdx++) {
+      const parts = pending.map((batch) => batch.columns[colIdx]);
+      values.push(castVector(concatVectors(result.columns[colIdx].type, parts), targets[colIdx].type, 'insert', targets[colIdx].name, firstRow));
+      // Concatenating a string column re-encodes values from many page dictionaries: slice it per column.
+      const pause = ctx.task.checkpoint();
+      if (pause !== undefined) await pause;
+    }
     const chunk = completeRows(table, targets, values, pendingRows);
     ctx.task.release(pendingBytes);
     pending = [];
     pendingRows = 0;
     pendingBytes = 0;
     ctx.task.state = 'Writing';
-    await load.add(chunk);
+    await load.add(chunk, () => ctx.task.checkpoint());
     ctx.task.state = 'Executing';
   };
   try {
