@@ -36,7 +36,7 @@ const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
 const MIN_TASK_ROWS = 32_768;
 // Small enough that merging one task's partial aggregate (up to this many groups) on the event loop
 // stays a short slice of work.
-const MAX_TASK_ROWS = 65_536;
+const MAX_TASK_ROWS = 32_768;
 const NO_ROWS = new Int32Array(0);
 
 /**

@@ -2,9 +2,9 @@
  * The aggregate registry: resolveAggregate() for the binder / hash-aggregate operator, and DISTINCT
  * applied around any aggregate (count(distinct x, y), sum(distinct x), group_concat(distinct x)...).
  */
-import { getRaw, RawValue, Vector } from '../../../common/column';
+import { constantVector, getRaw, RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
-import { DataType } from '../../../common/types';
+import { DataType, Types } from '../../../common/types';
 import type { AggregateAccumulator, ResolvedAggregate } from '../../expr-api';
 import { vectorFromValues } from '../vector-ops';
 import { AGGREGATE_FUNCTIONS, AggregateDef } from './aggregate-functions';
@@ -41,7 +41,16 @@ class DistinctAccumulator implements AggregateAccumulator {
   private groups: number[] = [];
   private extraArgs: Vector[] | null = null;
 
-  constructor(private readonly inner: AggregateAccumulator, private readonly argTypes: readonly DataType[], private readonly distinctArgCount: number) {}
+  /**
+   * `countsOnly`: the inner aggregate is COUNT, which needs only how many distinct tuples each group has,
+   * not their values (COUNT(DISTINCT x) then skips building a vector of every distinct value).
+   */
+  constructor(
+    private readonly inner: AggregateAccumulator,
+    private readonly argTypes: readonly DataType[],
+    private readonly distinctArgCount: number,
+    private readonly countsOnly = false,
+  ) {}
 
   resize(groupCount: number): void {
     while (this.sets.length < groupCount) this.sets.push(undefined);
@@ -87,7 +96,8 @@ class DistinctAccumulator implements AggregateAccumulator {
     this.inner.resize(groupCount);
     const count = this.groups.length;
     const columns: Vector[] = [];
-    if (this.distinctArgCount === 1) columns.push(vectorFromValues(this.argTypes[0], this.values));
+    if (this.countsOnly) columns.push(constantVector(Types.BOOLEAN, 1, count));
+    else if (this.distinctArgCount === 1) columns.push(vectorFromValues(this.argTypes[0], this.values));
     else for (let argIdx = 0; argIdx < this.distinctArgCount; argIdx++) columns.push(vectorFromValues(this.argTypes[argIdx], this.rows.map((row) => row[argIdx])));
     if (this.extraArgs !== null) {
       for (const extra of this.extraArgs) columns.push(vectorFromValues(extra.type, new Array<RawValue>(count).fill(getRaw(extra, 0))));
@@ -117,7 +127,7 @@ export function resolveAggregate(name: string, argTypes: readonly DataType[], di
     distinct,
     create: () => {
       const inner = def.create(resolvedArgs, returnType);
-      return distinct ? new DistinctAccumulator(inner, resolvedArgs, distinctArgCount) : inner;
+      return distinct ? new DistinctAccumulator(inner, resolvedArgs, distinctArgCount, def.name === 'count') : inner;
     },
   };
 }
