@@ -12,6 +12,7 @@
  * over max_filter_ratio, timeout, the client going away — it is aborted and every written object deleted.
  * A crash mid-load leaves a PREPARE transaction that start-up aborts and objects start-up sweeps.
  */
+import { SliceClock } from '../../common/cooperative-scheduler';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Batch } from '../../common/column';
@@ -267,6 +268,10 @@ export class StreamLoadService {
     let pending: Batch[] = [];
     let pendingRows = 0;
     let pendingBytes = 0;
+    // Parsing and encoding are CPU work on the event loop: take turns with running statements and other
+    // loads (common/cooperative-scheduler.ts) before each block and between the tablets of a flush.
+    const slice = new SliceClock();
+    const checkpoint = (): Promise<void> | undefined => slice.maybeYield();
     const flush = async (): Promise<void> => {
       if (pending.length === 0) return;
       const batch = concatBatches(table.schema, pending);
@@ -274,10 +279,12 @@ export class StreamLoadService {
       pendingRows = 0;
       pendingBytes = 0;
       const writeStart = performance.now();
-      await load.add(options.partialColumns ? await this.catalog.fillPartialColumns(table, batch, converter.givenColumns()) : batch);
+      await load.add(options.partialColumns ? await this.catalog.fillPartialColumns(table, batch, converter.givenColumns()) : batch, checkpoint);
       writeMs += performance.now() - writeStart;
     };
     const parse = async (chunks: Buffer[], final: boolean, size: number): Promise<void> => {
+      const pause = checkpoint();
+      if (pause !== undefined) await pause;
       reader.feed(chunks, final);
       const batch = converter.finishBlock();
       pendingBytes += size;
