@@ -139,3 +139,35 @@ test('any_value, group_concat, variance', () => {
   assert.equal(single('stddev', Types.INT, [1, 2, 3, 4]), String(Math.sqrt(1.25)));
   assert.equal(single('stddev_samp', Types.INT, [1]), null);
 });
+
+test('COUNT(DISTINCT) past the set split (65,536 keys) counts every value once, per group, for every key kind', () => {
+  const cases: { type: DataType; value: (n: number) => RawValue }[] = [
+    { type: Types.BIGINT, value: (n) => BigInt(n) * 4294967296n - 7n },
+    { type: Types.INT, value: (n) => n - 50_000 },
+    { type: Types.DOUBLE, value: (n) => n / 8 },
+    { type: Types.STRING, value: (n) => `key-${n % 1000}-${Math.floor(n / 1000)}` },
+  ];
+  for (const { type, value } of cases) {
+    const acc = resolveAggregate('count', [type], true).create();
+    acc.resize(2);
+    const expected = [new Set<string>(), new Set<string>()];
+    // 160,000 distinct values, each seen twice, spread over two groups; group 0 passes the split.
+    const batchRows = 4096;
+    for (let round = 0; round < 2; round++) {
+      for (let start = 0; start < 160_000; start += batchRows) {
+        const count = Math.min(batchRows, 160_000 - start);
+        const values: RawValue[] = [];
+        const groups = new Int32Array(count);
+        for (let rowIdx = 0; rowIdx < count; rowIdx++) {
+          const n = start + rowIdx;
+          values.push(value(n));
+          groups[rowIdx] = n % 5 === 0 ? 1 : 0;
+          expected[groups[rowIdx]].add(String(value(n)));
+        }
+        acc.update(groups, [column(type, values)], count);
+      }
+    }
+    const out = acc.finalize(2);
+    assert.deepEqual(printVector(out), [String(expected[0].size), String(expected[1].size)], type.name);
+  }
+});

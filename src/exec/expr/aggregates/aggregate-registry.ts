@@ -26,6 +26,53 @@ function tupleKey(values: readonly RawValue[]): RawValue {
   return values.map((value) => `${typeof value}:${String(value)}`).join('\u0001');
 }
 
+/** A distinct set grows as one JS Set up to this size, then splits into SET_SHARDS sets by hash. */
+const SHARD_AFTER = 65_536;
+const SET_SHARDS = 64;
+
+function shardOf(key: RawValue): number {
+  let hash: number;
+  if (typeof key === 'number') hash = Number.isInteger(key) ? key | 0 : (key * 1_000_003) | 0;
+  else if (typeof key === 'bigint') hash = Number(BigInt.asIntN(32, key));
+  else if (typeof key === 'string') {
+    hash = key.length;
+    for (let charIdx = 0; charIdx < key.length && charIdx < 16; charIdx++) hash = Math.imul(hash ^ key.charCodeAt(charIdx), 0x01000193);
+  } else hash = 0;
+  return Math.imul(hash, 0x9e3779b1) >>> 26; // top 6 bits: SET_SHARDS = 64
+}
+
+/**
+ * The distinct keys of one group. One Set while small; past SHARD_AFTER, 64 Sets chosen by hash, because
+ * growing one Set of millions of entries rehashes all of them in one synchronous step (a long stall of
+ * the event loop), while a shard rehashes a 64th.
+ */
+class DistinctSet {
+  private single: Set<RawValue> | null = new Set();
+  private shards: Set<RawValue>[] | null = null;
+
+  /** Adds `key`; false when it was already there. */
+  add(key: RawValue): boolean {
+    const single = this.single;
+    if (single !== null) {
+      if (single.has(key)) return false;
+      single.add(key);
+      if (single.size > SHARD_AFTER) this.split(single);
+      return true;
+    }
+    const shard = this.shards![shardOf(key)];
+    if (shard.has(key)) return false;
+    shard.add(key);
+    return true;
+  }
+
+  private split(single: Set<RawValue>): void {
+    const shards = Array.from({ length: SET_SHARDS }, () => new Set<RawValue>());
+    for (const key of single) shards[shardOf(key)].add(key);
+    this.shards = shards;
+    this.single = null;
+  }
+}
+
 /** Estimated bytes per distinct value kept (set entry, value, group id). */
 const DISTINCT_VALUE_BYTES = 64;
 
@@ -34,7 +81,7 @@ const DISTINCT_VALUE_BYTES = 64;
  * are skipped, as SQL DISTINCT aggregates do), then feeds them to the inner accumulator at finalize.
  */
 class DistinctAccumulator implements AggregateAccumulator {
-  private sets: (Set<RawValue> | undefined)[] = [];
+  private sets: (DistinctSet | undefined)[] = [];
   /** Distinct argument tuples in arrival order (one argument: `values`, no per-row arrays). */
   private rows: RawValue[][] = [];
   private values: RawValue[] = [];
@@ -64,10 +111,8 @@ class DistinctAccumulator implements AggregateAccumulator {
       const values = keyed.map((vec) => getRaw(vec, rowIdx));
       if (values.some((value) => value === null)) continue;
       const group = groupIds[rowIdx];
-      const set = (this.sets[group] ??= new Set());
-      const key = tupleKey(values);
-      if (set.has(key)) continue;
-      set.add(key);
+      const set = (this.sets[group] ??= new DistinctSet());
+      if (!set.add(tupleKey(values))) continue;
       this.rows.push(values);
       this.groups.push(group);
     }
@@ -79,9 +124,8 @@ class DistinctAccumulator implements AggregateAccumulator {
       const value = getRaw(vec, rowIdx);
       if (value === null) continue;
       const group = groupIds[rowIdx];
-      const set = (this.sets[group] ??= new Set());
-      if (set.has(value)) continue;
-      set.add(value);
+      const set = (this.sets[group] ??= new DistinctSet());
+      if (!set.add(value)) continue;
       this.values.push(value);
       this.groups.push(group);
     }
