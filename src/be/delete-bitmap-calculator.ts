@@ -22,7 +22,7 @@ import { BitmapDelta, containsRowId, DeleteBitmap, PendingBitmapDelta, sequenceC
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { SegmentOpener } from './olap-table-source';
 

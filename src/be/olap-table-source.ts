@@ -17,7 +17,7 @@ import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
 import type { ScanTask, ScanWorkerPool } from './scan-worker-pool';

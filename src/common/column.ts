@@ -427,3 +427,8 @@ export function batchBytes(batch: Batch): number {
   }
   return total;
 }
+
+/** Rows of a batch picked by a selection vector (row ids in output order). */
+export function selectRows(batch: Batch, rowIds: Int32Array, count: number): Batch {
+  return { length: count, columns: batch.columns.map((vec) => takeRows(vec, rowIds, count)) };
+}

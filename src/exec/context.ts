@@ -6,7 +6,7 @@ import type { Batch, RawValue } from '../common/column';
 import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { FragmentResult, ScanFragment } from './parallel/scan-fragment';
 import type { QueryTask } from './query-task';
 

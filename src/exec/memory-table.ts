@@ -8,7 +8,7 @@ import { BATCH_SIZE, getRaw, takeRows, VectorBuilder, type Batch, type RawValue,
 import { GaleneError } from '../common/errors';
 import type { DataType } from '../common/types';
 import { findColumn, type ColumnSchema, type TableSchema } from '../meta/schema';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { ScanRequest, TableSource } from './context';
 
 /** A TableSchema for an in-memory or virtual table (DUPLICATE model, no keys, no indexes). */

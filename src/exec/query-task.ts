@@ -32,7 +32,6 @@ export class QueryTask {
   private heldBytes = 0;
   /** Largest `heldBytes` seen (peak memory of the statement's operators). */
   peakBytes = 0;
-  private readonly onCancel: (() => void)[] = [];
 
   constructor(readonly options: QueryTaskOptions) {
     this.deadline = options.timeoutSeconds > 0 ? this.startedAt + options.timeoutSeconds * 1000 : Infinity;
@@ -43,21 +42,9 @@ export class QueryTask {
     return new QueryTask({ timeoutSeconds: 0, memLimitBytes: 0, queryId });
   }
 
-  get cancelled(): boolean {
-    return this.cancelError !== null;
-  }
-
   /** Stop the statement at its next checkpoint with `error` (the first cancel wins). */
   cancel(error: GaleneError): void {
-    if (this.cancelError !== null) return;
-    this.cancelError = error;
-    for (const hook of this.onCancel.splice(0)) hook();
-  }
-
-  /** Run `hook` once when the task is cancelled (e.g. to stop worker-thread fragments early). */
-  whenCancelled(hook: () => void): void {
-    if (this.cancelError !== null) hook();
-    else this.onCancel.push(hook);
+    if (this.cancelError === null) this.cancelError = error;
   }
 
   /** Throws when the task was cancelled or is past its deadline. */
@@ -79,11 +66,6 @@ export class QueryTask {
     return this.slice.yieldNow().then(() => this.throwIfStopped());
   }
 
-  /** Cheap test for tight loops: call checkpoint() only when true. */
-  checkpointDue(): boolean {
-    return this.slice.due();
-  }
-
   /** Account `bytes` more held by an operator; throws MEMORY_LIMIT past exec_mem_limit. */
   reserve(bytes: number): void {
     this.heldBytes += bytes;
@@ -99,9 +81,5 @@ export class QueryTask {
   /** Give back bytes reserved earlier. */
   release(bytes: number): void {
     this.heldBytes = Math.max(0, this.heldBytes - bytes);
-  }
-
-  get memoryBytes(): number {
-    return this.heldBytes;
   }
 }

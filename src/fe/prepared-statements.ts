@@ -201,7 +201,7 @@ export function paramFromBinary(param: BinaryParam): ParamValue {
       return { type: Types.DOUBLE, value: param.value };
     case 'decimal': {
       if (!DECIMAL_TEXT.test(param.text)) return { type: Types.STRING, value: param.text };
-      const { type, value } = literalValue({ kind: 'literal', literalType: 'decimal', value: param.text.trim().replace(/^\+/, ''), pos: 0, end: 0 });
+      const { type, value } = literalValue({ literalType: 'decimal', value: param.text.trim().replace(/^\+/, '') });
       return type.name === 'DECIMAL' ? canonicalDecimal(type, value) : { type, value };
     }
     case 'string':

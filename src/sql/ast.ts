@@ -3,9 +3,12 @@
  *
  * Nodes are plain immutable objects with a string `kind` discriminant; every node carries `pos`/`end`
  * offsets into the statement text so errors can point at it. Identifiers keep the case the user wrote;
- * the binder resolves names case-insensitively as Doris does. Imports only common/.
+ * the binder resolves names case-insensitively as Doris does. Imports only common/ and the literal kinds of
+ * exec's typing rules (exec types literals; sql may import exec).
  */
 import type { DataType } from '../common/types';
+import type { BinaryOp } from '../exec/expr/function-registry';
+import type { LiteralKind } from '../exec/expr/type-rules';
 
 export interface Span {
   readonly pos: number;
@@ -41,7 +44,7 @@ export type Expr =
  */
 export interface LiteralExpr extends Span {
   readonly kind: 'literal';
-  readonly literalType: 'null' | 'boolean' | 'string' | 'integer' | 'decimal' | 'float' | 'date' | 'datetime';
+  readonly literalType: LiteralKind;
   readonly value: null | boolean | string;
 }
 
@@ -78,11 +81,7 @@ export interface UnaryExpr extends Span {
   readonly operand: Expr;
 }
 
-export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '%' | 'DIV'
-  | '=' | '<=>' | '!=' | '<' | '<=' | '>' | '>='
-  | 'AND' | 'OR' | 'XOR'
-  | '&' | '|' | '^' | '||';
+export type { BinaryOp };
 
 export interface BinaryExpr extends Span {
   readonly kind: 'binary';

@@ -7,7 +7,7 @@
 import type { BoundExpr } from '../exec/bound-expr';
 import type { AggregateSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 
 export type PlanColumn = OutputColumn;
 

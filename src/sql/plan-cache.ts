@@ -31,7 +31,7 @@ import type { ExecContext } from '../exec/context';
 import { castRaw } from '../exec/expr/cast';
 import { anyExpr, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
 import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan } from '../exec/plan/physical-plan';
-import type { ScanPredicate } from '../storage/scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { QueryExpr } from './ast';
 import type { LogicalScan } from './logical-plan';
 import { planQuery } from './query';

@@ -23,7 +23,7 @@ import { decodePage } from './encoding/page-encoding';
 import { decodeDictPage } from './encoding/string-dict';
 import type { PageCache } from './page-cache';
 import { RowRanges } from './row-ranges';
-import type { ScanPredicate } from './scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 import type { PageIndexEntryJson, SegmentColumn, SegmentFooterJson } from './segment-format';
 import { SEGMENT_FORMAT_VERSION, SEGMENT_MAGIC, TAIL_READ_BYTES, TRAILER_BYTES, unframePage } from './segment-format';
 import { crc32 } from './checksum';

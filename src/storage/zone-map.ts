@@ -11,7 +11,7 @@
 import type { RawValue, Vector } from '../common/column';
 import { encodeUtf8 } from '../common/column';
 import type { PhysicalKind } from '../common/types';
-import type { ScanPredicate } from './scan-predicate';
+import type { ScanPredicate } from '../common/scan-predicate';
 
 export const ZONE_STRING_BYTES = 64;
 

@@ -35,7 +35,7 @@ export const ctx = makeContext();
 
 /** A literal as the parser would give it, typed by literalValue. */
 export function lit(literalType: LiteralExpr['literalType'], value: string | boolean | null): BoundExpr {
-  const typed = literalValue({ kind: 'literal', literalType, value, pos: 0, end: 0 });
+  const typed = literalValue({ literalType, value });
   return { kind: 'literal', type: typed.type, value: typed.value };
 }
 

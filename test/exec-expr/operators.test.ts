@@ -6,7 +6,7 @@ import { commonSuperType, compileExpr, evaluateConstant, literalValue, operatorF
 import { batchOf, call, col, column, ctx, dictColumn, evalOne, evalText, makeContext, NULL, num, str, typed } from './expr-test-helpers';
 
 test('literal types follow Doris', () => {
-  const typeOf = (literalType: 'integer' | 'decimal' | 'float' | 'string', value: string) => literalValue({ kind: 'literal', literalType, value, pos: 0, end: 0 });
+  const typeOf = (literalType: 'integer' | 'decimal' | 'float' | 'string', value: string) => literalValue({ literalType, value });
   assert.equal(typeOf('integer', '1').type.name, 'TINYINT');
   assert.equal(typeOf('integer', '300').type.name, 'SMALLINT');
   assert.equal(typeOf('integer', '70000').type.name, 'INT');

@@ -11,7 +11,7 @@ import { Types } from '../../src/common/types';
 import { createFileCache } from '../../src/io/file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { PageCache } from '../../src/storage/page-cache';
-import type { ScanPredicate } from '../../src/storage/scan-predicate';
+import type { ScanPredicate } from '../../src/common/scan-predicate';
 import { SegmentReader } from '../../src/storage/segment-reader';
 import { writeSegment } from '../../src/storage/segment-writer';
 import { rng } from './test-data';

@@ -9,7 +9,6 @@
 import type { Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, typeToSql } from '../../common/types';
-import type { BinaryOp } from '../../sql/ast';
 import type { ExecContext } from '../context';
 import type { ResolvedFunction } from '../expr-api';
 
@@ -108,6 +107,13 @@ export function resolveFunction(name: string, argTypes: readonly DataType[]): Re
 export function listScalarFunctions(): readonly FunctionDef[] {
   return canonical;
 }
+
+/** SQL's binary operators (the parser's BinaryExpr carries one); each runs as the function named below. */
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | '%' | 'DIV'
+  | '=' | '<=>' | '!=' | '<' | '<=' | '>' | '>='
+  | 'AND' | 'OR' | 'XOR'
+  | '&' | '|' | '^' | '||';
 
 const OPERATOR_NAMES: Record<BinaryOp | 'neg' | 'bitnot', string> = {
   '+': 'add',

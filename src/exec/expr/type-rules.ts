@@ -7,7 +7,6 @@ import { parseDecimalScaled } from '../../common/convert';
 import { parseDate, parseDatetime } from '../../common/datetime';
 import { galeneError } from '../../common/errors';
 import { DataType, isIntegerType, isStringType, typeToSql, Types, TypeName, VARCHAR_MAX_LENGTH } from '../../common/types';
-import type { LiteralExpr } from '../../sql/ast';
 
 export const MAX_DECIMAL_PRECISION = 38;
 
@@ -122,7 +121,16 @@ function significantIntDigits(intPart: string): number {
  * The typed value of a literal as written: integers get the smallest of TINYINT..LARGEINT that holds
  * them, '1.50' is DECIMAL(3,2), '1e3' DOUBLE, strings VARCHAR(character length), DATE/DATETIME literals.
  */
-export function literalValue(lit: LiteralExpr): { type: DataType; value: RawValue } {
+/** The lexical kinds of SQL literals (the parser's LiteralExpr carries one). */
+export type LiteralKind = 'null' | 'boolean' | 'string' | 'integer' | 'decimal' | 'float' | 'date' | 'datetime';
+
+/** A literal as written: its kind and its text (or boolean / null). */
+export interface LiteralText {
+  readonly literalType: LiteralKind;
+  readonly value: null | boolean | string;
+}
+
+export function literalValue(lit: LiteralText): { type: DataType; value: RawValue } {
   switch (lit.literalType) {
     case 'null':
       return { type: Types.NULL, value: null };

@@ -3,7 +3,7 @@
  * through a selection vector (selectTrue) and takeRows. Batches that pass whole are forwarded untouched.
  * Directly over a large table scan it runs in the scan workers (parallel-operators.ts).
  */
-import { takeRows, type Batch } from '../../common/column';
+import { selectRows, type Batch } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
 import { compileExpr, selectTrue } from '../expr';
 import { parallelFilter } from '../parallel/parallel-operators';
@@ -14,11 +14,6 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 export interface FilterNode extends PlanNodeBase {
   readonly kind: 'Filter';
   readonly predicate: BoundExpr;
-}
-
-/** Rows of a batch picked by a selection vector. */
-export function selectRows(batch: Batch, rowIds: Int32Array, count: number): Batch {
-  return { length: count, columns: batch.columns.map((vec) => takeRows(vec, rowIds, count)) };
 }
 
 export async function* openFilter(node: FilterNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {

@@ -3,7 +3,7 @@
  * (the row a LEFT JOIN pairs unmatched probe rows with), assembling output batches from row-id pairs, and
  * applying the residual ON condition while tracking which probe rows found a match.
  */
-import { batchBytes, constantVector, takeRows, BATCH_SIZE, type Batch } from '../../common/column';
+import { batchBytes, constantVector, selectRows, takeRows, BATCH_SIZE, type Batch } from '../../common/column';
 import type { QueryTask } from '../query-task';
 import type { CompiledExpr } from '../expr-api';
 import { selectTrue } from '../expr';
@@ -111,7 +111,7 @@ export function* emitPairs(
         for (let pos = 0; pos < count; pos++) matched[probeIds[rowIds[pos]]] = 1;
       }
       if (count === 0) continue;
-      if (count < batch.length) batch = { length: count, columns: batch.columns.map((vec) => takeRows(vec, rowIds, count)) };
+      if (count < batch.length) batch = selectRows(batch, rowIds, count);
     } else if (matched !== null) {
       const probeIds = probeIsRight ? rightIds : leftIds;
       for (let pos = 0; pos < probeIds.length; pos++) matched[probeIds[pos]] = 1;

@@ -3,7 +3,7 @@
  * row permutation that orders it. Keys become typed arrays first (dictionary strings become ranks of their
  * sorted dictionary), so the comparator touches no vectors; ties keep input order (stable).
  */
-import { concatVectors, decodeUtf8, takeRows, BATCH_SIZE, type Batch, type Vector } from '../../common/column';
+import { concatVectors, decodeUtf8, selectRows, BATCH_SIZE, type Batch, type Vector } from '../../common/column';
 import type { SortKey } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { sliceBatch } from './limit';
@@ -153,7 +153,7 @@ export function* emitPermuted(batch: Batch, perm: Int32Array, start: number, end
   for (let pos = start; pos < end; pos += BATCH_SIZE) {
     const stop = Math.min(end, pos + BATCH_SIZE);
     const rowIds = perm.subarray(pos, stop);
-    yield { length: stop - pos, columns: batch.columns.map((vec) => takeRows(vec, rowIds, stop - pos)) };
+    yield selectRows(batch, rowIds, stop - pos);
   }
 }
 

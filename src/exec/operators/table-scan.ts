@@ -6,7 +6,7 @@
 import type { Batch } from '../../common/column';
 import { formatValue } from '../../common/convert';
 import type { TableSchema } from '../../meta/schema';
-import type { ScanPredicate } from '../../storage/scan-predicate';
+import type { ScanPredicate } from '../../common/scan-predicate';
 import { findColumn } from '../../meta/schema';
 import type { PlanNodeBase } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';

@@ -3,7 +3,7 @@
  * grows past twice the rows needed (at least one batch), it is sorted and cut back to offset + limit rows,
  * so memory stays bounded by the limit rather than the input.
  */
-import { BATCH_SIZE, batchBytes, takeRows, type Batch } from '../../common/column';
+import { BATCH_SIZE, batchBytes, selectRows, type Batch } from '../../common/column';
 import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { compileSortKeys, concatBatches, emitPermuted, sortPermutationSliced } from './sort-permutation';
@@ -35,7 +35,7 @@ export async function* openTopN(node: TopNNode, inputs: readonly AsyncIterable<B
     const all = concatBatches(buffer, node.output.length);
     const perm = await sortPermutationSliced(all, node.keys, compiled, checkpoint);
     const count = Math.min(keep, all.length);
-    return { length: count, columns: all.columns.map((vec) => takeRows(vec, perm, count)) };
+    return selectRows(all, perm, count);
   };
   try {
     for await (const batch of inputs[0]) {

@@ -11,7 +11,7 @@ import type { FilterNode } from '../operators/filter';
 import type { GroupedAggregation, GroupedAggregationSpec } from '../operators/grouped-aggregation';
 import type { HashAggregateNode } from '../operators/hash-aggregate';
 import type { TableScanNode } from '../operators/table-scan';
-import { operatorCounter } from '../plan/explain-plan';
+import { operatorCounter } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import type { PhysicalNode } from '../plan/physical-plan';
 import { contextFreeExpr, type FragmentResult, type ScanFragment } from './scan-fragment';

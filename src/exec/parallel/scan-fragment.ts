@@ -8,16 +8,15 @@
  * Only context-free expressions qualify: a worker has no session, so `?` parameters are substituted by
  * literals before shipping and statement-level functions (now(), database()...) keep the plan in-thread.
  */
-import type { Batch } from '../../common/column';
+import { selectRows, type Batch } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { ColumnSchema } from '../../meta/schema';
-import type { ScanPredicate } from '../../storage/scan-predicate';
+import type { ScanPredicate } from '../../common/scan-predicate';
 import type { BoundExpr } from '../bound-expr';
 import type { ExecContext } from '../context';
 import { compileExpr, selectTrue } from '../expr';
 import { lookupFunction } from '../expr/function-registry';
 import { ensureFunctionsRegistered } from '../expr/functions/all-functions';
-import { selectRows } from '../operators/filter';
 import { GroupedAggregation, type PartialAggregate } from '../operators/grouped-aggregation';
 import { literal, transformExpr } from '../plan/bound-expr-utils';
 import type { AggregateSpec } from '../plan/physical-plan';

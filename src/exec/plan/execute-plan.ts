@@ -12,7 +12,7 @@ import type { BoundExpr } from '../bound-expr';
 import type { ExecContext } from '../context';
 import { compileExpr } from '../expr';
 import { exprKey, literal, transformExpr } from './bound-expr-utils';
-import { operatorCounter } from './explain-plan';
+import { operatorCounter } from './physical-plan';
 import { operatorDef } from './operator-registry';
 import type { OperatorRuntime } from './operator-runtime';
 import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan, type SubqueryPlan } from './physical-plan';

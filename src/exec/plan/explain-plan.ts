@@ -6,12 +6,8 @@
  */
 import type { QueryProfile } from '../../common/profile';
 import { operatorDef } from './operator-registry';
-import type { PhysicalNode, PhysicalPlan } from './physical-plan';
+import { operatorCounter, type PhysicalNode, type PhysicalPlan } from './physical-plan';
 
-/** Profile counter name of one operator's metric. */
-export function operatorCounter(node: PhysicalNode, metric: 'RowsIn' | 'RowsOut' | 'TimeMs'): string {
-  return `${node.kind}#${node.id}.${metric}`;
-}
 
 function explainNode(node: PhysicalNode, depth: number, lines: string[], profile: QueryProfile | null): void {
   const indent = '  '.repeat(depth);

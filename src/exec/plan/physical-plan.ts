@@ -106,3 +106,11 @@ export interface PhysicalPlan {
   readonly columns: readonly ResultColumn[];
   readonly subqueries: readonly SubqueryPlan[];
 }
+
+/**
+ * Profile counter name of one operator's metric (EXPLAIN ANALYZE reads them). Kept here, in the module of
+ * plan types, so operators can name counters without importing the EXPLAIN code and its operator registry.
+ */
+export function operatorCounter(node: PhysicalNode, metric: 'RowsIn' | 'RowsOut' | 'TimeMs'): string {
+  return `${node.kind}#${node.id}.${metric}`;
+}

@@ -353,7 +353,7 @@ const INSERT_SELECT_CHUNK_BYTES = 16 << 20;
  */
 async function insertSelectStreamed(session: Session, table: TableState, statement: InsertStatement, targets: readonly ColumnSchema[], profile: QueryProfile, sqlText: string): Promise<StatementResult> {
   const ctx = session.execContext(profile);
-  const result = await streamQuery(statement.source as SelectQuery, ctx, sqlText);
+  const result = await streamQuery(statement.source, ctx, sqlText);
   const rows = result.batches as AsyncIterable<Batch>;
   if (result.columns.length !== targets.length) {
     await rows[Symbol.asyncIterator]().return?.();

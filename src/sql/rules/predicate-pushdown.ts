@@ -8,7 +8,7 @@
  */
 import type { BoundExpr } from '../../exec/bound-expr';
 import { collectColumns, combineConjuncts, isDeterministic, remapColumns, splitConjuncts, substituteColumns } from '../../exec/plan/bound-expr-utils';
-import type { ScanPredicate } from '../../storage/scan-predicate';
+import type { ScanPredicate } from '../../common/scan-predicate';
 import type { LogicalPlan } from '../logical-plan';
 import { makeFilter, makeJoin } from '../logical-plan-build';
 import { planFingerprint, type OptimizerRule } from './optimizer-rule';

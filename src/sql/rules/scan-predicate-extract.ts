@@ -9,7 +9,7 @@ import type { RawValue } from '../../common/column';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { isIntegerType, isStringType, physicalKind, type DataType } from '../../common/types';
 import type { BoundExpr } from '../../exec/bound-expr';
-import type { ScanPredicate } from '../../storage/scan-predicate';
+import type { ScanPredicate } from '../../common/scan-predicate';
 import type { LogicalScan } from '../logical-plan';
 
 const FLIP: Readonly<Record<string, '=' | '<' | '<=' | '>' | '>='>> = { '=': '=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
