@@ -25,13 +25,7 @@ const rows: RawValue[][] = [];
 for (let rowIdx = 0; rowIdx < 4000; rowIdx++) rows.push([rowIdx, maybe(pick(['a', 'b', 'c'])), maybe(Math.floor(random() * 100)), maybe(Math.floor(random() * 2000) - 1000), maybe(pick(['x', 'yy', 'zzz']))]);
 const db = makeDb({
   t: {
-    columns: [
-      { name: 'id', type: Types.INT },
-      { name: 'g', type: Types.varchar(4) },
-      { name: 'k', type: Types.INT },
-      { name: 'x', type: Types.INT },
-      { name: 's', type: Types.varchar(8) },
-    ],
+    columns: (['id', 'g', 'k', 'x', 's'] as const).map((name) => ({ name, type: name === 'g' || name === 's' ? Types.varchar(8) : Types.INT })),
     rows,
     batchSize: 500,
   },
