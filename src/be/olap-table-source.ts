@@ -19,7 +19,7 @@ import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
-import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
+import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { ScanTask, ScanWorkerPool } from './scan-worker-pool';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
@@ -161,18 +161,27 @@ export class OlapTableSource implements TableSource {
   }
 
   /**
+   * Fragment tasks that may run at once over this table: the scan worker count, or 0 — scan in-thread —
+   * for merge-on-read models (a key's rows span segments), small tables, or when there is no worker pool.
+   */
+  scanDegree(): number {
+    if (this.merging) return 0;
+    const totalRows = this.estimatedRowCount();
+    if (totalRows < (this.opener.parallelScanMinRows ?? DEFAULT_PARALLEL_SCAN_MIN_ROWS) || totalRows === 0) return 0;
+    return this.opener.scanPool?.()?.size ?? 0;
+  }
+
+  /**
    * Runs a scan fragment over every segment in the scan workers, as tasks of consecutive row ranges,
    * yielding results in row order (so merging them in turn equals one sequential pass). Each task carries
-   * the rows of its range that are deleted (bitmap, DELETE predicates). Null — scan in-thread — for
-   * merge-on-read models (a key's rows span segments), LIMIT scans, small tables, or when there is no
-   * worker pool.
+   * the rows of its range that are deleted (bitmap, DELETE predicates). Null — scan in-thread — for LIMIT
+   * scans and whenever scanDegree() is 0 now.
    */
-  scanParallel(request: ScanRequest, fragment: ScanFragment): AsyncIterable<FragmentResult> | null {
-    if (this.merging || request.limit !== null) return null;
-    const totalRows = this.estimatedRowCount();
-    if (totalRows < (this.opener.parallelScanMinRows ?? DEFAULT_PARALLEL_SCAN_MIN_ROWS) || totalRows === 0) return null;
+  scanParallel(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null {
+    if (request.limit !== null || this.scanDegree() === 0) return null;
     const pool = this.opener.scanPool?.() ?? null;
     if (pool === null) return null;
+    const totalRows = this.estimatedRowCount();
     const taskRows = Math.min(MAX_TASK_ROWS, Math.max(MIN_TASK_ROWS, Math.ceil(totalRows / (pool.size * 2))));
     const profile = request.profile;
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.

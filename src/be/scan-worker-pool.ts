@@ -1,6 +1,6 @@
 /**
  * A pool of scan worker threads (node:worker_threads), `scan_thread_num` of them, that run scan fragments
- * (src/exec/parallel/scan-fragment.ts) over segments next to the data, so that decoding, filtering and
+ * (src/exec/parallel/run-fragment.ts) over segments next to the data, so that decoding, filtering and
  * partial aggregation use every core and stay off the event loop that serves the protocols.
  *
  * Each worker reads segment files of the local object store in place and keeps its own segment readers
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ERROR_CODES, GaleneError } from '../common/errors';
 import { QueryProfile, type ProfileSink } from '../common/profile';
-import type { FragmentResult, ScanFragment } from '../exec/parallel/scan-fragment';
+import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 
 /** One unit of work: rows [rowStart, rowEnd) of a segment (after pruning) through a fragment. */
 export interface ScanTask {
@@ -21,7 +21,7 @@ export interface ScanTask {
   readonly segmentSize: number;
   readonly rowStart: number;
   readonly rowEnd: number;
-  readonly fragment: ScanFragment;
+  readonly fragment: FragmentSpec;
   /** Ascending ids of rows in [rowStart, rowEnd) that are deleted (delete bitmap, DELETE predicates). */
   readonly excludedRows?: Int32Array;
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */

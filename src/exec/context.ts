@@ -7,7 +7,7 @@ import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
-import type { FragmentResult, ScanFragment } from './parallel/scan-fragment';
+import type { FragmentResult, FragmentSpec } from './plan/fragment-spec';
 import type { QueryTask } from './query-task';
 
 export type { ScanPredicate };
@@ -28,10 +28,16 @@ export interface TableSource {
   /** Row count estimate for planning (join sides, parallelism). */
   estimatedRowCount(): number;
   /**
-   * Runs `fragment` (filter, optional partial aggregate) over the scan's rows in worker threads, results
-   * in row order; null when this source scans in-thread for this request (small, merge-on-read, LIMIT).
+   * Planning: how many fragment tasks may run at once over this table (the plan-fragments pass shows it as
+   * the SCAN FRAGMENT's degree); 0 when it scans in-thread (small, merge-on-read, no workers). Absent: 0.
    */
-  scanParallel?(request: ScanRequest, fragment: ScanFragment): AsyncIterable<FragmentResult> | null;
+  scanDegree?(): number;
+  /**
+   * Runs `fragment` (filter, optional partial aggregate) over the scan's rows in worker threads, results
+   * in row order; null when this source scans in-thread for this request after all (re-checked when the
+   * fragment starts: the table may have shrunk or lost its workers since planning, or the scan has a LIMIT).
+   */
+  scanParallel?(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null;
 }
 
 export interface ExecContext {

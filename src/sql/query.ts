@@ -11,6 +11,7 @@ import type { ExecContext } from '../exec/context';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
+import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
@@ -30,6 +31,20 @@ export interface PlanOptions {
 
 /** Name by which EXPLAIN tests and `disable_nereids_rules` skip operator fusion. */
 export const FUSE_OPERATORS = 'fuse_operators';
+
+/** What the plan-fragments pass asks, from the statement's tables. */
+function fragmentPlanning(ctx: ExecContext, nextId: () => number): FragmentPlanning {
+  return {
+    scanDegree(table) {
+      try {
+        return ctx.openTable(table).scanDegree?.() ?? 0;
+      } catch {
+        return 0; // a context that opens no tables (e.g. binding for a load) plans without fragments
+      }
+    },
+    nextId,
+  };
+}
 
 interface StatementCounters {
   slot: number;
@@ -56,9 +71,12 @@ function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, coun
   };
   const logical = new QueryBinder(session).bindQuery(query);
   const optimized = optimize(logical, ctx, options.disabledRules);
-  const physical = toPhysical(optimized, { ctx, nextId: () => counters.operatorId++ });
-  // Operator fusion is a physical pass; it is skipped by name like the rules ('fuse_operators').
-  const root = options.disabledRules?.includes(FUSE_OPERATORS) || disabledRuleNames(ctx).has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
+  const nextId = (): number => counters.operatorId++;
+  const physical = toPhysical(optimized, { ctx, nextId });
+  // Operator fusion and fragment cutting are physical passes, skipped by name like the rules.
+  const disabled = disabledRuleNames(ctx, options.disabledRules);
+  const fused = disabled.has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
+  const root = disabled.has(PLAN_FRAGMENTS) ? fused : planFragments(fused, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
 }
 

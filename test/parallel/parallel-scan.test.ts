@@ -52,6 +52,16 @@ async function answers(port: number): Promise<TextRow[][]> {
   }
 }
 
+async function explainOf(port: number, sql: string): Promise<string> {
+  const conn = await connect(port);
+  try {
+    await conn.query('USE par');
+    return (await queryRows(conn, `EXPLAIN ${sql}`)).map(([line]) => line).join('\n');
+  } finally {
+    await conn.end();
+  }
+}
+
 async function profileOf(port: number, sql: string): Promise<Map<string, string>> {
   const conn = await connect(port);
   try {
@@ -91,6 +101,10 @@ test('parallel scans give the single-thread answers', async () => {
     assert.ok(Number(filterProfile.get('ParallelScanTasks') ?? 0) >= 2, 'the filter ran in the workers');
     const uniqueProfile = await profileOf(server.ports.query_port, QUERIES[11]);
     assert.equal(uniqueProfile.get('ParallelScanTasks'), undefined, 'merge-on-read UNIQUE KEY scans merge in-thread');
+    // The plan shows where the work runs: a final aggregate over a fragment of degree 2, a filter as a fragment.
+    assert.match(await explainOf(server.ports.query_port, QUERIES[4]), /mode: final[\s\S]*-> SCAN FRAGMENT #\d+\n\s+degree: 2\n/);
+    assert.match(await explainOf(server.ports.query_port, QUERIES[9]), /-> SCAN FRAGMENT #\d+\n\s+degree: 2\n\s+filter: /);
+    assert.doesNotMatch(await explainOf(server.ports.query_port, QUERIES[11]), /SCAN FRAGMENT/, 'merge-on-read: no fragment');
   } finally {
     await server.stop();
   }
@@ -103,6 +117,7 @@ test('parallel scans give the single-thread answers', async () => {
     }
     const profile = await profileOf(server.ports.query_port, QUERIES[4]);
     assert.equal(profile.get('ParallelScanTasks'), undefined, 'scan_thread_num 0 scans in-thread');
+    assert.doesNotMatch(await explainOf(server.ports.query_port, QUERIES[4]), /SCAN FRAGMENT/, 'no workers: no fragment');
   } finally {
     await server.stop();
   }

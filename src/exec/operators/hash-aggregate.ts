@@ -5,8 +5,9 @@
  * zero input rows (COUNT(*) of an empty table is 0). Also plans DISTINCT (keys only, no aggregates).
  *
  * A Filter directly below is fused in by fuse-operators.ts (`filter`): rows are selected, not copied.
- * Over a table scan of a large table, the scan, filter and a partial aggregate run in the BE's scan
- * workers (TableSource.scanFragments) and this operator merges their partial states.
+ * Over a large table scan the plan-fragments pass moves the filter and a partial aggregate into a SCAN
+ * FRAGMENT child (scan-fragment.ts) and sets `mode: 'final'`: this operator then merges the partial
+ * states the fragment yields (its `partialInputs[0]`) instead of consuming rows.
  */
 import { BATCH_SIZE, sliceVector, type Batch, type Vector } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
@@ -14,8 +15,7 @@ import { compileExpr } from '../expr';
 import { exprToString } from '../plan/bound-expr-utils';
 import type { AggregateSpec, PlanNodeBase } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import { parallelAggregate } from '../parallel/parallel-operators';
-import { GroupedAggregation } from './grouped-aggregation';
+import { GroupedAggregation, type PartialAggregate } from './grouped-aggregation';
 
 export interface HashAggregateNode extends PlanNodeBase {
   readonly kind: 'HashAggregate';
@@ -23,9 +23,19 @@ export interface HashAggregateNode extends PlanNodeBase {
   readonly aggregates: readonly AggregateSpec[];
   /** A fused predicate over the input (the former Filter child): only rows where it is TRUE count. */
   readonly filter?: BoundExpr;
+  /**
+   * 'final': the input is a fragment's stream of partial states over the same group keys and aggregates
+   * (the fragment applied the filter); absent: the input is rows.
+   */
+  readonly mode?: 'final';
 }
 
-export async function* openHashAggregate(node: HashAggregateNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+export async function* openHashAggregate(
+  node: HashAggregateNode,
+  inputs: readonly AsyncIterable<Batch>[],
+  rt: OperatorRuntime,
+  partialInputs: readonly (AsyncIterable<PartialAggregate> | null)[],
+): AsyncIterable<Batch> {
   const spec = { groupKeys: node.groupKeys.map(rt.resolve), aggregates: node.aggregates.map((agg) => ({ ...agg, args: agg.args.map(rt.resolve) })), filter: node.filter ? rt.resolve(node.filter) : null };
   const aggregation = new GroupedAggregation(spec, (expr, reuseBuffers) => compileExpr(rt.resolve(expr), { reuseBuffers }), rt.ctx);
   // Memory is counted per group (key table slot, keys, accumulator states): an estimate, checked against
@@ -40,8 +50,13 @@ export async function* openHashAggregate(node: HashAggregateNode, inputs: readon
     countedBytes = bytes;
   };
   try {
-    const merged = await parallelAggregate(node, spec, aggregation, rt, account);
-    if (!merged) {
+    if (node.mode === 'final') {
+      // The executor's stream wrapper passes the task checkpoint before each partial is merged.
+      for await (const partial of partialInputs[0]!) {
+        aggregation.mergePartial(partial);
+        account();
+      }
+    } else {
       for await (const batch of inputs[0]) {
         aggregation.consume(batch);
         account();
@@ -70,6 +85,7 @@ export function aggregateToString(spec: AggregateSpec): string {
 
 export function explainHashAggregate(node: HashAggregateNode): string[] {
   const lines: string[] = [];
+  if (node.mode === 'final') lines.push('mode: final (merges partial states)');
   if (node.groupKeys.length > 0) lines.push(`group by: ${node.groupKeys.map(exprToString).join(', ')}`);
   if (node.aggregates.length > 0) lines.push(`aggregates: ${node.aggregates.map(aggregateToString).join(', ')}`);
   if (node.filter) lines.push(`filter (fused): ${exprToString(node.filter)}`);

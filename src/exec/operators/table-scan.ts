@@ -31,6 +31,15 @@ export async function* openTableScan(node: TableScanNode, _inputs: readonly Asyn
   }
 }
 
+/**
+ * Whether the scan's pushed predicates look up the leading key column (`=` or IN): the short-key index
+ * then prunes it to a few rows, which a worker round trip would only slow down.
+ */
+export function leadingKeyLookup(node: TableScanNode): boolean {
+  const leading = node.table.keyColumns[0]?.toLowerCase();
+  return node.predicates.some((pred) => (pred.op === '=' || pred.op === 'in') && pred.column.toLowerCase() === leading);
+}
+
 /** Text of one pushed predicate, e.g. `k >= 10`, `s IN ('a', 'b')`, `v IS NULL`. */
 export function scanPredicateToString(table: TableSchema, pred: ScanPredicate): string {
   const column = findColumn(table, pred.column);

@@ -3,9 +3,12 @@
  * main plan's expressions as literals), then the operator tree, pull-based. Every operator's stream is
  * wrapped to count RowsIn / RowsOut and inclusive wall time (`<Kind>#<id>.<metric>` profile counters),
  * which EXPLAIN ANALYZE prints, and to pass the statement's task checkpoint between batches (cancel,
- * timeout, and yielding the event loop: see query-task.ts).
+ * timeout, and yielding the event loop: see query-task.ts). A node whose output is partial aggregate
+ * states (node-properties.ts) is opened through its kind's openPartials and handed to its parent as a
+ * partial input; its groups count as rows.
  */
 import { getRaw, type Batch, type RawValue } from '../../common/column';
+import type { PartialAggregate } from '../operators/grouped-aggregation';
 import { GaleneError } from '../../common/errors';
 import { Types, type DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
@@ -13,6 +16,7 @@ import type { ExecContext } from '../context';
 import { compileExpr } from '../expr';
 import { exprKey, literal, transformExpr } from './bound-expr-utils';
 import { operatorCounter } from './physical-plan';
+import { nodeProperties } from './node-properties';
 import { operatorDef } from './operator-registry';
 import type { OperatorRuntime } from './operator-runtime';
 import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan, type SubqueryPlan } from './physical-plan';
@@ -82,7 +86,11 @@ function substituteSubqueries(expr: BoundExpr, results: ReadonlyMap<number, Subq
   });
 }
 
-async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null): AsyncIterable<Batch> {
+/** Rows a stream item stands for: a batch's rows, a partial aggregate's groups. */
+const batchRows = (batch: Batch): number => batch.length;
+const partialRows = (partial: PartialAggregate): number => partial.groupCount;
+
+async function* instrument<T>(stream: AsyncIterable<T>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null, rowsOf: (item: T) => number): AsyncIterable<T> {
   const iterator = stream[Symbol.asyncIterator]();
   const profile = ctx.profile;
   const task = ctx.task;
@@ -104,7 +112,7 @@ async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsC
       // when this task's slice is used up, so many statements woken together still share one budget.
       const resumed = task.checkpoint();
       if (resumed !== undefined) await resumed;
-      profile.add(rowsCounter, step.value.length);
+      profile.add(rowsCounter, rowsOf(step.value));
       yield step.value;
     }
   } finally {
@@ -112,9 +120,34 @@ async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsC
   }
 }
 
+async function* noBatches(): AsyncIterable<Batch> {}
+
+function childInputs(node: PhysicalNode, rt: OperatorRuntime): { inputs: AsyncIterable<Batch>[]; partialInputs: (AsyncIterable<PartialAggregate> | null)[] } {
+  const rowsIn = operatorCounter(node, 'RowsIn');
+  const inputs: AsyncIterable<Batch>[] = [];
+  const partialInputs: (AsyncIterable<PartialAggregate> | null)[] = [];
+  for (const child of node.children) {
+    if (nodeProperties(child).output === 'partials') {
+      inputs.push(noBatches());
+      partialInputs.push(instrument(openPartialsNode(child, rt), rt.ctx, rowsIn, null, partialRows));
+    } else {
+      inputs.push(instrument(openNode(child, rt), rt.ctx, rowsIn, null, batchRows));
+      partialInputs.push(null);
+    }
+  }
+  return { inputs, partialInputs };
+}
+
 function openNode(node: PhysicalNode, rt: OperatorRuntime): AsyncIterable<Batch> {
-  const inputs = node.children.map((child) => instrument(openNode(child, rt), rt.ctx, operatorCounter(node, 'RowsIn'), null));
-  return instrument(operatorDef(node).open(node, inputs, rt), rt.ctx, operatorCounter(node, 'RowsOut'), operatorCounter(node, 'TimeMs'));
+  const { inputs, partialInputs } = childInputs(node, rt);
+  return instrument(operatorDef(node).open(node, inputs, rt, partialInputs), rt.ctx, operatorCounter(node, 'RowsOut'), operatorCounter(node, 'TimeMs'), batchRows);
+}
+
+function openPartialsNode(node: PhysicalNode, rt: OperatorRuntime): AsyncIterable<PartialAggregate> {
+  const def = operatorDef(node);
+  if (def.openPartials === undefined) throw new GaleneError('INTERNAL', [`${def.label} #${node.id} yields no partial states`]);
+  const { inputs } = childInputs(node, rt);
+  return instrument(def.openPartials(node, inputs, rt), rt.ctx, operatorCounter(node, 'RowsOut'), operatorCounter(node, 'TimeMs'), partialRows);
 }
 
 /** The batches of a plan's result, produced as the consumer pulls them. */

@@ -8,8 +8,9 @@
  * iterators, which closes the scans underneath.
  *
  * Adding an operator: a file in src/exec/operators/ exporting its node interface (kind, parameters), its
- * `open` and `explain` functions, its kind added to OperatorKind and PhysicalNode below and one entry in
- * OPERATORS (operator-registry.ts) — the Record type makes the build fail until every table handles it.
+ * `open` and `explain` functions, its kind added to OperatorKind and PhysicalNode below, one entry in
+ * OPERATORS (operator-registry.ts) and one case in nodeProperties (node-properties.ts) — the Record type
+ * and the exhaustive switch make the build fail until every table handles it.
  */
 import type { ResultColumn } from '../../common/result';
 import type { DataType } from '../../common/types';
@@ -20,6 +21,7 @@ import type { HashJoinNode } from '../operators/hash-join';
 import type { LimitNode } from '../operators/limit';
 import type { NestedLoopJoinNode } from '../operators/nested-loop-join';
 import type { ProjectNode } from '../operators/project';
+import type { ScanFragmentNode } from '../operators/scan-fragment';
 import type { SortNode } from '../operators/sort';
 import type { TableScanNode } from '../operators/table-scan';
 import type { TopNNode } from '../operators/top-n';
@@ -28,6 +30,7 @@ import type { ValuesNode } from '../operators/values';
 
 export type OperatorKind =
   | 'TableScan'
+  | 'ScanFragment'
   | 'Values'
   | 'Filter'
   | 'Project'
@@ -41,6 +44,7 @@ export type OperatorKind =
 
 export type PhysicalNode =
   | TableScanNode
+  | ScanFragmentNode
   | ValuesNode
   | FilterNode
   | ProjectNode

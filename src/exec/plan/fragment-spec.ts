@@ -1,0 +1,36 @@
+/**
+ * The plain-data description of a scan fragment — what a SCAN FRAGMENT plan node
+ * (src/exec/operators/scan-fragment.ts) ships to the table source's scan workers — and what one fragment
+ * task returns. A leaf types file: src/exec/context.ts (TableSource), the BE's worker pool and the
+ * fragment runtime (src/exec/parallel/run-fragment.ts) all name these types without importing code.
+ *
+ * Everything in a FragmentSpec is structured-cloneable data with no session behind it: stored column
+ * schemas, pruning predicates, bound expressions whose `?` parameters are already literals and that call
+ * only pure functions, and aggregate specs. That is what lets the same spec run in a worker thread today
+ * and behind an exchange on another BE later.
+ */
+import type { Batch } from '../../common/column';
+import type { ScanPredicate } from '../../common/scan-predicate';
+import type { ColumnSchema } from '../../meta/schema';
+import type { BoundExpr } from '../bound-expr';
+import type { PartialAggregate } from '../operators/grouped-aggregation';
+import type { AggregateSpec } from './physical-plan';
+
+/** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */
+export interface FragmentAggregate {
+  readonly groupKeys: readonly BoundExpr[];
+  readonly aggregates: readonly AggregateSpec[];
+}
+
+export interface FragmentSpec {
+  /** Stored columns the scan returns, in batch column order (schema entries: type, uniqueId). */
+  readonly columns: readonly ColumnSchema[];
+  readonly predicates: readonly ScanPredicate[];
+  /** Rows where this is not TRUE are dropped. */
+  readonly filter: BoundExpr | null;
+  /** A partial aggregate over the filtered rows; null to return the filtered rows. */
+  readonly aggregate: FragmentAggregate | null;
+}
+
+/** What one fragment task returns: a partial aggregate, or the filtered rows. */
+export type FragmentResult = { readonly kind: 'partial'; readonly partial: PartialAggregate } | { readonly kind: 'batches'; readonly batches: Batch[] };

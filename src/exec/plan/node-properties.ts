@@ -1,0 +1,58 @@
+/**
+ * What each plan node promises about its output, per node (not per operator kind), the way DataFusion's
+ * ExecutionPlan declares its output ordering and partitioning to the optimizer: what flows out (row
+ * batches or partial aggregate states), which order the rows keep, and whether the node runs as one
+ * stream or as parallel fragment tasks. The executor reads `output` to wire a partial stream to the final
+ * aggregate above it; plan passes read ordering and partitioning instead of asking "which kind is this".
+ */
+import type { PhysicalNode, SortKey } from './physical-plan';
+
+/**
+ * - `input`: rows keep the order of the first input (for a leaf: the order they are stored or written in).
+ * - `sorted`: rows come out ordered by `keys` (SORT, TOP-N), whatever the input order was.
+ * - `none`: no order is promised (hash tables, concatenated inputs).
+ */
+export type OutputOrdering = { readonly kind: 'input' } | { readonly kind: 'sorted'; readonly keys: readonly SortKey[] } | { readonly kind: 'none' };
+
+/**
+ * - `single`: the node runs as one stream.
+ * - `fragments`: the node runs as `degree` parallel fragment tasks (scan workers today, remote fragments
+ *   behind an exchange later) whose results reach the parent as one stream, in row order.
+ */
+export type Partitioning = { readonly kind: 'single' } | { readonly kind: 'fragments'; readonly degree: number };
+
+export interface NodeProperties {
+  /** `partials`: the node yields partial aggregate states (only to a HashAggregate in 'final' mode). */
+  readonly output: 'batches' | 'partials';
+  readonly ordering: OutputOrdering;
+  readonly partitioning: Partitioning;
+}
+
+const SINGLE: Partitioning = { kind: 'single' };
+const KEEPS_ORDER: NodeProperties = { output: 'batches', ordering: { kind: 'input' }, partitioning: SINGLE };
+const NO_ORDER: NodeProperties = { output: 'batches', ordering: { kind: 'none' }, partitioning: SINGLE };
+
+/** The output properties of one node (exhaustive over the operator kinds). */
+export function nodeProperties(node: PhysicalNode): NodeProperties {
+  switch (node.kind) {
+    case 'TableScan':
+    case 'Values':
+    case 'Filter':
+    case 'Project':
+    case 'Limit':
+    case 'NestedLoopJoin':
+      return KEEPS_ORDER;
+    case 'ScanFragment': {
+      // Task results are merged in row order, so filtered rows keep the scan's order.
+      const partitioning: Partitioning = { kind: 'fragments', degree: node.degree };
+      return node.aggregate === null ? { output: 'batches', ordering: { kind: 'input' }, partitioning } : { output: 'partials', ordering: { kind: 'none' }, partitioning };
+    }
+    case 'Sort':
+    case 'TopN':
+      return { output: 'batches', ordering: { kind: 'sorted', keys: node.keys }, partitioning: SINGLE };
+    case 'HashAggregate':
+    case 'HashJoin':
+    case 'UnionAll':
+      return NO_ORDER;
+  }
+}

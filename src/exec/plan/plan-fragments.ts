@@ -1,0 +1,81 @@
+/**
+ * The plan-fragments pass: cuts the parts of a physical plan that run next to the data into SCAN
+ * FRAGMENT nodes (src/exec/operators/scan-fragment.ts), so that parallelism is visible to EXPLAIN and to
+ * the passes after it, and so that the same node can later run behind an exchange on another BE.
+ *   - Filter over a TableScan -> ScanFragment (filter), which yields the filtered rows in row order.
+ *   - HashAggregate over a TableScan -> HashAggregate (mode 'final') over ScanFragment (filter, partial
+ *     aggregate), which yields partial states the aggregate merges.
+ * A scan qualifies when the table source can run fragments now (`scanDegree`: a parallel-capable source,
+ * large enough, not merge-on-read) and has no LIMIT; every expression must be fragment-safe (pure
+ * functions; `?` parameters are bound when the fragment starts) and every aggregate must have a partial
+ * form. A Filter whose scan looks up the leading key stays in-thread (the short-key index prunes it).
+ *
+ * Run by the planner (src/sql/query.ts) after fuseOperators; skipped by name ('plan_fragments') like the
+ * optimizer rules. Returns the same objects where nothing changed. The decision is a plan-time estimate
+ * that a cached plan keeps, like its join sides; the fragment node re-checks at open what depends on this
+ * run (see scan-fragment.ts) and falls back to an in-thread run with the same results.
+ */
+import type { TableSchema } from '../../meta/schema';
+import type { BoundExpr } from '../bound-expr';
+import { resolveAggregate } from '../expr';
+import type { HashAggregateNode } from '../operators/hash-aggregate';
+import type { ScanFragmentNode } from '../operators/scan-fragment';
+import { leadingKeyLookup, type TableScanNode } from '../operators/table-scan';
+import { fragmentSafeExpr } from '../parallel/run-fragment';
+import type { AggregateSpec, PhysicalNode } from './physical-plan';
+
+/** Name by which EXPLAIN tests and `disable_nereids_rules` skip the pass. */
+export const PLAN_FRAGMENTS = 'plan_fragments';
+
+/** What the pass asks about a table while planning. */
+export interface FragmentPlanning {
+  /** Fragment tasks that may run at once for a scan of `table`; 0 when it scans in-thread. */
+  scanDegree(table: TableSchema): number;
+  /** A fresh operator id (the statement's counter). */
+  nextId(): number;
+}
+
+function hasPartialForm(agg: AggregateSpec): boolean {
+  const accumulator = resolveAggregate(agg.name, agg.argTypes, agg.distinct).create();
+  return accumulator.serialize !== undefined && accumulator.merge !== undefined;
+}
+
+/** The degree for a fragment over `scan` with these expressions, or 0 when it does not qualify. */
+function degreeFor(scan: PhysicalNode, exprs: readonly BoundExpr[], planning: FragmentPlanning): number {
+  if (scan.kind !== 'TableScan' || scan.limit !== null || !exprs.every(fragmentSafeExpr)) return 0;
+  return planning.scanDegree(scan.table);
+}
+
+function aggregateFragment(node: HashAggregateNode, planning: FragmentPlanning): PhysicalNode {
+  if (node.mode === 'final' || !node.aggregates.every(hasPartialForm)) return node;
+  const scan = node.children[0];
+  const exprs = [...node.groupKeys, ...node.aggregates.flatMap((agg) => agg.args), ...(node.filter ? [node.filter] : [])];
+  const degree = degreeFor(scan, exprs, planning);
+  if (degree === 0) return node;
+  const fragment: ScanFragmentNode = {
+    kind: 'ScanFragment',
+    id: planning.nextId(),
+    output: node.output,
+    children: [scan as TableScanNode],
+    degree,
+    filter: node.filter ?? null,
+    aggregate: { groupKeys: node.groupKeys, aggregates: node.aggregates },
+  };
+  const { filter: _moved, ...rest } = node;
+  return { ...rest, mode: 'final', children: [fragment] };
+}
+
+/** The plan with its scan fragments cut (the same objects where nothing changed). */
+export function planFragments(node: PhysicalNode, planning: FragmentPlanning): PhysicalNode {
+  const children = node.children.map((child) => planFragments(child, planning));
+  const changed = children.some((child, childIdx) => child !== node.children[childIdx]);
+  const current = changed ? ({ ...node, children } as PhysicalNode) : node;
+  if (current.kind === 'HashAggregate') return aggregateFragment(current, planning);
+  if (current.kind !== 'Filter') return current;
+  const scan = current.children[0];
+  if (scan.kind !== 'TableScan' || leadingKeyLookup(scan)) return current;
+  const degree = degreeFor(scan, [current.predicate], planning);
+  if (degree === 0) return current;
+  // The Filter becomes the fragment (it keeps the Filter's id, like fused operators do).
+  return { kind: 'ScanFragment', id: current.id, output: current.output, children: [scan], degree, filter: current.predicate, aggregate: null };
+}
