@@ -13,7 +13,7 @@ import { GaleneError } from '../../common/errors';
 import type { ColumnSchema } from '../../meta/schema';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import { compileExpr, selectTrue } from '../expr';
 import { lookupFunction } from '../expr/function-registry';
 import { ensureFunctionsRegistered } from '../expr/functions/all-functions';
@@ -34,15 +34,15 @@ export interface ScanFragment {
 /** What one fragment task returns: a partial aggregate, or the filtered rows. */
 export type FragmentResult = { readonly kind: 'partial'; readonly partial: PartialAggregate } | { readonly kind: 'batches'; readonly batches: Batch[] };
 
-/** An ExecContext for workers: context-free expressions never read it. */
-const WORKER_CONTEXT = new Proxy({} as ExecContext, {
+/** An TaskContext for workers: context-free expressions never read it. */
+const WORKER_CONTEXT = new Proxy({} as TaskContext, {
   get(_target, prop) {
-    throw new GaleneError('INTERNAL', [`scan fragment read ExecContext.${String(prop)}`]);
+    throw new GaleneError('INTERNAL', [`scan fragment read TaskContext.${String(prop)}`]);
   },
 });
 
 /** The expression with `?` parameters replaced by their values, or null when it needs the session. */
-export function contextFreeExpr(expr: BoundExpr, ctx: ExecContext): BoundExpr | null {
+export function contextFreeExpr(expr: BoundExpr, ctx: TaskContext): BoundExpr | null {
   ensureFunctionsRegistered();
   let free = true;
   const out = transformExpr(expr, (node) => {

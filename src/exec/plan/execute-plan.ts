@@ -9,7 +9,7 @@ import { getRaw, type Batch, type RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import { Types, type DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import { compileExpr } from '../expr';
 import { exprKey, literal, transformExpr } from './bound-expr-utils';
 import { operatorCounter } from './physical-plan';
@@ -22,7 +22,7 @@ interface SubqueryResult {
   readonly values: readonly RawValue[];
 }
 
-async function runSubquery(sub: SubqueryPlan, ctx: ExecContext): Promise<SubqueryResult> {
+async function runSubquery(sub: SubqueryPlan, ctx: TaskContext): Promise<SubqueryResult> {
   const values: RawValue[] = [];
   const seen = new Set<string>();
   const type: DataType = sub.plan.columns[0]?.type ?? Types.NULL;
@@ -82,7 +82,7 @@ function substituteSubqueries(expr: BoundExpr, results: ReadonlyMap<number, Subq
   });
 }
 
-async function* instrument(stream: AsyncIterable<Batch>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null): AsyncIterable<Batch> {
+async function* instrument(stream: AsyncIterable<Batch>, ctx: TaskContext, rowsCounter: string, timeCounter: string | null): AsyncIterable<Batch> {
   const iterator = stream[Symbol.asyncIterator]();
   const profile = ctx.profile;
   const task = ctx.task;
@@ -118,7 +118,7 @@ function openNode(node: PhysicalNode, rt: OperatorRuntime): AsyncIterable<Batch>
 }
 
 /** The batches of a plan's result, produced as the consumer pulls them. */
-export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: TaskContext): AsyncIterable<Batch> {
   const results = new Map<number, SubqueryResult>();
   for (const sub of plan.subqueries) results.set(sub.slot, await runSubquery(sub, ctx));
   const rt: OperatorRuntime = {
