@@ -34,7 +34,7 @@ export interface ScanFragment {
 /** What one fragment task returns: a partial aggregate, or the filtered rows. */
 export type FragmentResult = { readonly kind: 'partial'; readonly partial: PartialAggregate } | { readonly kind: 'batches'; readonly batches: Batch[] };
 
-/** An TaskContext for workers: context-free expressions never read it. */
+/** A TaskContext for workers: context-free expressions never read it. */
 const WORKER_CONTEXT = new Proxy({} as TaskContext, {
   get(_target, prop) {
     throw new GaleneError('INTERNAL', [`scan fragment read TaskContext.${String(prop)}`]);

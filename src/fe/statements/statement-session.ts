@@ -10,7 +10,7 @@ import type { TableSchema } from '../../meta/schema';
 import type { ExplicitTransaction } from '../explicit-transaction';
 import type { PreparedStatementHost, SessionStatements } from '../prepared-statements';
 
-/** PreparedStatementHost (fe, database, getVariable, runParsedStatement, statementContext) and more. */
+/** What prepared statements use of a session (fe, database, getVariable, runParsedStatement, statementContext), and more. */
 export interface StatementSession extends PreparedStatementHost {
   readonly user: string;
   readonly host: string;
