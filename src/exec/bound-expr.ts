@@ -32,7 +32,7 @@ export interface BoundLiteral {
   readonly value: RawValue;
 }
 
-/** A `?` parameter of a prepared statement, read from the ExecContext at execution. */
+/** A `?` parameter of a prepared statement, read from the TaskContext at execution. */
 export interface BoundParam {
   readonly kind: 'param';
   readonly index: number;

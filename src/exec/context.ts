@@ -1,6 +1,17 @@
 /**
- * What the planner and operators need from the server around them, as interfaces, so that exec/ depends
- * on no concrete catalog or storage class. The FE provides an ExecContext per statement.
+ * The two contexts a statement sees, as leaf interfaces, so that exec/ and sql/ depend on no concrete
+ * session, catalog or storage class (DataFusion's split between the planner's ContextProvider and the
+ * TaskContext a running plan gets):
+ *
+ * - PlanningContext: what the binder, the optimizer rules and the physical planner may ask while planning
+ *   one statement — table schemas by name, row estimates (never a reader), system and user variables, the
+ *   `?` values, the session facts — and the profile planning times go to.
+ * - TaskContext: what a running fragment may touch — its profile, the `?` values, the session facts, its
+ *   task control block and a factory of table readers. Its data is plain (it can be rebuilt on another
+ *   process from a serialized plan and the facts); it never reaches back to the session or the catalog.
+ *
+ * The FE builds both for each statement from one SessionFacts (src/fe/session.ts); code under
+ * src/exec/operators and src/exec/expr takes a TaskContext only.
  */
 import type { Batch, RawValue } from '../common/column';
 import type { QueryProfile } from '../common/profile';
@@ -25,13 +36,6 @@ export interface ScanRequest {
 export interface TableSource {
   readonly schema: TableSchema;
   scan(request: ScanRequest): AsyncIterable<Batch>;
-  /** Row count estimate for planning (join sides, parallelism). */
-  estimatedRowCount(): number;
-  /**
-   * Planning: how many fragment tasks may run at once over this table (the plan-fragments pass shows it as
-   * the SCAN FRAGMENT's degree); 0 when it scans in-thread (small, merge-on-read, no workers). Absent: 0.
-   */
-  scanDegree?(): number;
   /**
    * Runs `fragment` (filter, optional partial aggregate) over the scan's rows in worker threads, results
    * in row order; null when this source scans in-thread for this request after all (re-checked when the
@@ -40,22 +44,65 @@ export interface TableSource {
   scanParallel?(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null;
 }
 
-export interface ExecContext {
+/** A value bound to a `?` parameter (prepared statements), by index. */
+export interface ParamValue {
+  readonly type: DataType;
+  readonly value: RawValue;
+}
+
+/**
+ * Facts about the session and the statement that functions read at run time (DATABASE(), USER(),
+ * CONNECTION_ID(), VERSION(), NOW()...). Plain data, fixed for the statement: every fragment of one
+ * statement sees the same values, wherever it runs.
+ */
+export interface SessionFacts {
+  readonly user: string;
+  readonly host: string;
+  readonly connectionId: number;
+  readonly version: string;
+  /** The session's current database at the statement's start, or null. */
+  readonly database: string | null;
+  /** UTC milliseconds when the statement started: NOW() and its kin are constant within a statement. */
+  readonly statementStartMillis: number;
+}
+
+/** What planning one statement may ask (the binder, the optimizer rules, the physical planner). */
+export interface PlanningContext {
+  /** Where PlanTimeMs, the rules' times and the plan text go. */
   readonly profile: QueryProfile;
-  /** The session's current database, or null. */
-  readonly currentDatabase: string | null;
-  /** Table schema by name; throws UNKNOWN_DATABASE / UNKNOWN_TABLE / NO_DATABASE_SELECTED. */
+  /** The `?` values: the binder types each `?` by its value and reads LIMIT / OFFSET `?` values. */
+  readonly parameters: readonly ParamValue[];
+  /** Constant folding evaluates statement-level functions (DATABASE(), NOW()...) with these. */
+  readonly sessionInfo: SessionFacts;
+  /** Table schema by name (database null = the current one); throws UNKNOWN_DATABASE / UNKNOWN_TABLE / NO_DATABASE_SELECTED. */
   getTable(database: string | null, name: string): TableSchema;
-  /** A reader of the table's rows for this statement (a consistent version set). */
-  openTable(schema: TableSchema): TableSource;
+  /** Row count estimate of a table at the version the statement reads (join sides, parallelism), from metadata. */
+  estimatedRowCount(schema: TableSchema): number;
+  /**
+   * How many fragment tasks may run at once over this table (the plan-fragments pass shows it as the SCAN
+   * FRAGMENT's degree); 0 when it scans in-thread (small, merge-on-read, no workers).
+   */
+  scanDegree(schema: TableSchema): number;
   /** @@name (system variable), resolved by scope; throws UNKNOWN_SYSTEM_VARIABLE. */
   getSystemVariable(name: string, scope: 'session' | 'global' | null): { type: DataType; value: RawValue };
   /** @name (user variable); NULL when unset. */
   getUserVariable(name: string): { type: DataType; value: RawValue };
-  /** Values bound to `?` parameters (prepared statements), by index. */
-  readonly parameters: readonly { type: DataType; value: RawValue }[];
+}
+
+/** What a running fragment may touch: plain data, its control block and a factory of table readers. */
+export interface TaskContext {
+  readonly profile: QueryProfile;
+  /** Values bound to `?` parameters, by index. */
+  readonly parameters: readonly ParamValue[];
   /** The running statement's control block: cancellation, deadline, memory budget, event-loop slice. */
   readonly task: QueryTask;
-  /** Functions that read session state: DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID()... */
-  readonly sessionInfo: { user: string; host: string; connectionId: number; version: string };
+  readonly sessionInfo: SessionFacts;
+  /** A reader of the table's rows for this statement (a consistent version set). */
+  openTable(schema: TableSchema): TableSource;
 }
+
+/**
+ * What the FE hands a statement it plans and runs in this process: both contexts in one object, built
+ * from the same facts. Planning entry points take it as a PlanningContext, execution as a TaskContext.
+ */
+export type StatementContext = PlanningContext & TaskContext;

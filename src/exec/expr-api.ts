@@ -19,11 +19,11 @@
  *   literalValue(lit: LiteralExpr): { type: DataType; value: RawValue }
  *       the typed value of a literal (integers get the smallest of TINYINT..BIGINT/LARGEINT that holds them,
  *       '1.50' DECIMAL(3,2), '1e3' DOUBLE, strings VARCHAR(len) as Doris types string literals, DATE/DATETIME literals).
- *   evaluateConstant(expr: BoundExpr, ctx: ExecContext): RawValue
+ *   evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue
  */
 import type { Batch, Vector } from '../common/column';
 import type { DataType } from '../common/types';
-import type { ExecContext } from './context';
+import type { TaskContext } from './context';
 
 export interface ResolvedFunction {
   /** Canonical registry name (lower case). */
@@ -34,7 +34,7 @@ export interface ResolvedFunction {
 }
 
 /** Evaluates one bound expression over a batch; the result has batch.length rows. */
-export type CompiledExpr = (batch: Batch, ctx: ExecContext) => Vector;
+export type CompiledExpr = (batch: Batch, ctx: TaskContext) => Vector;
 
 /**
  * Per-group aggregate state over typed arrays. The hash-aggregate operator assigns each input row a

@@ -11,6 +11,8 @@ import { CompactionScheduler } from '../be/compaction';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
 import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import { auditLogFor, type AuditLog } from './audit-log';
+import type { ServerServices } from './server-services';
 import { Session } from './session';
 import { findSessionVariable, SERVER_VERSION } from './session-variables';
 import { UserManager } from './users';
@@ -18,12 +20,13 @@ import { UserManager } from './users';
 /** How many finished query profiles SHOW QUERY PROFILE keeps. */
 const PROFILE_HISTORY = 100;
 
-export class Frontend implements ProtocolBackend {
+export class Frontend implements ProtocolBackend, ServerServices {
   readonly serverVersion = SERVER_VERSION;
   readonly sessions = new Map<number, Session>();
   readonly globalVariables = new Map<string, string | number | boolean>();
   private readonly profiles: QueryProfile[] = [];
   private queryCounter = 0;
+  readonly auditLog: AuditLog;
   /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
   readonly compaction: CompactionScheduler;
 
@@ -35,6 +38,7 @@ export class Frontend implements ProtocolBackend {
     readonly backend: Backend,
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
+    this.auditLog = auditLogFor(config.getString('data_dir'));
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');

@@ -21,17 +21,29 @@ import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import type { ResultColumn, StatementResult } from '../common/result';
 import { isIntegerType, typesEqual, Types, type DataType } from '../common/types';
-import type { ExecContext } from '../exec/context';
+import type { PlanningContext, StatementContext } from '../exec/context';
 import { literalValue } from '../exec/expr';
 import type { BinaryParam } from '../protocol/binary-params';
 import type { Expr, LiteralExpr, Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
 import { bindPlan, buildCachedPlan, isPlanCurrent, normalizeSql, PlanCache, planCacheKey, type CachedPlan, type ParamValue } from '../sql/plan-cache';
 import { planColumns, streamPlan } from '../sql/query';
-import type { Frontend } from './frontend';
-import type { Session } from './session';
+import type { ServerServices } from './server-services';
 
 export type { ParamValue } from '../sql/plan-cache';
+
+/** What a session's prepared statements use of the session (Session implements it). */
+export interface PreparedStatementHost {
+  readonly fe: ServerServices;
+  /** The current database, or null. */
+  readonly database: string | null;
+  /** A system variable's value for this session (session value, else global, else default). */
+  getVariable(name: string): string | number | boolean;
+  /** Run an already parsed statement through its handler (EXECUTE of a non-query prepared statement). */
+  runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult>;
+  /** The planning and task context of one statement (src/exec/context.ts), built from one set of facts. */
+  statementContext(profile: QueryProfile, parameters?: readonly ParamValue[]): StatementContext;
+}
 
 /** Server-wide state: the plan cache and the count of open statements (for max_prepared_stmt_count). */
 export interface PreparedServerState {
@@ -39,10 +51,10 @@ export interface PreparedServerState {
   openStatements: number;
 }
 
-const SERVER_STATES = new WeakMap<Frontend, PreparedServerState>();
+const SERVER_STATES = new WeakMap<ServerServices, PreparedServerState>();
 
 /** The plan cache and statement count of an FE, created on first use. */
-export function preparedServerState(fe: Frontend): PreparedServerState {
+export function preparedServerState(fe: ServerServices): PreparedServerState {
   let state = SERVER_STATES.get(fe);
   if (state === undefined) {
     state = { planCache: new PlanCache(), openStatements: 0 };
@@ -234,7 +246,7 @@ export class SessionStatements {
   private readonly byName = new Map<string, PreparedStatement>();
   private nextId = 1;
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: PreparedStatementHost) {}
 
   get size(): number {
     return this.byId.size;
@@ -255,7 +267,7 @@ export class SessionStatements {
     if (statement.kind === 'query') {
       // Plan now with untyped (string) parameters: errors show at PREPARE, and the columns are known.
       const params: ParamValue[] = Array.from({ length: prepared.paramCount }, () => ({ type: Types.STRING, value: null }));
-      const entry = this.planFor(prepared, params, profile, this.session.execContext(profile, params));
+      const entry = this.planFor(prepared, params, profile, this.session.statementContext(profile, params));
       prepared.columns = planColumns(entry.plan);
     }
     this.nextId++;
@@ -301,7 +313,7 @@ export class SessionStatements {
       const bound = prepared.paramCount === 0 ? statement : profile.time('PlanTimeMs', () => substituteParamLiterals(statement, params));
       return this.session.runParsedStatement(bound, prepared.sql, profile);
     }
-    const ctx = this.session.execContext(profile, params);
+    const ctx = this.session.statementContext(profile, params);
     const entry = this.planFor(prepared, params, profile, ctx);
     const plan = entry.needsBinding ? profile.time('PlanTimeMs', () => bindPlan(entry, params)) : entry.plan;
     return streamPlan(plan, ctx);
@@ -311,7 +323,7 @@ export class SessionStatements {
    * The plan for these parameter types: the statement's last one when it still fits, else from the shared
    * cache, else planned now (and shared). PlanTimeMs counts only real planning.
    */
-  private planFor(prepared: PreparedStatement, params: readonly ParamValue[], profile: QueryProfile, ctx: ExecContext): CachedPlan {
+  private planFor(prepared: PreparedStatement, params: readonly ParamValue[], profile: QueryProfile, ctx: PlanningContext): CachedPlan {
     const session = this.session;
     const cache = preparedServerState(session.fe).planCache;
     const last = prepared.lastPlan;

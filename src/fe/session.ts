@@ -10,7 +10,7 @@ import { QueryProfile } from '../common/profile';
 import type { Batch } from '../common/column';
 import { isStreamed, type ResultColumn, type RowsResult, type StatementResult } from '../common/result';
 import { DataType, Types } from '../common/types';
-import type { ExecContext, TableSource } from '../exec/context';
+import type { ParamValue, SessionFacts, StatementContext, TableSource } from '../exec/context';
 import { QueryTask } from '../exec/query-task';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import type { TableSchema } from '../meta/schema';
@@ -18,13 +18,13 @@ import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } 
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
 import { redactSecrets } from '../common/redact';
-import { auditLogFor, type AuditLog } from './audit-log';
-import type { Frontend } from './frontend';
+import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
-import { informationSchemaTable, openInformationSchemaTable } from './information-schema';
+import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { findSessionVariable, variableRaw, variableType } from './session-variables';
 import { STATEMENT_HANDLERS } from './statements';
+import type { StatementSession } from './statements/statement-session';
 
 /** Statement kinds allowed inside an explicit transaction. */
 const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
@@ -37,7 +37,7 @@ function redactErrorMessage(err: unknown, sql: string): void {
   if (err instanceof Error) err.message = redactSecrets(err.message, sql);
 }
 
-export class Session implements SessionHandler {
+export class Session implements SessionHandler, StatementSession, ProcessListEntry {
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
@@ -48,7 +48,6 @@ export class Session implements SessionHandler {
   lastInsertId = 0;
   /** Prepared statements (protocol handles and SQL-level names). */
   readonly statements = new SessionStatements(this);
-  private readonly auditLog: AuditLog;
   /** The statement running now (SHOW PROCESSLIST, KILL QUERY), with its text; null between statements. */
   currentTask: QueryTask | null = null;
   currentStatementText: string | null = null;
@@ -57,7 +56,7 @@ export class Session implements SessionHandler {
   private readonly terminateConnection: (() => void) | undefined;
 
   constructor(
-    readonly fe: Frontend,
+    readonly fe: ServerServices,
     info: SessionInfo,
   ) {
     this.terminateConnection = info.terminate;
@@ -66,7 +65,6 @@ export class Session implements SessionHandler {
     this.host = info.host;
     this.database = info.database;
     this.interactive = info.interactive === true;
-    this.auditLog = auditLogFor(fe.config.getString('data_dir'));
     this.initTimeoutVariables();
   }
 
@@ -257,7 +255,7 @@ export class Session implements SessionHandler {
   /** One audit line for a statement that came as text. */
   private audit(profile: QueryProfile, err: unknown, isQuery: boolean, result?: StatementResult, preparedStmtId?: number): void {
     const galeneErr = err ? toGaleneError(err) : null;
-    this.auditLog.append({
+    this.fe.auditLog.append({
       time: profile.startTime,
       client: this.host,
       user: this.user,
@@ -333,17 +331,28 @@ export class Session implements SessionHandler {
     return this.variables.get(def.name) ?? this.fe.globalVariables.get(def.name) ?? def.defaultValue;
   }
 
-  /** The ExecContext a statement's plan runs with. */
-  execContext(profile: QueryProfile, parameters: ExecContext['parameters'] = []): ExecContext {
+  /** What functions read of this session during one statement (user, connection, database, clock). */
+  private sessionFacts(): SessionFacts {
+    return { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
+  }
+
+  /**
+   * The planning and task context of one statement, built from one set of facts: the binder resolves
+   * tables and variables through the catalog and this session, the operators read tables through the BE.
+   */
+  statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = []): StatementContext {
+    const catalog = this.fe.catalog;
+    const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
     return {
       profile,
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
-      currentDatabase: this.database,
       parameters,
-      sessionInfo: { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion },
+      sessionInfo: this.sessionFacts(),
       getTable: (database, name) => this.resolveTable(database, name),
-      openTable: (schema): TableSource =>
-        schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(this.fe.catalog, schema) : this.fe.backend.openTable(this.fe.catalog.getTable(schema.databaseName, schema.name)),
+      // The BE's estimate comes from the table's rowset metadata: it opens no file.
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema) : olapTable(schema).estimatedRowCount()),
+      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
+      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(catalog, schema) : olapTable(schema)),
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

@@ -14,7 +14,7 @@ import { isStringType, typesEqual, Types, type DataType } from '../common/types'
 import type { BoundExpr } from '../exec/bound-expr';
 import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
-import type { ExecContext } from '../exec/context';
+import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
 
@@ -102,11 +102,11 @@ export function toBoolean(expr: BoundExpr): BoundExpr {
 }
 
 export class ExprBinder {
-  readonly ctx: ExecContext;
+  readonly ctx: PlanningContext;
   private readonly subqueries: SubqueryPlanner | null;
   private readonly sql: string | undefined;
 
-  constructor(ctx: ExecContext, subqueries: SubqueryPlanner | null, sql: string | undefined) {
+  constructor(ctx: PlanningContext, subqueries: SubqueryPlanner | null, sql: string | undefined) {
     this.ctx = ctx;
     this.subqueries = subqueries;
     this.sql = sql;

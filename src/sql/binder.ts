@@ -1,7 +1,7 @@
 /**
  * The query binder: turns a QueryExpr (SELECT, UNION, VALUES) into a logical plan whose output schema
  * carries the result column names MySQL shows (alias, else column name, else the expression's source
- * text). Resolves tables through the ExecContext catalog, names through scopes (binder-scope.ts) and
+ * text). Resolves tables through the PlanningContext catalog, names through scopes (binder-scope.ts) and
  * expressions through ExprBinder (binder-expr.ts).
  *
  * SELECT plan shape: FROM (scans, joins, derived tables) -> Filter(WHERE) -> [Aggregate -> Filter(HAVING)]
@@ -16,7 +16,7 @@ import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import type { ExecContext } from '../exec/context';
+import type { PlanningContext } from '../exec/context';
 import { commonSuperType, literalValue } from '../exec/expr';
 import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
@@ -28,7 +28,7 @@ import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeLimit, make
 
 /** State shared by the binding of one statement and its nested queries. */
 export interface PlanningSession {
-  readonly ctx: ExecContext;
+  readonly ctx: PlanningContext;
   readonly sql: string | undefined;
   /** Subqueries of the query being bound (each nested query plan keeps its own list). */
   readonly subqueries: SubqueryPlan[];

@@ -10,7 +10,8 @@
  * (database, name, table id, TableSchema.schemaVersion — so ALTER TABLE and DROP + CREATE under the same
  * name both invalidate) and every session or user variable the planner read (the optimizer reads
  * `disable_nereids_rules`, a query may read `@x`). `currentPlan` checks that on each use; a stale entry
- * is dropped and the caller plans again.
+ * is dropped and the caller plans again. A plan in which constant folding read a session fact (the
+ * connection id, the statement's NOW()...) is never cached: those values belong to one statement.
  *
  * Value-shaped plans are still reused. Two things in a plan depend on parameter values rather than types:
  * - LIMIT/OFFSET `?`: the binder reads the value while planning. The cache plans with a sentinel per such
@@ -27,7 +28,7 @@ import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { typeToSql, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import type { ExecContext } from '../exec/context';
+import type { ParamValue, PlanningContext } from '../exec/context';
 import { castRaw } from '../exec/expr/cast';
 import { anyExpr, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
 import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan } from '../exec/plan/physical-plan';
@@ -37,11 +38,7 @@ import type { LogicalScan } from './logical-plan';
 import { planQuery } from './query';
 import { toScanPredicate } from './rules/scan-predicate-extract';
 
-/** A value bound to a `?` (also the shape of ExecContext.parameters). */
-export interface ParamValue {
-  readonly type: DataType;
-  readonly value: RawValue;
-}
+export type { ParamValue };
 
 /** A table a plan was built against. */
 export interface TableDependency {
@@ -101,7 +98,7 @@ export class PlanCache {
   }
 
   /** The entry for `key` if it is still current for `ctx`; a stale entry is removed. */
-  lookup(key: string, ctx: ExecContext): CachedPlan | undefined {
+  lookup(key: string, ctx: PlanningContext): CachedPlan | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) {
       this.stats.misses++;
@@ -191,9 +188,10 @@ function valueKey(value: RawValue): string {
 /**
  * Plan `query` for reuse: bind, optimize and physically plan it once against `ctx` with parameter types
  * (values only where they shape the plan), recording what the plan depends on. `reusable` is false when
- * the plan cannot be shared (more value-shaped parameters than sentinels); it is still right for `params`.
+ * the plan cannot be shared (more value-shaped parameters than sentinels, or a folded session fact); it is
+ * still right for `params` and this statement.
  */
-export function buildCachedPlan(key: string, query: QueryExpr, ctx: ExecContext, sql: string, params: readonly ParamValue[]): { entry: CachedPlan; reusable: boolean } {
+export function buildCachedPlan(key: string, query: QueryExpr, ctx: PlanningContext, sql: string, params: readonly ParamValue[]): { entry: CachedPlan; reusable: boolean } {
   const tables = new Map<string, TableDependency>();
   const variables = new Map<string, VariableDependency>();
   const valueParams: number[] = [];
@@ -213,9 +211,17 @@ export function buildCachedPlan(key: string, query: QueryExpr, ctx: ExecContext,
       return sentinelWeight(digit);
     },
   }));
-  const planCtx: ExecContext = {
+  const planCtx: PlanningContext = {
     ...ctx,
     parameters,
+    // A plan that folded a session fact (CONNECTION_ID(), NOW(), DATABASE()...) holds this statement's
+    // value of it: right for this execution, never to be shared.
+    sessionInfo: new Proxy(ctx.sessionInfo, {
+      get(facts, prop, receiver) {
+        reusable = false;
+        return Reflect.get(facts, prop, receiver) as unknown;
+      },
+    }),
     getTable(database, name) {
       const schema = ctx.getTable(database, name);
       tables.set(`${schema.databaseName}.${schema.name}`, { database: schema.databaseName, name: schema.name, tableId: schema.id, schemaVersion: schema.schemaVersion });
@@ -241,7 +247,7 @@ export function buildCachedPlan(key: string, query: QueryExpr, ctx: ExecContext,
 }
 
 /** Whether every table and variable the plan was built against is unchanged. */
-export function isPlanCurrent(entry: CachedPlan, ctx: ExecContext): boolean {
+export function isPlanCurrent(entry: CachedPlan, ctx: PlanningContext): boolean {
   for (const dep of entry.tables) {
     let schema;
     try {

@@ -4,12 +4,12 @@
  * side of an INNER hash join is the input with fewer estimated rows. The per-kind mapping is a
  * Record<LogicalKind, ...>, so a new logical node does not compile until it has a physical form.
  */
-import type { ExecContext } from '../exec/context';
+import type { PlanningContext } from '../exec/context';
 import type { PhysicalNode } from '../exec/plan/physical-plan';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
 
 export interface PhysicalPlanningContext {
-  readonly ctx: ExecContext;
+  readonly ctx: PlanningContext;
   /** Next operator id; shared by all plans of one statement so profile counters never collide. */
   nextId(): number;
 }
@@ -17,12 +17,12 @@ export interface PhysicalPlanningContext {
 type Mapper<K extends LogicalKind> = (plan: Extract<LogicalPlan, { kind: K }>, pctx: PhysicalPlanningContext) => PhysicalNode;
 
 /** Estimated output rows, for choosing join build sides. */
-export function estimateRows(plan: LogicalPlan, ctx: ExecContext): number {
+export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
   switch (plan.kind) {
     case 'scan': {
       let rows: number;
       try {
-        rows = ctx.openTable(plan.table).estimatedRowCount();
+        rows = ctx.estimatedRowCount(plan.table);
       } catch {
         rows = 1_000_000;
       }

@@ -1,13 +1,14 @@
 /**
  * Entry points the FE calls to run queries: plan (bind -> logical plan -> optimizer rules -> physical
  * plan), explain, execute, and the one-call runQuery. Also bindScalarExpr for expressions outside queries
- * (SET values, INSERT VALUES cells, DEFAULT values).
+ * (SET values, INSERT VALUES cells, DEFAULT values). Planning takes a PlanningContext, running a
+ * TaskContext (src/exec/context.ts); the one-call forms take the FE's StatementContext, which is both.
  */
 import type { Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { MaterializedRows, ResultColumn, RowsResult } from '../common/result';
 import type { BoundExpr } from '../exec/bound-expr';
-import type { ExecContext } from '../exec/context';
+import type { PlanningContext, StatementContext, TaskContext } from '../exec/context';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
@@ -33,17 +34,8 @@ export interface PlanOptions {
 export const FUSE_OPERATORS = 'fuse_operators';
 
 /** What the plan-fragments pass asks, from the statement's tables. */
-function fragmentPlanning(ctx: ExecContext, nextId: () => number): FragmentPlanning {
-  return {
-    scanDegree(table) {
-      try {
-        return ctx.openTable(table).scanDegree?.() ?? 0;
-      } catch {
-        return 0; // a context that opens no tables (e.g. binding for a load) plans without fragments
-      }
-    },
-    nextId,
-  };
+function fragmentPlanning(ctx: PlanningContext, nextId: () => number): FragmentPlanning {
+  return { scanDegree: (table) => ctx.scanDegree(table), nextId };
 }
 
 interface StatementCounters {
@@ -60,7 +52,7 @@ function resultColumns(plan: LogicalPlan): ResultColumn[] {
   }));
 }
 
-function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
+function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
   const subqueries: SubqueryPlan[] = [];
   const session: PlanningSession = {
     ctx,
@@ -81,7 +73,7 @@ function planWith(query: QueryExpr, ctx: ExecContext, options: PlanOptions, coun
 }
 
 /** Bind, optimize and physically plan a query; records PlanTimeMs and the plan text in the profile. */
-export function planQuery(query: QueryExpr, ctx: ExecContext, options: PlanOptions = {}): PhysicalPlan {
+export function planQuery(query: QueryExpr, ctx: PlanningContext, options: PlanOptions = {}): PhysicalPlan {
   return ctx.profile.time('PlanTimeMs', () => {
     const plan = planWith(query, ctx, options, { slot: SUBQUERY_SLOT_BASE, operatorId: 0 });
     // The plan text is read only by SHOW QUERY PROFILE: build it on first read, not for every query.
@@ -102,12 +94,12 @@ export function explainPlan(plan: PhysicalPlan): string[] {
 }
 
 /** EXPLAIN ANALYZE output after the plan ran with `ctx`: each operator with its rows and time. */
-export function explainAnalyzed(plan: PhysicalPlan, ctx: ExecContext): string[] {
+export function explainAnalyzed(plan: PhysicalPlan, ctx: TaskContext): string[] {
   return explainPhysicalPlan(plan, ctx.profile);
 }
 
 /** The result batches of a plan, produced as the consumer pulls them. */
-export function executePlan(plan: PhysicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+export function executePlan(plan: PhysicalPlan, ctx: TaskContext): AsyncIterable<Batch> {
   return executePhysicalPlan(plan, ctx);
 }
 
@@ -117,7 +109,7 @@ export function planColumns(plan: PhysicalPlan): ResultColumn[] {
 }
 
 /** Plan and run a query, collecting its rows; records ExecTimeMs and RowsReturned. */
-export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<MaterializedRows> {
+export async function runQuery(query: QueryExpr, ctx: StatementContext, sqlText: string): Promise<MaterializedRows> {
   const plan = planQuery(query, ctx, { sql: sqlText });
   const batches: Batch[] = [];
   await ctx.profile.timeAsync('ExecTimeMs', async () => {
@@ -135,12 +127,12 @@ export async function runQuery(query: QueryExpr, ctx: ExecContext, sqlText: stri
  * an error that comes at once is a clean error, not a broken result set), the rest on demand. Records
  * ExecTimeMs (until the last batch is pulled) and RowsReturned.
  */
-export async function streamQuery(query: QueryExpr, ctx: ExecContext, sqlText: string): Promise<RowsResult> {
+export async function streamQuery(query: QueryExpr, ctx: StatementContext, sqlText: string): Promise<RowsResult> {
   return streamPlan(planQuery(query, ctx, { sql: sqlText }), ctx);
 }
 
 /** streamQuery for a plan already made (prepared statements). */
-export async function streamPlan(plan: PhysicalPlan, ctx: ExecContext): Promise<RowsResult> {
+export async function streamPlan(plan: PhysicalPlan, ctx: TaskContext): Promise<RowsResult> {
   const started = performance.now();
   const iterator = executePlan(plan, ctx)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -173,7 +165,7 @@ export async function streamPlan(plan: PhysicalPlan, ctx: ExecContext): Promise<
  * Bind an expression that has no FROM clause (SET values, INSERT VALUES cells, column DEFAULTs).
  * Subqueries are not allowed here; `?` parameters bind as BoundParam.
  */
-export function bindScalarExpr(expr: Expr, ctx: ExecContext, options: PlanOptions = {}): BoundExpr {
+export function bindScalarExpr(expr: Expr, ctx: PlanningContext, options: PlanOptions = {}): BoundExpr {
   const session: PlanningSession = {
     ctx,
     sql: options.sql,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
 import { GaleneError } from '../../src/common/errors';
 import { QueryProfile } from '../../src/common/profile';
-import type { ExecContext, TableSource } from '../../src/exec/context';
+import type { StatementContext, TableSource } from '../../src/exec/context';
 import { listFunctions } from '../../src/exec/expr';
 import { makeTableSchema, MemoryTable } from '../../src/exec/memory-table';
 import { parseStatement } from '../../src/sql/parser';
@@ -14,21 +14,22 @@ import { runQuery } from '../../src/sql/query';
 test('every function example runs', async () => {
   const schema = makeTableSchema('test', 't', [{ name: 'x', type: Types.INT }, { name: 'name', type: Types.varchar(20) }], 1);
   const table = MemoryTable.fromRows(schema, [[1, 'a'], [2, 'b']]);
-  const ctx: ExecContext = {
+  const ctx: StatementContext = {
     profile: new QueryProfile('q', '', 'root', 'test'),
-    currentDatabase: 'test',
     getTable: (_db, name) => {
       if (name.toLowerCase() !== 't') throw new GaleneError('UNKNOWN_TABLE', [name]);
       return schema;
     },
-    openTable: (): TableSource => ({ schema, estimatedRowCount: () => table.estimatedRowCount(), scan: (request) => table.scan(request) }),
+    estimatedRowCount: () => table.estimatedRowCount(),
+    scanDegree: () => 0,
+    openTable: (): TableSource => ({ schema, scan: (request) => table.scan(request) }),
     getSystemVariable: (name) => {
       throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
     },
     getUserVariable: () => ({ type: Types.NULL, value: null }),
     parameters: [],
     task: QueryTask.unlimited(),
-    sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99' },
+    sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99', database: 'test', statementStartMillis: Date.now() },
   };
   const failures: string[] = [];
   for (const fn of listFunctions()) {

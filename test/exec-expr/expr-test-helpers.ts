@@ -1,5 +1,5 @@
 /**
- * Helpers for the expression-engine tests: a minimal ExecContext, bound-expression builders that
+ * Helpers for the expression-engine tests: a minimal TaskContext, bound-expression builders that
  * resolve and cast like the binder does, and evaluation to printable values.
  */
 import { QueryTask } from '../../src/exec/query-task';
@@ -8,25 +8,19 @@ import { formatValue } from '../../src/common/convert';
 import { QueryProfile } from '../../src/common/profile';
 import { DataType, typesEqual, Types } from '../../src/common/types';
 import type { BoundExpr } from '../../src/exec/bound-expr';
-import type { ExecContext } from '../../src/exec/context';
+import type { TaskContext } from '../../src/exec/context';
 import { compileExpr, literalValue, resolveFunction } from '../../src/exec/expr';
 import type { LiteralExpr } from '../../src/sql/ast';
 
-export function makeContext(overrides: Partial<ExecContext> = {}): ExecContext {
+export function makeContext(overrides: Partial<TaskContext> = {}): TaskContext {
   return {
     profile: new QueryProfile('q1', '', 'root', ''),
-    currentDatabase: 'db1',
-    getTable: () => {
-      throw new Error('no tables in expression tests');
-    },
     openTable: () => {
       throw new Error('no tables in expression tests');
     },
-    getSystemVariable: () => ({ type: Types.INT, value: 0 }),
-    getUserVariable: () => ({ type: Types.NULL, value: null }),
     parameters: [],
     task: QueryTask.unlimited(),
-    sessionInfo: { user: 'root', host: '127.0.0.1', connectionId: 42, version: '5.7.99 Galene' },
+    sessionInfo: { user: 'root', host: '127.0.0.1', connectionId: 42, version: '5.7.99 Galene', database: 'db1', statementStartMillis: Date.now() },
     ...overrides,
   };
 }
@@ -75,7 +69,7 @@ export function dictColumn(type: DataType, dict: string[], codes: number[], null
 }
 
 /** Evaluate over a batch and print every row as the text protocol would (NULL as null). */
-export function evalText(expr: BoundExpr, columns: Vector[] = [], context: ExecContext = ctx): (string | null)[] {
+export function evalText(expr: BoundExpr, columns: Vector[] = [], context: TaskContext = ctx): (string | null)[] {
   const batch = batchOf(columns);
   const vec = compileExpr(expr)(batch, context);
   const out: (string | null)[] = [];
@@ -84,7 +78,7 @@ export function evalText(expr: BoundExpr, columns: Vector[] = [], context: ExecC
 }
 
 /** Evaluate a constant expression to its single printed value. */
-export function evalOne(expr: BoundExpr, context: ExecContext = ctx): string | null {
+export function evalOne(expr: BoundExpr, context: TaskContext = ctx): string | null {
   return evalText(expr, [], context)[0];
 }
 

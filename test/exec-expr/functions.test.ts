@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Types } from '../../src/common/types';
 import { listFunctions, resolveFunction } from '../../src/exec/expr';
-import { call, col, column, dictColumn, evalOne, evalText, makeContext, NULL, num, str } from './expr-test-helpers';
+import { call, col, column, ctx, dictColumn, evalOne, evalText, makeContext, NULL, num, str } from './expr-test-helpers';
 
 test('string functions', () => {
   assert.equal(evalOne(call('concat', str('a'), str('b'), str('c'))), 'abc');
@@ -117,9 +117,9 @@ test('conditional functions', () => {
 });
 
 test('session functions read the context', () => {
-  const context = makeContext({ currentDatabase: 'sales' });
+  const context = makeContext({ sessionInfo: { ...ctx.sessionInfo, database: 'sales' } });
   assert.equal(evalOne(call('database'), context), 'sales');
-  assert.equal(evalOne(call('schema'), makeContext({ currentDatabase: null })), null);
+  assert.equal(evalOne(call('schema'), makeContext({ sessionInfo: { ...ctx.sessionInfo, database: null } })), null);
   assert.equal(evalOne(call('version'), context), '5.7.99 Galene');
   assert.equal(evalOne(call('user'), context), "'root'@'127.0.0.1'");
   assert.equal(evalOne(call('current_user'), context), "'root'@'%'");

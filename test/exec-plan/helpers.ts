@@ -1,5 +1,5 @@
 /**
- * Test fixtures for the planner and operators: an ExecContext over MemoryTables, a TableSource wrapper
+ * Test fixtures for the planner and operators: a StatementContext over MemoryTables, a TableSource wrapper
  * that records every ScanRequest, and a `run` helper returning rows as arrays of raw values.
  */
 import { QueryTask } from '../../src/exec/query-task';
@@ -8,7 +8,7 @@ import { formatValue } from '../../src/common/convert';
 import { GaleneError } from '../../src/common/errors';
 import { QueryProfile } from '../../src/common/profile';
 import { Types, type DataType } from '../../src/common/types';
-import type { ExecContext, ScanRequest, TableSource } from '../../src/exec/context';
+import type { ScanRequest, StatementContext, TableSource } from '../../src/exec/context';
 import { makeTableSchema, MemoryTable } from '../../src/exec/memory-table';
 import type { TableSchema } from '../../src/meta/schema';
 import { parseStatement } from '../../src/sql/parser';
@@ -24,7 +24,7 @@ export interface TestTable {
 
 export interface TestDb {
   readonly requests: Map<string, ScanRequest[]>;
-  ctx(params?: { type: DataType; value: RawValue }[]): ExecContext;
+  ctx(params?: { type: DataType; value: RawValue }[]): StatementContext;
 }
 
 export function makeDb(tables: Record<string, TestTable>, userVariables: Record<string, { type: DataType; value: RawValue }> = {}): TestDb {
@@ -42,18 +42,20 @@ export function makeDb(tables: Record<string, TestTable>, userVariables: Record<
     ctx(params = []) {
       return {
         profile: new QueryProfile('q1', '', 'root', 'test'),
-        currentDatabase: 'test',
         getTable(database, name) {
           if (database !== null && database.toLowerCase() !== 'test') throw new GaleneError('UNKNOWN_DATABASE', [database]);
           const schema = schemas.get(name.toLowerCase());
           if (!schema) throw new GaleneError('UNKNOWN_TABLE', [`test.${name}`]);
           return schema;
         },
+        estimatedRowCount(schema) {
+          return sources.get(schema.name.toLowerCase())!.estimatedRowCount();
+        },
+        scanDegree: () => 0,
         openTable(schema): TableSource {
           const inner = sources.get(schema.name.toLowerCase())!;
           return {
             schema,
-            estimatedRowCount: () => inner.estimatedRowCount(),
             scan(request) {
               const list = requests.get(schema.name) ?? [];
               list.push(request);
@@ -72,7 +74,7 @@ export function makeDb(tables: Record<string, TestTable>, userVariables: Record<
         },
         parameters: params,
         task: QueryTask.unlimited(),
-        sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99' },
+        sessionInfo: { user: 'root', host: 'localhost', connectionId: 1, version: '5.7.99', database: 'test', statementStartMillis: Date.now() },
       };
     },
   };
@@ -89,7 +91,7 @@ export interface RunResult {
   /** Rows as the text protocol would print them. */
   readonly text: (string | null)[][];
   readonly rows: RawValue[][];
-  readonly ctx: ExecContext;
+  readonly ctx: StatementContext;
 }
 
 export async function run(db: TestDb, sql: string, params?: { type: DataType; value: RawValue }[]): Promise<RunResult> {

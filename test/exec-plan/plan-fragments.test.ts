@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { getRaw, type Batch, type RawValue } from '../../src/common/column';
 import { mulberry32 } from '../../src/common/prng';
 import { Types, type DataType } from '../../src/common/types';
-import type { ExecContext, TableSource } from '../../src/exec/context';
+import type { StatementContext, TableSource } from '../../src/exec/context';
 import { runFragment } from '../../src/exec/parallel/run-fragment';
 import { nodeProperties } from '../../src/exec/plan/node-properties';
 import type { PhysicalNode } from '../../src/exec/plan/physical-plan';
@@ -37,7 +37,7 @@ const DEGREE = 3;
 const TASK_BATCHES = 2;
 
 interface FragmentDb {
-  ctx(params?: { type: DataType; value: RawValue }[]): ExecContext;
+  ctx(params?: { type: DataType; value: RawValue }[]): StatementContext;
   /** Fragment runs started by the source (a fallback run starts none). */
   runs: number;
 }
@@ -50,12 +50,12 @@ function fragmentDb(shipping: boolean): FragmentDb {
       const ctx = db.ctx(params);
       return {
         ...ctx,
+        scanDegree: (schema) => (schema.name === 't' ? DEGREE : 0),
         openTable(schema): TableSource {
           const inner = ctx.openTable(schema);
           if (schema.name !== 't') return inner;
           return {
             ...inner,
-            scanDegree: () => DEGREE,
             scanParallel(request, fragment): AsyncIterable<FragmentResult> | null {
               if (!shipping) return null;
               out.runs++;

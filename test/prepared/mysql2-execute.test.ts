@@ -164,6 +164,20 @@ test('many concurrent connections execute the same statement', async () => {
   }
 });
 
+test('a prepared statement that reads the session gets each connection\'s own value', async () => {
+  const other = await open();
+  try {
+    const [[ownId]] = (await conn.query({ sql: 'SELECT connection_id()', rowsAsArray: true }))[0] as unknown[][];
+    const [[otherId]] = (await other.query({ sql: 'SELECT connection_id()', rowsAsArray: true }))[0] as unknown[][];
+    assert.notEqual(String(ownId), String(otherId));
+    // The same text from two connections: a plan folded for one must not answer the other.
+    assert.deepEqual((await rows('SELECT connection_id(), ? + 0', [1])).map((row) => String(row[0])), [String(ownId)]);
+    assert.deepEqual((await rows('SELECT connection_id(), ? + 0', [1], other)).map((row) => String(row[0])), [String(otherId)]);
+  } finally {
+    await other.end();
+  }
+});
+
 test('ALTER TABLE invalidates the plan; the next EXECUTE re-plans and is right', async () => {
   await conn.query('CREATE TABLE inv (k INT, v VARCHAR(10)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
   await conn.query("INSERT INTO inv VALUES (1, 'one'), (2, 'two')");

@@ -17,7 +17,7 @@ import { Batch, constantVector, getRaw, RawValue, StringVector, takeRows, Vector
 import { galeneError } from '../../common/errors';
 import { DataType, physicalKind, typesEqual, Types } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import type { CompiledExpr } from '../expr-api';
 import { castRaw, castVector } from './cast';
 import { CallSite, FunctionDef, lookupFunction } from './function-registry';
@@ -31,7 +31,7 @@ interface Node {
   readonly constness: Constness;
   /** The value of a 'static' node. */
   readonly staticValue?: RawValue;
-  eval(batch: Batch, ctx: ExecContext): Vector;
+  eval(batch: Batch, ctx: TaskContext): Vector;
 }
 
 const EMPTY_BATCH_1: Batch = { length: 1, columns: [] };
@@ -51,8 +51,8 @@ function staticNode(type: DataType, value: RawValue): Node {
 }
 
 /** A node constant within a batch: computes one row, expands it; reuses it while ctx and length stay. */
-function batchConstNode(type: DataType, computeOne: (ctx: ExecContext) => Vector): Node {
-  let lastCtx: ExecContext | null = null;
+function batchConstNode(type: DataType, computeOne: (ctx: TaskContext) => Vector): Node {
+  let lastCtx: TaskContext | null = null;
   let lastVec: Vector | null = null;
   return {
     type,
@@ -97,7 +97,7 @@ function compileNode(expr: BoundExpr): Node {
       const operand = compileNode(expr.operand);
       const type = expr.type;
       if (operand.constness === 'static') return staticNode(type, castRaw(operand.staticValue ?? null, operand.type, type));
-      const evalCast = (batch: Batch, ctx: ExecContext): Vector => castVector(operand.eval(batch, ctx), type, 'sql');
+      const evalCast = (batch: Batch, ctx: TaskContext): Vector => castVector(operand.eval(batch, ctx), type, 'sql');
       if (operand.constness === 'batch') return batchConstNode(type, (ctx) => evalCast(EMPTY_BATCH_1, ctx));
       return { type, constness: 'rows', eval: evalCast };
     }
@@ -135,9 +135,9 @@ function foldIfConstant(node: Node, inputs: readonly Node[], volatility: 'pure' 
 }
 
 /** Constant folding runs without a statement: a pure function never reads the context. */
-const FOLDING_CONTEXT = new Proxy({} as ExecContext, {
+const FOLDING_CONTEXT = new Proxy({} as TaskContext, {
   get(_target, prop) {
-    throw galeneError('INTERNAL', `constant folding read ExecContext.${String(prop)}`);
+    throw galeneError('INTERNAL', `constant folding read TaskContext.${String(prop)}`);
   },
 });
 
@@ -192,7 +192,7 @@ function evalOverDict(
   vectors: readonly Vector[],
   varying: Extract<Vector, { kind: 'dict' }>,
   varyingIdx: number,
-  ctx: ExecContext,
+  ctx: TaskContext,
   cache: WeakMap<readonly string[], Vector> | null,
 ): Vector {
   let perEntry = cache?.get(varying.dict);
@@ -485,7 +485,7 @@ export function compileExpr(expr: BoundExpr, options: CompileOptions = {}): Comp
 }
 
 /** Evaluate an expression without input rows (SELECT without FROM, LIMIT ?, DEFAULT values). */
-export function evaluateConstant(expr: BoundExpr, ctx: ExecContext): RawValue {
+export function evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue {
   const node = compileNode(expr);
   return getRaw(node.eval(EMPTY_BATCH_1, ctx), 0);
 }

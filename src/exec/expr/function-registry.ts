@@ -9,7 +9,7 @@
 import type { Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, typeToSql } from '../../common/types';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import type { ResolvedFunction } from '../expr-api';
 
 /** What a kernel knows about the call it evaluates; one per call site, created by compileExpr. */
@@ -34,7 +34,7 @@ export interface CallSite {
 }
 
 /** Computes a function over whole vectors; returns `rowCount` values of site.returnType. */
-export type Kernel = (args: readonly Vector[], rowCount: number, site: CallSite, ctx: ExecContext) => Vector;
+export type Kernel = (args: readonly Vector[], rowCount: number, site: CallSite, ctx: TaskContext) => Vector;
 
 export interface Resolution {
   readonly argTypes: readonly DataType[];

@@ -13,7 +13,7 @@
  */
 import { BATCH_SIZE, sliceVector, takeRows, type Batch, type Vector } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import type { AggregateAccumulator, AggregateState, CompiledExpr } from '../expr-api';
 import { resolveAggregate, selectTrue } from '../expr';
 import { collectColumns } from '../plan/bound-expr-utils';
@@ -89,7 +89,7 @@ export class GroupedAggregation {
    * result is consumed before the next batch (keys, arguments and predicate here: accumulators copy what
    * they keep), except under DISTINCT, whose accumulator keeps argument vectors.
    */
-  constructor(spec: GroupedAggregationSpec, compile: (expr: BoundExpr, reuseBuffers: boolean) => CompiledExpr, private readonly ctx: ExecContext) {
+  constructor(spec: GroupedAggregationSpec, compile: (expr: BoundExpr, reuseBuffers: boolean) => CompiledExpr, private readonly ctx: TaskContext) {
     const reuse = spec.aggregates.every((agg) => !agg.distinct);
     this.keyFns = spec.groupKeys.map((expr) => compile(expr, reuse));
     this.argFns = spec.aggregates.map((agg) => agg.args.map((expr) => compile(expr, reuse)));

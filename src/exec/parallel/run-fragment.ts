@@ -9,7 +9,7 @@ import { selectRows, type Batch, type RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import { compileExpr, selectTrue } from '../expr';
 import { lookupFunction } from '../expr/function-registry';
 import { ensureFunctionsRegistered } from '../expr/functions/all-functions';
@@ -17,10 +17,10 @@ import { GroupedAggregation } from '../operators/grouped-aggregation';
 import { anyExpr, literal, transformExpr } from '../plan/bound-expr-utils';
 import type { FragmentResult, FragmentSpec } from '../plan/fragment-spec';
 
-/** An ExecContext for workers: context-free expressions never read it. */
-const WORKER_CONTEXT = new Proxy({} as ExecContext, {
+/** An TaskContext for workers: context-free expressions never read it. */
+const WORKER_CONTEXT = new Proxy({} as TaskContext, {
   get(_target, prop) {
-    throw new GaleneError('INTERNAL', [`scan fragment read ExecContext.${String(prop)}`]);
+    throw new GaleneError('INTERNAL', [`scan fragment read TaskContext.${String(prop)}`]);
   },
 });
 

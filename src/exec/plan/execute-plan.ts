@@ -12,7 +12,7 @@ import type { PartialAggregate } from '../operators/grouped-aggregation';
 import { GaleneError } from '../../common/errors';
 import { Types, type DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
-import type { ExecContext } from '../context';
+import type { TaskContext } from '../context';
 import { compileExpr } from '../expr';
 import { exprKey, literal, transformExpr } from './bound-expr-utils';
 import { operatorCounter } from './physical-plan';
@@ -26,7 +26,7 @@ interface SubqueryResult {
   readonly values: readonly RawValue[];
 }
 
-async function runSubquery(sub: SubqueryPlan, ctx: ExecContext): Promise<SubqueryResult> {
+async function runSubquery(sub: SubqueryPlan, ctx: TaskContext): Promise<SubqueryResult> {
   const values: RawValue[] = [];
   const seen = new Set<string>();
   const type: DataType = sub.plan.columns[0]?.type ?? Types.NULL;
@@ -90,7 +90,7 @@ function substituteSubqueries(expr: BoundExpr, results: ReadonlyMap<number, Subq
 const batchRows = (batch: Batch): number => batch.length;
 const partialRows = (partial: PartialAggregate): number => partial.groupCount;
 
-async function* instrument<T>(stream: AsyncIterable<T>, ctx: ExecContext, rowsCounter: string, timeCounter: string | null, rowsOf: (item: T) => number): AsyncIterable<T> {
+async function* instrument<T>(stream: AsyncIterable<T>, ctx: TaskContext, rowsCounter: string, timeCounter: string | null, rowsOf: (item: T) => number): AsyncIterable<T> {
   const iterator = stream[Symbol.asyncIterator]();
   const profile = ctx.profile;
   const task = ctx.task;
@@ -151,7 +151,7 @@ function openPartialsNode(node: PhysicalNode, rt: OperatorRuntime): AsyncIterabl
 }
 
 /** The batches of a plan's result, produced as the consumer pulls them. */
-export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: TaskContext): AsyncIterable<Batch> {
   const results = new Map<number, SubqueryResult>();
   for (const sub of plan.subqueries) results.set(sub.slot, await runSubquery(sub, ctx));
   const rt: OperatorRuntime = {

@@ -23,12 +23,12 @@ import { bindScalarExpr } from '../../sql/query';
 import { canonicalParam } from '../prepared-statements';
 import { generateLabel } from '../../load/load-transaction';
 import { ExplicitTransaction } from '../explicit-transaction';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
 import { isAdminUser, requireAdminUser } from '../users';
 import { okResult } from './result-rows';
 
-export async function use(session: Session, statement: UseStatement): Promise<StatementResult> {
+export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
   if (statement.computeGroup !== null && statement.computeGroup !== 'default_compute_group') {
     throw new GaleneError('UNSUPPORTED', [`compute group '${statement.computeGroup}' (this server has only default_compute_group)`]);
   }
@@ -37,19 +37,19 @@ export async function use(session: Session, statement: UseStatement): Promise<St
 }
 
 /** Evaluate a SET right-hand side; a bare identifier (SET group_commit = async_mode) is its name as a string. */
-function setValue(session: Session, expr: Expr, profile: QueryProfile): RawValue {
+function setValue(session: StatementSession, expr: Expr, profile: QueryProfile): RawValue {
   if (expr.kind === 'column' && expr.qualifier.length === 0) return expr.name;
-  const ctx = session.execContext(profile);
+  const ctx = session.statementContext(profile);
   return evaluateConstant(bindScalarExpr(expr, ctx), ctx);
 }
 
-export async function set(session: Session, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+export async function set(session: StatementSession, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   // Validate every assignment before applying any, so a bad one changes nothing.
   const apply: (() => void)[] = [];
   for (const assignment of statement.assignments) {
     if (assignment.scope === 'names' || assignment.scope === 'charset') continue;
     if (assignment.scope === 'user') {
-      const ctx = session.execContext(profile);
+      const ctx = session.statementContext(profile);
       const bound = bindScalarExpr(assignment.value!, ctx);
       const value = evaluateConstant(bound, ctx);
       apply.push(() => session.userVariables.set(assignment.name.toLowerCase(), { type: bound.type, value }));
@@ -72,19 +72,19 @@ export async function set(session: Session, statement: SetStatement, _sql: strin
   return okResult();
 }
 
-export async function createUser(session: Session, statement: CreateUserStatement): Promise<StatementResult> {
+export async function createUser(session: StatementSession, statement: CreateUserStatement): Promise<StatementResult> {
   requireAdminUser(session.user, 'GRANT');
   session.fe.users.create(statement.user.user, statement.user.host, statement.password, statement.ifNotExists);
   return okResult();
 }
 
-export async function dropUser(session: Session, statement: DropUserStatement): Promise<StatementResult> {
+export async function dropUser(session: StatementSession, statement: DropUserStatement): Promise<StatementResult> {
   requireAdminUser(session.user, 'GRANT');
   session.fe.users.drop(statement.user.user, statement.user.host, statement.ifExists);
   return okResult();
 }
 
-export async function setPassword(session: Session, statement: SetPasswordStatement): Promise<StatementResult> {
+export async function setPassword(session: StatementSession, statement: SetPasswordStatement): Promise<StatementResult> {
   const target = statement.user ?? { user: session.user, host: session.host };
   // Doris SetPassVar.analyze: root's password only by root; another user's only with the GRANT privilege.
   if (target.user !== session.user) {
@@ -95,7 +95,7 @@ export async function setPassword(session: Session, statement: SetPasswordStatem
   return okResult();
 }
 
-export async function transaction(session: Session, statement: TransactionStatement): Promise<StatementResult> {
+export async function transaction(session: StatementSession, statement: TransactionStatement): Promise<StatementResult> {
   const open = session.transaction;
   if (statement.action === 'BEGIN') {
     if (open) throw new GaleneError('TRANSACTION_ERROR', ['A transaction is already running in this session; COMMIT or ROLLBACK first']);
@@ -115,7 +115,7 @@ export async function transaction(session: Session, statement: TransactionStatem
 }
 
 /** `PREPARE name FROM 'text'` or `FROM @var` (the variable must hold a string, as in MySQL). */
-export async function prepare(session: Session, statement: PrepareStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+export async function prepare(session: StatementSession, statement: PrepareStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   const source = statement.source;
   let text: RawValue;
   if (source.kind === 'literal' && source.literalType === 'string') text = source.value as string;
@@ -127,9 +127,9 @@ export async function prepare(session: Session, statement: PrepareStatement, _sq
 }
 
 /** `EXECUTE name [USING @a, ...]`: the values of the expressions (user variables in MySQL) fill the `?`s. */
-export async function execute(session: Session, statement: ExecuteStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+export async function execute(session: StatementSession, statement: ExecuteStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   const prepared = session.statements.named(statement.name, 'EXECUTE');
-  const ctx = session.execContext(profile);
+  const ctx = session.statementContext(profile);
   const params = statement.using.map((expr) => {
     const bound = bindScalarExpr(expr, ctx);
     return canonicalParam(bound.type, evaluateConstant(bound, ctx));
@@ -138,7 +138,7 @@ export async function execute(session: Session, statement: ExecuteStatement, _sq
 }
 
 /** `DEALLOCATE PREPARE name` / `DROP PREPARE name`. */
-export async function deallocate(session: Session, statement: DeallocateStatement): Promise<StatementResult> {
+export async function deallocate(session: StatementSession, statement: DeallocateStatement): Promise<StatementResult> {
   session.statements.remove(session.statements.named(statement.name, 'DEALLOCATE PREPARE'));
   return okResult();
 }
@@ -148,7 +148,7 @@ export async function deallocate(session: Session, statement: DeallocateStatemen
  * (MySQL's rule, before the privilege model: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
  * next checkpoint with "cancel query by user"; KILL CONNECTION also closes the connection.
  */
-export async function kill(session: Session, statement: KillStatement): Promise<StatementResult> {
+export async function kill(session: StatementSession, statement: KillStatement): Promise<StatementResult> {
   const target = session.fe.sessions.get(statement.id);
   if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);
   if (!isAdminUser(session.user) && target.user !== session.user) throw new GaleneError('KILL_DENIED', [statement.id]);

@@ -18,19 +18,19 @@ import type {
 } from '../../sql/ast';
 import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
 import { tableCompression } from '../../load/table-writer';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import { isAdminUser } from '../users';
 import { okResult } from './result-rows';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
-export async function createDatabase(session: Session, statement: CreateDatabaseStatement): Promise<StatementResult> {
+export async function createDatabase(session: StatementSession, statement: CreateDatabaseStatement): Promise<StatementResult> {
   if (statement.ifNotExists && session.fe.catalog.hasDatabase(statement.name)) return okResult();
   session.fe.catalog.createDatabase(statement.name, { ...statement.properties });
   return okResult();
 }
 
-export async function dropDatabase(session: Session, statement: DropDatabaseStatement): Promise<StatementResult> {
+export async function dropDatabase(session: StatementSession, statement: DropDatabaseStatement): Promise<StatementResult> {
   // Doris DropDbStmt checks the DROP privilege on the database (ERR_DBACCESS_DENIED_ERROR); until the
   // privilege model lands only the admin users hold it. Checked first, so it reveals nothing about the name.
   if (!isAdminUser(session.user)) throw new GaleneError('DB_ACCESS_DENIED', [session.user, statement.name]);
@@ -131,7 +131,7 @@ function tableModelProperties(keysType: KeysType, properties: Readonly<Record<st
 const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
 
 /** Build and validate a table schema from CREATE TABLE (Doris's rules). */
-export function buildTableSchema(session: Session, statement: CreateTableStatement, database: string, tableId: number): TableSchema {
+export function buildTableSchema(session: StatementSession, statement: CreateTableStatement, database: string, tableId: number): TableSchema {
   if (statement.columns.length === 0) throw bad('Table should have at least one column');
   const seen = new Set<string>();
   for (const column of statement.columns) {
@@ -221,7 +221,7 @@ export function buildTableSchema(session: Session, statement: CreateTableStateme
   };
 }
 
-export async function createTable(session: Session, statement: CreateTableStatement): Promise<StatementResult> {
+export async function createTable(session: StatementSession, statement: CreateTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   catalog.getDatabase(database);
@@ -240,7 +240,7 @@ export async function createTable(session: Session, statement: CreateTableStatem
   return okResult();
 }
 
-export async function dropTable(session: Session, statement: DropTableStatement): Promise<StatementResult> {
+export async function dropTable(session: StatementSession, statement: DropTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   if (!session.fe.catalog.findTable(database, statement.name)) {
     if (statement.ifExists) return okResult();
@@ -251,14 +251,14 @@ export async function dropTable(session: Session, statement: DropTableStatement)
   return okResult();
 }
 
-export async function truncateTable(session: Session, statement: TruncateTableStatement): Promise<StatementResult> {
+export async function truncateTable(session: StatementSession, statement: TruncateTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   const keys = session.fe.catalog.truncateTable(database, statement.name);
   await session.fe.backend.deleteObjects(keys);
   return okResult();
 }
 
-export async function alterTable(session: Session, statement: AlterTableStatement): Promise<StatementResult> {
+export async function alterTable(session: StatementSession, statement: AlterTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   const current = catalog.getTable(database, statement.name).schema;

@@ -11,6 +11,7 @@ import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
+import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { beginLoad, generateLabel, loadBatch } from '../../load/load-transaction';
 import { groupCommitInsert } from '../../load/group-commit';
@@ -20,7 +21,7 @@ import type { ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import { okResult } from './result-rows';
 
 const TYPE_WORDS: Partial<Record<DataType['name'], string>> = {
@@ -68,9 +69,9 @@ function literalText(expr: Expr): string | null | undefined {
 }
 
 /** Convert VALUES rows to one vector per target column, in the columns' types. */
-function valuesToColumns(session: Session, rows: readonly (readonly Expr[])[], targets: readonly ColumnSchema[], profile: QueryProfile): Vector[] {
+function valuesToColumns(session: StatementSession, rows: readonly (readonly Expr[])[], targets: readonly ColumnSchema[], profile: QueryProfile): Vector[] {
   const builders = targets.map((column) => new VectorBuilder(column.type, rows.length));
-  let ctx: ReturnType<Session['execContext']> | null = null;
+  let ctx: StatementContext | null = null;
   rows.forEach((row, rowIdx) => {
     const rowNumber = rowIdx + 1;
     if (row.length !== targets.length) throw new GaleneError('COLUMN_COUNT_MISMATCH', [rowNumber]);
@@ -93,7 +94,7 @@ function valuesToColumns(session: Session, rows: readonly (readonly Expr[])[], t
         continue;
       }
       // An expression: evaluate it, then convert with INSERT rules.
-      ctx ??= session.execContext(profile);
+      ctx ??= session.statementContext(profile);
       const bound = bindScalarExpr(cell, ctx);
       const value = evaluateConstant(bound, ctx);
       const cast = castVector(vectorFromRaw(bound.type, [value]), column.type, 'insert', column.name, rowNumber);
@@ -283,7 +284,7 @@ function completeRows(table: TableState, targets: readonly ColumnSchema[], value
   return { length: rowCount, columns };
 }
 
-export async function runInsert(session: Session, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
   const table = fe.catalog.getTable(database, statement.table);
@@ -311,7 +312,7 @@ export async function runInsert(session: Session, statement: InsertStatement, sq
   } else if (session.transaction === null && !isPartialUpdate(session, table, statement)) {
     return insertSelectStreamed(session, table, statement, targets, profile, sqlText);
   } else {
-    const result = await runQuery(statement.source, session.execContext(profile), sqlText);
+    const result = await runQuery(statement.source, session.statementContext(profile), sqlText);
     if (result.columns.length !== targets.length) throw new GaleneError('COLUMN_COUNT_MISMATCH', [1]);
     rowCount = result.batches.reduce((sum, batch) => sum + batch.length, 0);
     values = result.columns.map((column, colIdx) => {
@@ -351,8 +352,8 @@ const INSERT_SELECT_CHUNK_BYTES = 16 << 20;
  * under one load transaction (one label, one version, all or nothing), so the statement's memory stays
  * bounded whatever the row count and the event loop is free between chunks.
  */
-async function insertSelectStreamed(session: Session, table: TableState, statement: InsertStatement, targets: readonly ColumnSchema[], profile: QueryProfile, sqlText: string): Promise<StatementResult> {
-  const ctx = session.execContext(profile);
+async function insertSelectStreamed(session: StatementSession, table: TableState, statement: InsertStatement, targets: readonly ColumnSchema[], profile: QueryProfile, sqlText: string): Promise<StatementResult> {
+  const ctx = session.statementContext(profile);
   const result = await streamQuery(statement.source, ctx, sqlText);
   const rows = result.batches as AsyncIterable<Batch>;
   if (result.columns.length !== targets.length) {
@@ -406,7 +407,7 @@ async function insertSelectStreamed(session: Session, table: TableState, stateme
  * INSERT with a column list into a merge-on-write UNIQUE KEY table while `enable_unique_key_partial_update`
  * is true updates only the listed columns of existing rows (Doris partial column update).
  */
-function isPartialUpdate(session: Session, table: TableState, statement: InsertStatement): boolean {
+function isPartialUpdate(session: StatementSession, table: TableState, statement: InsertStatement): boolean {
   if (statement.columns === null || statement.columns === undefined || session.getVariable('enable_unique_key_partial_update') !== true || !isMergeOnWrite(table.schema)) return false;
   const named = new Set(statement.columns.map((name) => name.toLowerCase()));
   const missingKeys = table.schema.keyColumns.filter((key) => !named.has(key.toLowerCase()));
@@ -415,7 +416,7 @@ function isPartialUpdate(session: Session, table: TableState, statement: InsertS
 }
 
 /** Rows of a partial update: the given columns, the others from each key's visible row (defaults for new keys). */
-async function partialRows(session: Session, table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number): Promise<Batch> {
+async function partialRows(session: StatementSession, table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number): Promise<Batch> {
   const columns = table.schema.columns.map((column) => {
     const given = targets.indexOf(column);
     if (given >= 0) {
@@ -471,7 +472,7 @@ const NEGATED_OP: Record<string, DeleteConditionOp> = { '=': '!=', '!=': '=', '<
  * (=, !=, <, <=, >, >=), `column [NOT] IN (literals)`, `column IS [NOT] NULL` and NOT of those, joined by
  * AND; values converted to the column's type. Anything else fails with Doris's message.
  */
-function deleteConditions(session: Session, table: TableState, where: Expr, sqlText: string, profile: QueryProfile): DeleteCondition[] {
+function deleteConditions(session: StatementSession, table: TableState, where: Expr, sqlText: string, profile: QueryProfile): DeleteCondition[] {
   const schema = table.schema;
   const text = (expr: Expr): string => sqlText.slice(expr.pos, expr.end);
   const unsupported = (expr: Expr): GaleneError => dmlError(`Where clause only supports compound predicate, binary predicate, is_null predicate or in predicate. But we meet ${text(expr)}`);
@@ -491,7 +492,7 @@ function deleteConditions(session: Session, table: TableState, where: Expr, sqlT
   const valueOf = (expr: Expr, column: ColumnSchema, predicate: Expr): RawValue => {
     const literal = expr.kind === 'literal' || (expr.kind === 'unary' && expr.op === '-' && expr.operand.kind === 'literal');
     if (!literal) throw dmlError(`Right expr of binary predicate should be value, predicate: ${text(predicate)}`);
-    const ctx = session.execContext(profile);
+    const ctx = session.statementContext(profile);
     const bound = bindScalarExpr(expr, ctx);
     const cast = castVector(vectorFromRaw(bound.type, [evaluateConstant(bound, ctx)]), column.type, 'insert', column.name, 1);
     return getRaw(cast, 0);
@@ -530,7 +531,7 @@ function deleteConditions(session: Session, table: TableState, where: Expr, sqlT
  * delete predicate that hides matching rows of older versions (Doris's simple conditions only). Writes
  * no data; returns the number of rows deleted.
  */
-export async function runDelete(session: Session, statement: DeleteStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+export async function runDelete(session: StatementSession, statement: DeleteStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
   const table = fe.catalog.getTable(database, statement.table);
@@ -543,7 +544,7 @@ export async function runDelete(session: Session, statement: DeleteStatement, sq
     return fe.catalog.withTableLock([schema.id], async () => {
       // Holding the lock: no publish or compaction changes the table between reading the keys and deleting them.
       const current = fe.catalog.getTable(database, statement.table);
-      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.execContext(profile), sqlText));
+      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.statementContext(profile), sqlText));
       if (keys.length === 0) return okResult(0);
       const { bitmaps, deletedRows } = await storage.deleteKeys(current, keys.columns, keys.length);
       const txn = meta.beginTransaction(current.dbId, generateLabel('delete'), [schema.id]);
@@ -560,7 +561,7 @@ export async function runDelete(session: Session, statement: DeleteStatement, sq
   if (statement.where === null) throw dmlError('delete all rows is forbidden temporary.');
   const conditions = deleteConditions(session, table, statement.where, sqlText, profile);
   const countExpr: Expr = { kind: 'call', name: 'count', args: [{ kind: 'star', qualifier: [], pos: statement.pos, end: statement.end }], distinct: false, pos: statement.pos, end: statement.end };
-  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.execContext(profile), sqlText));
+  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.statementContext(profile), sqlText));
   const deletedRows = counted.length > 0 ? Number(getRaw(counted.columns[0], 0)) : 0;
   const txn = meta.beginTransaction(table.dbId, generateLabel('delete'), [schema.id]);
   try {
@@ -577,7 +578,7 @@ export async function runDelete(session: Session, statement: DeleteStatement, sq
  * computed by the expression engine and loads them as one transaction, so each replaces the row of its
  * key. Other models fail with Doris's error. Returns the number of rows updated.
  */
-export async function runUpdate(session: Session, statement: UpdateStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+export async function runUpdate(session: StatementSession, statement: UpdateStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
   const table = fe.catalog.getTable(database, statement.table);
@@ -593,7 +594,7 @@ export async function runUpdate(session: Session, statement: UpdateStatement, sq
     assigned.set(column, assignment.value);
   }
   const items = schema.columns.map((column) => assigned.get(column) ?? columnRef(column.name, statement));
-  const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.execContext(profile), sqlText));
+  const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.statementContext(profile), sqlText));
   if (rows.length === 0) return okResult(0);
   const columns = schema.columns.map((column, colIdx) => {
     const vec = castVector(rows.columns[colIdx], column.type, 'insert', column.name, 1);

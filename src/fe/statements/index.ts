@@ -5,14 +5,14 @@
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import type { Statement } from '../../sql/ast';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import * as admin from './admin';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
 
-export type StatementHandler<S extends Statement = Statement> = (session: Session, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
+export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
 
 type HandlerTable = { [K in Statement['kind']]: StatementHandler<Extract<Statement, { kind: K }>> };
 

@@ -6,18 +6,18 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import type { ExplainStatement, QueryStatement } from '../../sql/ast';
 import { executePlan, explainAnalyzed, explainPlan, planQuery, streamQuery } from '../../sql/query';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import { rowsResult } from './result-rows';
 
-export async function runQueryStatement(session: Session, statement: QueryStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
-  return streamQuery(statement.query, session.execContext(profile), sqlText);
+export async function runQueryStatement(session: StatementSession, statement: QueryStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  return streamQuery(statement.query, session.statementContext(profile), sqlText);
 }
 
-export async function runExplain(session: Session, statement: ExplainStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+export async function runExplain(session: StatementSession, statement: ExplainStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const inner = statement.statement;
   const query = inner.kind === 'query' ? inner.query : inner.kind === 'insert' ? inner.source : null;
   if (!query) throw new GaleneError('UNSUPPORTED', [`EXPLAIN ${inner.kind}`]);
-  const ctx = session.execContext(profile);
+  const ctx = session.statementContext(profile);
   const plan = planQuery(query, ctx, { sql: sqlText });
   if (statement.level !== 'ANALYZE') return rowsResult([['Explain String']], explainPlan(plan).map((line) => [line]));
   // Run it, then show each operator with its rows and time, and the scan counters.

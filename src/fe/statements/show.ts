@@ -14,7 +14,7 @@ import type { TransactionRecord } from '../../meta/meta-store';
 import type { TableSchema } from '../../meta/schema';
 import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames } from '../information-schema';
-import type { Session } from '../session';
+import type { StatementSession } from './statement-session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
 import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
@@ -114,7 +114,7 @@ function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: 
   return rowsResult(columns, filterRows(statement, columns, rows));
 }
 
-function showTables(session: Session, statement: ShowStatement): StatementResult {
+function showTables(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
   const name = `Tables_in_${database}`;
   if (database.toLowerCase() === INFORMATION_SCHEMA) {
@@ -127,7 +127,7 @@ function showTables(session: Session, statement: ShowStatement): StatementResult
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
 }
 
-function showColumns(session: Session, statement: ShowStatement): StatementResult {
+function showColumns(session: StatementSession, statement: ShowStatement): StatementResult {
   const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
   if (statement.full) {
     const columns: ColumnSpec[] = [['Field'], ['Type'], ['Collation'], ['Null'], ['Key'], ['Default'], ['Extra'], ['Privileges'], ['Comment']];
@@ -137,7 +137,7 @@ function showColumns(session: Session, statement: ShowStatement): StatementResul
   return result(statement, columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
 }
 
-function showVariables(session: Session, statement: ShowStatement): StatementResult {
+function showVariables(session: StatementSession, statement: ShowStatement): StatementResult {
   const rows = SESSION_VARIABLES.map((def) => {
     const value = statement.global ? (session.fe.globalVariables.get(def.name) ?? def.defaultValue) : session.getVariable(def.name);
     const raw = variableRaw(def, value);
@@ -147,7 +147,7 @@ function showVariables(session: Session, statement: ShowStatement): StatementRes
   return result(statement, [['Variable_name'], ['Value']], rows);
 }
 
-function showQueryProfile(session: Session, statement: ShowStatement): StatementResult {
+function showQueryProfile(session: StatementSession, statement: ShowStatement): StatementResult {
   const profiles = session.fe.recentProfiles();
   const wanted = (statement.path ?? '/').replace(/^\/+/, '').split('/')[0];
   if (!wanted) {
@@ -185,7 +185,7 @@ function showQueryProfile(session: Session, statement: ShowStatement): Statement
   return rowsResult([['Name'], ['Value']], rows);
 }
 
-function showTablets(session: Session, statement: ShowStatement): StatementResult {
+function showTablets(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.target?.database ?? statement.database);
   const table = session.fe.catalog.getTable(database, statement.target!.name);
   const columns: ColumnSpec[] = [['TabletId', Types.BIGINT], ['Bucket', Types.INT], ['VersionCount', Types.BIGINT], ['RowCount', Types.BIGINT], ['DataSize', Types.BIGINT], ['SegmentCount', Types.BIGINT], ['VisibleVersion', Types.BIGINT]];
@@ -210,7 +210,7 @@ const timeText = (ms: number): string | null => (ms > 0 ? formatDatetime(ms * 10
 const LOAD_STATE: Record<TransactionRecord['status'], string> = { PREPARE: 'LOADING', PRECOMMITTED: 'PREPARED', COMMITTED: 'COMMITTED', VISIBLE: 'FINISHED', ABORTED: 'CANCELLED' };
 
 /** `SHOW LOAD [FROM db] [WHERE LABEL = '...' | State = '...'] [LIMIT n]`: loads (INSERT and Stream Load) by their transactions. */
-function showLoad(session: Session, statement: ShowStatement): StatementResult {
+function showLoad(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
   const db = session.fe.catalog.getDatabase(database);
   const columns: ColumnSpec[] = [
@@ -239,7 +239,7 @@ function showLoad(session: Session, statement: ShowStatement): StatementResult {
 }
 
 /** `SHOW TRANSACTION [FROM db] WHERE ID = n | LABEL = '...'` (Doris requires the WHERE). */
-function showTransaction(session: Session, statement: ShowStatement): StatementResult {
+function showTransaction(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
   const db = session.fe.catalog.getDatabase(database);
   const where = statement.where;
@@ -272,7 +272,7 @@ function showTransaction(session: Session, statement: ShowStatement): StatementR
   return rowsResult(columns, rows);
 }
 
-type ShowHandler = (session: Session, statement: ShowStatement, profile: QueryProfile) => StatementResult;
+type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
   databases: (session, statement) => result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().map((db) => [db.name])]),
@@ -334,13 +334,13 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   frontends: (session) => rowsResult([['Name'], ['Host'], ['QueryPort', Types.INT], ['HttpPort', Types.INT], ['Role'], ['IsMaster'], ['Alive']], [['fe_1', session.fe.config.getString('bind_address'), session.fe.config.getInt('query_port'), session.fe.config.getInt('http_port'), 'FOLLOWER', 'true', 'true']]),
 };
 
-export async function runShow(session: Session, statement: ShowStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
+export async function runShow(session: StatementSession, statement: ShowStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   const handler = SHOW_HANDLERS[statement.what];
   if (!handler) throw new GaleneError('UNSUPPORTED', [`SHOW ${statement.what.toUpperCase()}`]);
   return handler(session, statement, profile);
 }
 
-export async function runDescribe(session: Session, statement: DescribeStatement): Promise<StatementResult> {
+export async function runDescribe(session: StatementSession, statement: DescribeStatement): Promise<StatementResult> {
   const schema = session.resolveTable(statement.database, statement.table);
   const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
   return rowsResult(columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'Yes' : 'No', column.isKey ? 'true' : 'false', column.defaultValue, column.aggregation ?? (schema.keysType === 'UNIQUE' && !column.isKey ? 'REPLACE' : '')]));

@@ -18,7 +18,7 @@ import { GaleneError } from '../../common/errors';
 import { QueryProfile } from '../../common/profile';
 import { isStringType, Types, type DataType } from '../../common/types';
 import type { BoundExpr } from '../../exec/bound-expr';
-import type { ExecContext } from '../../exec/context';
+import type { StatementContext } from '../../exec/context';
 import { castVector, compileExpr, selectTrue } from '../../exec/expr';
 import type { CompiledExpr } from '../../exec/expr-api';
 import { findColumn, type ColumnSchema, type TableSchema } from '../../meta/schema';
@@ -49,17 +49,20 @@ interface DerivedColumn {
   readonly eval: CompiledExpr;
 }
 
-/** A minimal ExecContext for load expressions: no tables, no variables, no parameters. */
-function loadExecContext(database: string): ExecContext {
+/** A minimal planning and task context for load expressions: no tables, no variables, no parameters. */
+function loadExecContext(database: string): StatementContext {
   return {
     profile: new QueryProfile('stream-load', '', 'load', database),
-    currentDatabase: database,
     parameters: [],
     task: QueryTask.unlimited(),
-    sessionInfo: { user: 'load', host: '', connectionId: 0, version: '' },
+    sessionInfo: { user: 'load', host: '', connectionId: 0, version: '', database, statementStartMillis: Date.now() },
     getTable: () => {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
     },
+    estimatedRowCount: () => {
+      throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
+    },
+    scanDegree: () => 0,
     openTable: () => {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
     },
@@ -117,7 +120,7 @@ export class RowConverter {
   /** Table column -> source slot that fills it directly (-1 none). */
   private readonly directSlotOf: Int32Array;
   private readonly batchStage: boolean;
-  private readonly ctx: ExecContext;
+  private readonly ctx: StatementContext;
   private readonly strict: boolean;
   // The row being converted: per slot 0 = NULL, 1 = raw value, 2 = byte range of `rowBuf`, 3 = JS string.
   private readonly pendingState: Uint8Array;

@@ -3,10 +3,14 @@
  * evaluated once at plan time (evaluateConstant) and replaced by its literal. AND/OR with a literal FALSE /
  * TRUE argument are simplified under three-valued logic, and a Filter whose predicate folds to TRUE goes.
  * A node whose evaluation fails is left as it is, so the error (if any) surfaces at run time as usual.
+ * Statement-level functions (DATABASE(), NOW()...) fold with the statement's session facts; folding never
+ * has a task control block or a table reader (see foldingContext).
  */
+import { GaleneError } from '../../common/errors';
 import { Types } from '../../common/types';
 import type { BoundExpr } from '../../exec/bound-expr';
-import type { ExecContext } from '../../exec/context';
+import type { PlanningContext, TaskContext } from '../../exec/context';
+import type { QueryTask } from '../../exec/query-task';
 import { evaluateConstant } from '../../exec/expr';
 import { exprChildren, isDeterministic, isTrueLiteral, literal, transformExpr } from '../../exec/plan/bound-expr-utils';
 import { mapPlanExprs, transformPlan, type LogicalPlan } from '../logical-plan';
@@ -28,8 +32,27 @@ function simplifyLogical(node: BoundExpr & { kind: 'and' | 'or' | 'not' }): Boun
   return { ...node, args };
 }
 
+/**
+ * The task context a folded expression is evaluated with: the planning context's profile, `?` values and
+ * session facts. A node that reaches for the task or a table is not constant: it throws and stays unfolded.
+ */
+function foldingContext(ctx: PlanningContext): TaskContext {
+  return {
+    profile: ctx.profile,
+    parameters: ctx.parameters,
+    sessionInfo: ctx.sessionInfo,
+    get task(): QueryTask {
+      throw new GaleneError('INTERNAL', ['constant folding read the task control block']);
+    },
+    openTable: () => {
+      throw new GaleneError('INTERNAL', ['constant folding opened a table']);
+    },
+  };
+}
+
 /** Fold the constant parts of one expression. */
-export function foldExpr(expr: BoundExpr, ctx: ExecContext): BoundExpr {
+export function foldExpr(expr: BoundExpr, planning: PlanningContext): BoundExpr {
+  const ctx = foldingContext(planning);
   return transformExpr(expr, (node) => {
     if (node.kind === 'literal' || node.kind === 'column' || node.kind === 'param') return node;
     const children = exprChildren(node);

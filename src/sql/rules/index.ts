@@ -6,7 +6,7 @@
  * engine and bound-expr utilities; nothing here depends on the physical planner.
  */
 import { GaleneError } from '../../common/errors';
-import type { ExecContext } from '../../exec/context';
+import type { PlanningContext } from '../../exec/context';
 import type { LogicalPlan } from '../logical-plan';
 import { constantFolding } from './constant-folding';
 import { limitPushdown } from './limit-pushdown';
@@ -25,7 +25,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predi
  */
 let disabledRulesVariableMissing = false;
 
-function sessionDisabledRules(ctx: ExecContext): string[] {
+function sessionDisabledRules(ctx: PlanningContext): string[] {
   if (disabledRulesVariableMissing) return [];
   try {
     const { value } = ctx.getSystemVariable('disable_nereids_rules', null);
@@ -37,12 +37,12 @@ function sessionDisabledRules(ctx: ExecContext): string[] {
 }
 
 /** Names of the rules to skip: the planner's option plus the session variable `disable_nereids_rules`. */
-export function disabledRuleNames(ctx: ExecContext, disabledRules: readonly string[] = []): Set<string> {
+export function disabledRuleNames(ctx: PlanningContext, disabledRules: readonly string[] = []): Set<string> {
   return new Set([...disabledRules.map((name) => name.toLowerCase()), ...sessionDisabledRules(ctx)]);
 }
 
 /** Run every enabled rule once, in order. */
-export function optimize(plan: LogicalPlan, ctx: ExecContext, disabledRules: readonly string[] = []): LogicalPlan {
+export function optimize(plan: LogicalPlan, ctx: PlanningContext, disabledRules: readonly string[] = []): LogicalPlan {
   const disabled = disabledRuleNames(ctx, disabledRules);
   let current = plan;
   for (const rule of OPTIMIZER_RULES) {

@@ -4,13 +4,13 @@
  * run (each is skippable by name), only on the plan invariants checkPlan verifies.
  */
 import { GaleneError } from '../../common/errors';
-import type { ExecContext } from '../../exec/context';
+import type { PlanningContext } from '../../exec/context';
 import { collectColumns, exprKey } from '../../exec/plan/bound-expr-utils';
 import type { BoundExpr } from '../../exec/bound-expr';
 import { planInputs, type LogicalPlan } from '../logical-plan';
 
 export interface RuleContext {
-  readonly ctx: ExecContext;
+  readonly ctx: PlanningContext;
 }
 
 export interface RuleResult {

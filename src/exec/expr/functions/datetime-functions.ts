@@ -16,7 +16,7 @@ import { constantVector, Vector } from '../../../common/column';
 import { addMonthsToDays, daysFromCivil, daysInMonth, formatDatetime, isLeapYear, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
 import { galeneError } from '../../../common/errors';
 import { DataType, isNumericType, isStringType, Types } from '../../../common/types';
-import type { ExecContext } from '../../context';
+import type { TaskContext } from '../../context';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { i64FromNumbers, StringOut, toF64, toJsStrings } from '../vector-ops';
@@ -666,15 +666,9 @@ function localOffsetMicros(utcMillis: number): number {
   return -new Date(utcMillis).getTimezoneOffset() * MICROS_PER_MINUTE;
 }
 
-const statementClock = new WeakMap<ExecContext, number>();
-
-/** Local wall-clock microseconds of the statement's start (constant within a statement). */
-function statementNowMicros(ctx: ExecContext): number {
-  let utcMillis = statementClock.get(ctx);
-  if (utcMillis === undefined) {
-    utcMillis = Date.now();
-    statementClock.set(ctx, utcMillis);
-  }
+/** Local wall-clock microseconds of the statement's start (a session fact: the same in every fragment). */
+function statementNowMicros(ctx: TaskContext): number {
+  const utcMillis = ctx.sessionInfo.statementStartMillis;
   return utcMillis * 1000 + localOffsetMicros(utcMillis);
 }
 
@@ -689,7 +683,7 @@ function unixSecondsToWall(seconds: number): number {
 
 // ---------------------------------------------------------------- declarations
 
-function clockDef(name: string, aliases: string[], type: DataType, value: (ctx: ExecContext) => number | string, description: string): FunctionDef {
+function clockDef(name: string, aliases: string[], type: DataType, value: (ctx: TaskContext) => number | string, description: string): FunctionDef {
   return dt({
     name,
     aliases,

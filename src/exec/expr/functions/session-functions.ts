@@ -28,7 +28,7 @@ function sessionFunction(name: string, aliases: string[], type: typeof Types.STR
 
 export const SESSION_FUNCTIONS: readonly FunctionDef[] = [
   sessionFunction('version', [], Types.STRING, (ctx) => ctx.sessionInfo.version, 'The server version string (MySQL-compatible form).'),
-  sessionFunction('database', ['schema'], Types.STRING, (ctx) => ctx.currentDatabase, 'The current database, NULL when none is selected.'),
+  sessionFunction('database', ['schema'], Types.STRING, (ctx) => ctx.sessionInfo.database, 'The current database, NULL when none is selected.'),
   sessionFunction('user', ['session_user'], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'${ctx.sessionInfo.host}'`, "The connected user as 'user'@'host'."),
   sessionFunction('current_user', [], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'%'`, "The account the session authenticated as, 'user'@'%'."),
   sessionFunction('connection_id', [], Types.BIGINT, (ctx) => ctx.sessionInfo.connectionId, 'The id of this connection.'),

@@ -1,0 +1,54 @@
+/**
+ * What a session and its statements use of the server around them, as interfaces: the catalog, the BE,
+ * users, settings, global variables, the audit log, profiles and the process list. The Frontend
+ * (frontend.ts) implements ServerServices; a Session (session.ts) is a ProcessListEntry. This file imports
+ * types only and nothing in fe/ that imports it, so neither session.ts nor the statement handlers depend
+ * on frontend.ts (no import cycle in fe/).
+ */
+import type { Backend } from '../be/backend';
+import type { Config } from '../common/config';
+import type { QueryProfile } from '../common/profile';
+import type { QueryTask } from '../exec/query-task';
+import type { Catalog } from '../meta/catalog';
+import type { AuditLog } from './audit-log';
+import type { UserManager } from './users';
+
+/** One open session as SHOW PROCESSLIST shows it and KILL reaches it. */
+export interface ProcessListEntry {
+  readonly connectionId: number;
+  readonly user: string;
+  readonly host: string;
+  readonly database: string | null;
+  /** The statement running now, or null between statements. */
+  readonly currentTask: QueryTask | null;
+  /** Its text, secrets blanked; null between statements. */
+  readonly currentStatementText: string | null;
+  /** Seconds in the current state (SHOW PROCESSLIST's Time). */
+  stateSeconds(): number;
+  /** KILL QUERY (connection = false) or KILL [CONNECTION], asked from `byHost`. */
+  kill(byHost: string, connection: boolean): void;
+}
+
+/** The server's services a session and its statements use. */
+export interface ServerServices {
+  /** VERSION() and the handshake's server version. */
+  readonly serverVersion: string;
+  readonly config: Config;
+  readonly catalog: Catalog;
+  readonly backend: Backend;
+  readonly users: UserManager;
+  /** SET GLOBAL values, by variable name (unset = the registry's default). */
+  readonly globalVariables: Map<string, string | number | boolean>;
+  /** The FE audit log every statement is written to. */
+  readonly auditLog: AuditLog;
+  /** Open sessions by connection id. */
+  readonly sessions: ReadonlyMap<number, ProcessListEntry>;
+  /** A new query id (profiles, messages). */
+  newQueryId(): string;
+  /** Keep a finished statement's profile for SHOW QUERY PROFILE. */
+  recordProfile(profile: QueryProfile): void;
+  /** Finished profiles, newest first. */
+  recentProfiles(): readonly QueryProfile[];
+  /** The session of `connectionId` ended. */
+  closeSession(connectionId: number): void;
+}
