@@ -14,9 +14,14 @@
  * fixed seed; the median of several runs after a warm-up. `ratio` is bitmap time / byte-map time (above 1:
  * the byte map is faster).
  *
+ * A second table measures the null count (column.ts): an all-valid batch whose null map is kept (all
+ * zero, as a slice of a nullable page or a filter's output used to be) against one dropped to null by its
+ * producer (the anyNullIn scan included), on the same select, aggregate and OR kernels.
+ *
  *   npm run bench -- nullmaps [--quick] [--json FILE]
  */
-import { BATCH_SIZE } from '../src/common/column';
+import * as fs from 'node:fs';
+import { anyNullIn, BATCH_SIZE } from '../src/common/column';
 import { mulberry32 } from '../src/common/prng';
 import { median, parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 
@@ -100,7 +105,24 @@ function takeNullsBits(nulls: Uint8Array, rowIds: Int32Array, count: number): Ui
   return out;
 }
 
+function selectAllValid(truth: Uint8Array, rowIds: Int32Array, rowCount: number): number {
+  let count = 0;
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    rowIds[count] = rowIdx;
+    count += truth[rowIdx];
+  }
+  return count;
+}
+
 // ---------------------------------------------------------------- aggregate
+
+function sumCountAllValid(groupIds: Int32Array, values: Float64Array, sums: Float64Array, counts: Float64Array): void {
+  for (let rowIdx = 0; rowIdx < values.length; rowIdx++) {
+    const group = groupIds[rowIdx];
+    sums[group] += values[rowIdx];
+    counts[group]++;
+  }
+}
 
 function sumCountBytes(groupIds: Int32Array, values: Float64Array, nulls: Uint8Array, sums: Float64Array, counts: Float64Array): void {
   for (let rowIdx = 0; rowIdx < values.length; rowIdx++) {
@@ -275,6 +297,54 @@ export async function main(args: readonly string[]): Promise<void> {
     rows.push({ path: benchCase.path, kernel: benchCase.kernel, rows: rowCount, bytemap_ms: bytemapMs, bitmap_ms: bitmapMs, ratio: bitmapMs / bytemapMs });
   }
   const memory = { bytemap_bytes_per_row: 1, bitmap_bytes_per_row: 0.125 };
-  report(`nullmaps: byte-per-row null map vs bitmap, ${rowCount} rows in ${BATCH_SIZE}-row batches, ${NULL_FRACTION * 100}% NULL, median of ${runs} (ratio = bitmap / byte map); peak RSS ${peakRssMiB(process.pid)} MiB; null map ${memory.bytemap_bytes_per_row} B/row vs ${memory.bitmap_bytes_per_row} B/row`, rows, options);
+  const title = `nullmaps: byte-per-row null map vs bitmap, ${rowCount} rows in ${BATCH_SIZE}-row batches, ${NULL_FRACTION * 100}% NULL, median of ${runs} (ratio = bitmap / byte map); null map ${memory.bytemap_bytes_per_row} B/row vs ${memory.bitmap_bytes_per_row} B/row`;
+  report(title, rows, { ...options, jsonFile: null });
+
+  const zeros = x.values.map((values) => new Uint8Array(values.length));
+  const allValid: { kernel: string; kept: () => void; dropped: () => void }[] = [
+    {
+      kernel: 'select (truth & not null)',
+      kept: () => {
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) sink += selectBytes(truth, zeros[batchIdx], rowIds, zeros[batchIdx].length);
+      },
+      dropped: () => {
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) {
+          const length = zeros[batchIdx].length;
+          const nulls = anyNullIn(zeros[batchIdx], 0, length) ? zeros[batchIdx] : null;
+          sink += nulls === null ? selectAllValid(truth, rowIds, length) : selectBytes(truth, nulls, rowIds, length);
+        }
+      },
+    },
+    {
+      kernel: 'SUM(x), COUNT(x) GROUP BY k',
+      kept: () => {
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) sumCountBytes(groupIds[batchIdx], x.values[batchIdx], zeros[batchIdx], sums, counts);
+      },
+      dropped: () => {
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) {
+          const nulls = anyNullIn(zeros[batchIdx], 0, zeros[batchIdx].length) ? zeros[batchIdx] : null;
+          if (nulls === null) sumCountAllValid(groupIds[batchIdx], x.values[batchIdx], sums, counts);
+          else sumCountBytes(groupIds[batchIdx], x.values[batchIdx], nulls, sums, counts);
+        }
+      },
+    },
+    {
+      kernel: 'OR with a nullable column',
+      kept: () => {
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) sink += orBytes(zeros[batchIdx], y.bytes[batchIdx]).length;
+      },
+      dropped: () => {
+        // orNulls with one map: that map, no copy.
+        for (let batchIdx = 0; batchIdx < batches; batchIdx++) sink += anyNullIn(zeros[batchIdx], 0, zeros[batchIdx].length) ? orBytes(zeros[batchIdx], y.bytes[batchIdx]).length : y.bytes[batchIdx].length;
+      },
+    },
+  ];
+  const countRows: Row[] = [];
+  for (const benchCase of allValid) {
+    const [keptMs, droppedMs] = timePair(runs, benchCase.kept, benchCase.dropped);
+    countRows.push({ kernel: `all-valid batches: ${benchCase.kernel}`, rows: rowCount, map_kept_ms: keptMs, map_dropped_ms: droppedMs, ratio: droppedMs / keptMs });
+  }
+  report(`nullmaps: all-valid batches with an all-zero null map kept vs dropped to null by the producer, median of ${runs} (ratio = dropped / kept); peak RSS ${peakRssMiB(process.pid)} MiB`, countRows, { ...options, jsonFile: null });
+  if (options.jsonFile) fs.writeFileSync(options.jsonFile, JSON.stringify([...rows, ...countRows], null, 2) + '\n');
   if (sink === -1) console.log(sink);
 }

@@ -135,10 +135,22 @@ export function nullCount(vec: Vector): number {
   return countNulls(vec.nulls, 0, vec.length);
 }
 
-/** True when nulls[start, end) holds a NULL; stops at the first one, so a nullable column answers fast. */
+/**
+ * True when nulls[start, end) holds a NULL. Stops at the first one (a column with NULLs answers at once)
+ * and reads an all-valid range four rows at a time, so the producers that call it cost less than the null
+ * work it saves.
+ */
 export function anyNullIn(nulls: Uint8Array | null, start: number, end: number): boolean {
   if (nulls === null) return false;
-  for (let rowIdx = start; rowIdx < end; rowIdx++) if (nulls[rowIdx] !== 0) return true;
+  let rowIdx = start;
+  while (rowIdx < end && ((nulls.byteOffset + rowIdx) & 3) !== 0) if (nulls[rowIdx++] !== 0) return true;
+  const words = (end - rowIdx) >>> 2;
+  if (words >= 16) {
+    const view = new Int32Array(nulls.buffer, nulls.byteOffset + rowIdx, words);
+    for (let wordIdx = 0; wordIdx < words; wordIdx++) if (view[wordIdx] !== 0) return true;
+    rowIdx += words << 2;
+  }
+  for (; rowIdx < end; rowIdx++) if (nulls[rowIdx] !== 0) return true;
   return false;
 }
 
