@@ -2,8 +2,19 @@
  * Column vectors: the in-memory columnar layout shared by storage (decoded pages) and exec (operators).
  *
  * A vector holds `length` values of one DataType in the physical form listed in types.ts, plus an optional
- * null map (one byte per row, 1 = NULL, as Doris's ColumnNullable does; a null map is simpler and faster in
- * JavaScript than a bitmap). Values under a NULL are unspecified but valid for their array.
+ * null map (one byte per row, 1 = NULL, as Doris's ColumnNullable does). Values under a NULL are
+ * unspecified but valid for their array.
+ *
+ * `nulls === null` means every row is valid, and kernels test it first to skip all null work. The
+ * producers here and in storage/ (page decode, takeRows/selectRows, sliceVector, concatVectors,
+ * VectorBuilder) drop a null map that has no NULL in it, so an all-valid batch cut from a nullable page
+ * or picked by a filter takes that path; a non-null map may still be all zero when it comes from
+ * elsewhere (it is never wrong, only slower). `nullCount` and `anyNullIn` count without allocating.
+ *
+ * Deviation from DESIGN §3 (validity as a bitmap, Arrow-like): measured by bench/nullmaps.ts (see
+ * docs/architecture.md, "Null maps"), a bitmap is as fast on the filter and aggregate kernels and 6-20x
+ * faster to decode from a page and to OR for NULL propagation, at an eighth of the memory. The switch
+ * touches every kernel and is left to its own change; until then the byte map stays.
  *
  * Strings have two forms: plain (`offsets` + UTF-8 `bytes`, Arrow-like) and dictionary (`codes` into a
  * small `dict` of JS strings), which storage produces for dictionary-encoded pages so that GROUP BY and
@@ -109,6 +120,46 @@ export function newFixedArray(kind: PhysicalKind, length: number): FixedArray {
 
 export function isNull(vec: Vector, rowIdx: number): boolean {
   return vec.nulls !== null && vec.nulls[rowIdx] === 1;
+}
+
+/** Count of NULL rows in nulls[start, end) (0 without a null map). */
+export function countNulls(nulls: Uint8Array | null, start: number, end: number): number {
+  if (nulls === null) return 0;
+  let count = 0;
+  for (let rowIdx = start; rowIdx < end; rowIdx++) count += nulls[rowIdx];
+  return count;
+}
+
+/** Count of NULL rows of a vector: 0 at once for an all-valid vector (`nulls === null`). */
+export function nullCount(vec: Vector): number {
+  return countNulls(vec.nulls, 0, vec.length);
+}
+
+/**
+ * True when nulls[start, end) holds a NULL. Stops at the first one (a column with NULLs answers at once)
+ * and reads an all-valid range four rows at a time, so the producers that call it cost less than the null
+ * work it saves.
+ */
+export function anyNullIn(nulls: Uint8Array | null, start: number, end: number): boolean {
+  if (nulls === null) return false;
+  let rowIdx = start;
+  while (rowIdx < end && ((nulls.byteOffset + rowIdx) & 3) !== 0) if (nulls[rowIdx++] !== 0) return true;
+  const words = (end - rowIdx) >>> 2;
+  if (words >= 16) {
+    const view = new Int32Array(nulls.buffer, nulls.byteOffset + rowIdx, words);
+    for (let wordIdx = 0; wordIdx < words; wordIdx++) if (view[wordIdx] !== 0) return true;
+    rowIdx += words << 2;
+  }
+  for (; rowIdx < end; rowIdx++) if (nulls[rowIdx] !== 0) return true;
+  return false;
+}
+
+/**
+ * The null map a producer gives a vector of `length` rows: `nulls` itself when a row is NULL, else null, so
+ * that an all-valid batch takes every kernel's `nulls === null` path (see the header).
+ */
+export function nullsIfAny(nulls: Uint8Array | null, length: number): Uint8Array | null {
+  return anyNullIn(nulls, 0, length) ? nulls : null;
 }
 
 /** Physical value at a row (NULL as null). Not for hot loops: kernels read the arrays directly. */
@@ -269,8 +320,15 @@ export function constantVector(type: DataType, value: RawValue, length: number):
 export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], count = rowIds.length): Vector {
   let nulls: Uint8Array | null = null;
   if (vec.nulls !== null) {
-    nulls = new Uint8Array(count);
-    for (let outIdx = 0; outIdx < count; outIdx++) nulls[outIdx] = vec.nulls[rowIds[outIdx]];
+    const taken = new Uint8Array(count);
+    let seen = 0;
+    for (let outIdx = 0; outIdx < count; outIdx++) {
+      const rowIsNull = vec.nulls[rowIds[outIdx]];
+      taken[outIdx] = rowIsNull;
+      seen |= rowIsNull;
+    }
+    // No NULL among the picked rows: an all-valid result.
+    if (seen !== 0) nulls = taken;
   }
   switch (vec.kind) {
     case 'fixed': {
@@ -312,7 +370,8 @@ export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], co
 /** Rows [start, end) without copying where the layout allows. */
 export function sliceVector(vec: Vector, start: number, end: number): Vector {
   const length = end - start;
-  const nulls = vec.nulls ? vec.nulls.subarray(start, end) : null;
+  // A slice with no NULL (a batch cut from a nullable page) is all-valid: the scan stops at the first NULL.
+  const nulls = anyNullIn(vec.nulls, start, end) ? vec.nulls!.subarray(start, end) : null;
   switch (vec.kind) {
     case 'fixed':
       return { kind: 'fixed', type: vec.type, length, values: vec.values.subarray(start, end) as FixedArray, nulls };
@@ -335,7 +394,7 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
   let total = 0;
   for (const part of parts) total += part.length;
   const kind = physicalKind(type);
-  const anyNull = parts.some((part) => part.nulls !== null);
+  const anyNull = parts.some((part) => anyNullIn(part.nulls, 0, part.length));
   const nulls = anyNull ? new Uint8Array(total) : null;
   if (nulls) {
     let pos = 0;

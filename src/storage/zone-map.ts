@@ -9,7 +9,7 @@
  * prefix with its last byte incremented, so both stay bounds).
  */
 import type { RawValue, Vector } from '../common/column';
-import { encodeUtf8 } from '../common/column';
+import { countNulls, encodeUtf8 } from '../common/column';
 import type { PhysicalKind } from '../common/types';
 import type { ScanPredicate } from '../common/scan-predicate';
 
@@ -61,8 +61,7 @@ function truncateMax(bytes: Uint8Array): Uint8Array | null {
 /** Zone statistics of rows [start, end) of a vector. */
 export function computeZoneStats(vec: Vector, kind: PhysicalKind, start: number, end: number): ZoneStats {
   const nulls = vec.nulls;
-  let nullCount = 0;
-  if (nulls !== null) for (let rowIdx = start; rowIdx < end; rowIdx++) nullCount += nulls[rowIdx];
+  const nullCount = countNulls(nulls, start, end);
   const rowCount = end - start;
   if (nullCount === rowCount) return { nullCount, rowCount, min: null, max: null };
   const valid = (rowIdx: number): boolean => nulls === null || nulls[rowIdx] === 0;

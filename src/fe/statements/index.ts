@@ -1,6 +1,8 @@
 /**
  * Statement handlers, one per AST statement kind. The Record type makes the build fail until a new
- * statement kind has a handler.
+ * statement kind has a handler. A handler gets the connection's session and may import what fe/ may
+ * (DESIGN §6: sql/, exec/, load/, storage/, meta/, common/, and the FE's own session-side files); it does
+ * not reach the server or other sessions except through the session.
  */
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';

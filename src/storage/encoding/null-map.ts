@@ -8,14 +8,6 @@ import { ByteReader, ByteWriter } from './byte-buffer';
 const NULLS_BITMAP = 0;
 const NULLS_RLE = 1;
 
-/** Count of 1s in nulls[start, end). */
-export function countNulls(nulls: Uint8Array | null, start: number, end: number): number {
-  if (nulls === null) return 0;
-  let count = 0;
-  for (let rowIdx = start; rowIdx < end; rowIdx++) count += nulls[rowIdx];
-  return count;
-}
-
 /** Append the null map of rows [start, end) (which must contain at least one NULL). */
 export function writeNullMap(out: ByteWriter, nulls: Uint8Array, start: number, end: number): void {
   const count = end - start;

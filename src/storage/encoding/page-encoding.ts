@@ -8,12 +8,12 @@
  * its bytes. Dictionary pages decode to a DictVector sharing the segment column's dictionary, so GROUP BY
  * and filters can work on codes.
  */
-import type { FixedArray, Vector } from '../../common/column';
+import { countNulls, nullsIfAny, type FixedArray, type Vector } from '../../common/column';
 import type { DataType } from '../../common/types';
 import { physicalKind } from '../../common/types';
 import { bitWidth, packBits, packedWords, unpackBits } from './bit-pack';
 import { ByteReader, ByteWriter } from './byte-buffer';
-import { countNulls, readNullMap, writeNullMap } from './null-map';
+import { readNullMap, writeNullMap } from './null-map';
 import { readFixedValues, writeFixedValues } from './numeric-encoding';
 
 const FLAG_NULLS = 1;
@@ -99,7 +99,9 @@ export function decodePage(raw: Uint8Array, type: DataType, dict: readonly strin
   const input: ByteReader = new ByteReader(raw, what);
   const flags = input.u8();
   const count = input.u32();
-  const nulls = flags & FLAG_NULLS ? readNullMap(input, count) : null;
+  // A page stores a null map only when it has a NULL; nullsIfAny keeps an all-zero map (an older or
+  // foreign writer) off the kernels' null paths too.
+  const nulls = flags & FLAG_NULLS ? nullsIfAny(readNullMap(input, count), count) : null;
   const kind = physicalKind(type);
   if (kind === 'string') {
     const form = input.u8();

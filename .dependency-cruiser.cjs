@@ -1,0 +1,76 @@
+// The import-graph check `npm test` runs (`depcruise src`): DESIGN §6's layer order between the folders
+// of src/ and no runtime import cycle between files. The same table as /shared/hooks/layers.mjs's ALLOWED;
+// change both together. test/layers/import-graph.test.ts proves a violation fails the check.
+'use strict';
+
+/** Which top-level folders of src/ each folder may import (besides itself). DESIGN §6, exactly. */
+const ALLOWED = {
+  cli: '*',
+  fe: ['sql', 'be', 'exec', 'load', 'storage', 'io', 'meta', 'protocol', 'web', 'common'],
+  sql: ['exec', 'meta', 'common'],
+  be: ['exec', 'load', 'storage', 'io', 'meta', 'common'],
+  load: ['exec', 'storage', 'io', 'meta', 'common'],
+  exec: ['storage', 'io', 'meta', 'common'],
+  storage: ['io', 'meta', 'common'],
+  protocol: ['common'],
+  web: ['common'],
+  io: ['common'],
+  meta: ['common'],
+  common: [],
+};
+
+/**
+ * TEMPORARY (issue 9, seam 3): the load -> sql imports that exist on main today and that the Stream Load
+ * seam removes (the FE plans a load; load/ only compiles and runs it). Delete this list, and its use below,
+ * when that branch is merged; after that the rule has no exception.
+ */
+const TEMPORARY_LOAD_TO_SQL_FILES = [
+  '^src/load/stream-load/row-converter\\.ts$',
+  '^src/load/stream-load/stream-load-options\\.ts$',
+];
+
+const FOLDERS = Object.keys(ALLOWED);
+
+const layerRules = FOLDERS.filter((folder) => ALLOWED[folder] !== '*').map((folder) => {
+  const forbidden = FOLDERS.filter((other) => other !== folder && !ALLOWED[folder].includes(other));
+  const from = { path: `^src/${folder}/` };
+  if (folder === 'load') from.pathNot = TEMPORARY_LOAD_TO_SQL_FILES;
+  return {
+    name: `layer-${folder}`,
+    comment: `DESIGN §6: src/${folder} may import only ${ALLOWED[folder].length ? ALLOWED[folder].map((f) => `src/${f}`).join(', ') : 'nothing outside itself'}`,
+    severity: 'error',
+    from,
+    to: { path: `^src/(${forbidden.join('|')})/` },
+  };
+});
+
+// Only type-only imports (`import type`, `import { type X }`): erased at compile time, so no runtime order.
+const TYPE_ONLY = ['type-only', 'type-import'];
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'folder-not-in-design',
+      comment: 'every folder of src/ has a place in DESIGN §6 (add it there, to ALLOWED here and to layers.mjs)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(${FOLDERS.join('|')})/` },
+      to: {},
+    },
+    {
+      name: 'no-runtime-cycle',
+      comment: 'a runtime import cycle between files (works only by function hoisting; breaks on reordering)',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: TYPE_ONLY, viaOnly: { dependencyTypesNot: TYPE_ONLY } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.d\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
