@@ -8,7 +8,8 @@
  * of the object's own file: no thread hop, as fast as a main-thread read); over any other store it reads
  * through a FileReadService on the main thread (io/file-read-service.ts), so the one block cache, its
  * misses and back-fill serve every thread and a remote store keeps parallel scans. Each worker keeps its
- * own segment readers and its share of the decoded-page cache. Tasks are queued and handed to an idle worker one at a time.
+ * own segment readers and its share of the decoded-page cache. Tasks are queued and handed to an idle
+ * worker one at a time.
  * A task's error comes back as the GaleneError it was (code and message kept); a worker that dies
  * (crash, exit, out of memory) fails its task with SCAN_WORKER_FAILED, carrying the cause, and is
  * replaced, so the next query finds a full pool. An idle worker is unref'd: it never keeps the process alive.

@@ -103,6 +103,8 @@ test('parallel scans stay on over a non-local store, through the one FileCache, 
     assert.equal(remote.requests, 0, 'a warm cache answers every worker read');
     assert.ok(warm.get('FileCacheHits') > 0);
     assert.equal(warm.get('FileCacheMisses'), 0);
+    // A read error in the service is the worker task's error, code and message kept.
+    await assert.rejects(pool.run({ ...tasks[0], segmentKey: 'data/7/none.dat' }, warm), (err: Error & { code?: string }) => err.code === 'IO_ERROR' && /none\.dat/.test(err.message));
   } finally {
     await inPlace.close();
     await backend.close();
