@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import type { Config } from '../common/config';
 import type { ProfileSink } from '../common/profile';
-import { createFileCache, FileCache, fileCacheOptionsFromConfig } from '../io/file-cache';
+import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-cache';
+import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
 import type { Catalog, TableState } from '../meta/catalog';
@@ -38,23 +39,26 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.store = store;
     this.fileCache = fileCache;
     this.pageCache = pageCache;
-    // Workers read segment files in place, so they need the local store read through the in-place cache.
-    this.scanThreads = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? scanThreads : 0;
+    this.scanThreads = scanThreads;
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
 
   /**
    * The scan worker pool (`scan_thread_num` threads), started on first use; null when scans run on the
-   * main thread (scan_thread_num = 0, or a store the workers cannot read in place). Starting it gives
-   * half of the decoded-page cache to the workers, split evenly.
+   * main thread (scan_thread_num = 0). Starting it gives half of the decoded-page cache to the workers,
+   * split evenly. Every worker read goes through this BE's FileCache: over a local-directory store its
+   * in-place tier, opened in each worker (reads stay off the main thread); over any other store the
+   * workers read through the main thread's FileCache (FileReadService), so the block cache is shared.
    */
   scanPool(): ScanWorkerPool | null {
     if (this.scanThreads <= 0) return null;
     if (this.pool === null) {
       const share = Math.floor(this.pageCache.capacityBytes / 2);
       this.pageCache.capacityBytes -= share;
-      this.pool = new ScanWorkerPool(this.scanThreads, { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes: Math.floor(share / this.scanThreads) });
+      const pageCacheBytes = Math.floor(share / this.scanThreads);
+      const inPlace = this.store instanceof LocalObjectStore && this.fileCache.kind === 'in-place';
+      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes });
     }
     return this.pool;
   }

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { GaleneError } from '../common/errors';
-import { InPlaceFileCache } from '../io/file-cache';
+import { InPlaceFileCache } from '../io/in-place-file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap } from '../meta/delete-bitmap';

@@ -3,17 +3,24 @@
  * (src/exec/parallel/run-fragment.ts) over segments next to the data, so that decoding, filtering and
  * partial aggregation use every core and stay off the event loop that serves the protocols.
  *
- * Each worker reads segment files of the local object store in place and keeps its own segment readers
- * and its share of the decoded-page cache. Tasks are queued and handed to an idle worker one at a time.
+ * Every worker read goes through the BE's one FileCache, by one of two routes (ScanWorkerOptions): over
+ * a local-directory store a worker opens the FileCache's in-place tier over the same directory (fs reads
+ * of the object's own file: no thread hop, as fast as a main-thread read); over any other store it reads
+ * through a FileReadService on the main thread (io/file-read-service.ts), so the one block cache, its
+ * misses and back-fill serve every thread and a remote store keeps parallel scans. Each worker keeps its
+ * own segment readers and its share of the decoded-page cache. Tasks are queued and handed to an idle
+ * worker one at a time.
  * A task's error comes back as the GaleneError it was (code and message kept); a worker that dies
  * (crash, exit, out of memory) fails its task with SCAN_WORKER_FAILED, carrying the cause, and is
  * replaced, so the next query finds a full pool. An idle worker is unref'd: it never keeps the process alive.
  */
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { ErrorCode, ERROR_CODES, GaleneError } from '../common/errors';
-import { QueryProfile, type ProfileSink } from '../common/profile';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { GaleneError } from '../common/errors';
+import { NO_PROFILE, QueryProfile, type ProfileSink } from '../common/profile';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
+import type { FileCache } from '../io/file-cache';
+import { errorFromWire, FileReadService, type WireError } from '../io/file-read-service';
 
 /** One unit of work: rows [rowStart, rowEnd) of a segment (after pruning) through a fragment. */
 export interface ScanTask {
@@ -34,11 +41,21 @@ export type ScanWorkerRequest = { readonly kind: 'task'; readonly taskId: number
 /** Messages from a worker. */
 export type ScanWorkerReply =
   | { readonly kind: 'done'; readonly taskId: number; readonly result: FragmentResult; readonly counters: [string, number][]; readonly columnReads: [string, number, number][] }
-  | { readonly kind: 'failed'; readonly taskId: number; readonly error: { readonly code: string | null; readonly message: string; readonly stack?: string } };
+  | { readonly kind: 'failed'; readonly taskId: number; readonly error: WireError };
 
-/** Options a worker starts with (workerData). */
+/** How the workers read files, and their page cache. */
+export interface ScanWorkerOptions {
+  readonly pageCacheBytes: number;
+  /** A local-directory store's root: workers read its files in place (the FileCache's in-place tier). */
+  readonly objectRoot?: string;
+  /** Without objectRoot: every worker read goes to this FileCache through a FileReadService. */
+  readonly fileCache?: FileCache;
+}
+
+/** Options a worker starts with (workerData): objectRoot for in-place reads, else readPort. */
 export interface ScanWorkerData {
-  readonly objectRoot: string;
+  readonly objectRoot: string | null;
+  readonly readPort: MessagePort | null;
   readonly pageCacheBytes: number;
 }
 
@@ -53,6 +70,8 @@ interface PendingTask {
 interface PoolWorker {
   readonly worker: Worker;
   current: PendingTask | null;
+  /** Stops serving the worker's file reads (null: it reads in place). */
+  readonly stopReads: (() => void) | null;
 }
 
 const WORKER_SCRIPT = path.join(__dirname, 'scan-worker.js');
@@ -62,18 +81,37 @@ export class ScanWorkerPool {
   private readonly queue: PendingTask[] = [];
   private nextTaskId = 1;
   private closed = false;
+  /** Serves the workers' reads when they do not read in place. */
+  private readonly reads: FileReadService | null;
 
   constructor(
     readonly size: number,
-    private readonly data: ScanWorkerData,
+    private readonly options: ScanWorkerOptions,
   ) {
+    if (options.objectRoot === undefined && options.fileCache === undefined) throw new GaleneError('INTERNAL', ['a scan worker pool needs an objectRoot or a fileCache']);
+    this.reads = options.objectRoot === undefined ? new FileReadService(options.fileCache!) : null;
     for (let workerIdx = 0; workerIdx < size; workerIdx++) this.workers.push(this.spawn());
   }
 
+  /** Whether workers read through the main thread's FileCache (false: in place). */
+  get readsThroughService(): boolean {
+    return this.reads !== null;
+  }
+
   private spawn(): PoolWorker {
-    const worker = new Worker(WORKER_SCRIPT, { workerData: this.data });
+    const { pageCacheBytes, objectRoot } = this.options;
+    let worker: Worker;
+    let stopReads: (() => void) | null = null;
+    if (this.reads === null) {
+      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: objectRoot!, readPort: null, pageCacheBytes } satisfies ScanWorkerData });
+    } else {
+      const channel = new MessageChannel();
+      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes } satisfies ScanWorkerData, transferList: [channel.port2] });
+      // A read is counted into the task the worker runs when the read arrives.
+      stopReads = this.reads.serve(channel.port1, () => entry.current?.profile ?? NO_PROFILE);
+    }
     worker.unref();
-    const entry: PoolWorker = { worker, current: null };
+    const entry: PoolWorker = { worker, current: null, stopReads };
     worker.on('message', (reply: ScanWorkerReply) => this.onReply(entry, reply));
     worker.on('error', (err) => this.onDeath(entry, err));
     worker.on('exit', (code) => this.onDeath(entry, new Error(`scan worker exited with code ${code}`)));
@@ -91,6 +129,7 @@ export class ScanWorkerPool {
 
   /** Drop a deleted segment from every worker's caches. */
   invalidate(segmentKey: string): void {
+    this.reads?.forget(segmentKey);
     for (const entry of this.workers) entry.worker.postMessage({ kind: 'invalidate', segmentKey } satisfies ScanWorkerRequest);
   }
 
@@ -98,6 +137,7 @@ export class ScanWorkerPool {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.reject(new GaleneError('SCAN_WORKER_FAILED', ['the scan worker pool is closed']));
     await Promise.all(this.workers.map((entry) => entry.worker.terminate()));
+    for (const entry of this.workers) entry.stopReads?.();
   }
 
   private dispatch(): void {
@@ -122,11 +162,7 @@ export class ScanWorkerPool {
       if (profile instanceof QueryProfile) for (const [column, rows, bytes] of reply.columnReads) profile.addColumnRead(column, rows, bytes);
       pending.resolve(reply.result);
     } else {
-      const code = reply.error.code !== null && reply.error.code in ERROR_CODES ? (reply.error.code as ErrorCode) : null;
-      const err = code !== null ? new GaleneError(code, []) : new GaleneError('SCAN_WORKER_FAILED', [reply.error.message]);
-      if (code !== null) err.message = reply.error.message;
-      if (reply.error.stack !== undefined) err.stack = reply.error.stack;
-      pending.reject(err);
+      pending.reject(errorFromWire(reply.error, 'SCAN_WORKER_FAILED'));
     }
     this.dispatch();
   }
@@ -136,6 +172,7 @@ export class ScanWorkerPool {
     if (idx < 0) return; // already replaced ('error' is followed by 'exit')
     const pending = entry.current;
     entry.current = null;
+    entry.stopReads?.();
     if (this.closed) {
       this.workers.splice(idx, 1);
       return;

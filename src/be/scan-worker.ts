@@ -1,17 +1,19 @@
 /**
  * Entry point of a scan worker thread (see scan-worker-pool.ts): reads the rows of one segment range
- * through its own segment readers and page cache, runs the task's scan fragment over them and posts
+ * through its own segment readers and page cache — files read in place (a local store) or through the
+ * main thread's FileCache (a FileReadClient on the port it was given) — runs the task's scan fragment over them and posts
  * back the result (partial aggregate states or filtered rows) with the profile counters it added.
  * Vectors are compacted before posting: a zero-copy slice of a cached page would otherwise drag the
  * whole page buffer through the structured clone.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { constantVector, type Batch, type Vector } from '../common/column';
-import { GaleneError } from '../common/errors';
 import { QueryProfile, type ProfileSink } from '../common/profile';
 import { runFragment } from '../exec/parallel/run-fragment';
 import type { FragmentResult } from '../exec/plan/fragment-spec';
-import { InPlaceFileCache } from '../io/file-cache';
+import type { FileOpener } from '../io/file-cache';
+import { FileReadClient, errorToWire } from '../io/file-read-service';
+import { InPlaceFileCache } from '../io/in-place-file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import { PageCache } from '../storage/page-cache';
 import { missingColumnValue } from '../meta/schema';
@@ -24,7 +26,7 @@ import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } fro
 const READER_CACHE_SIZE = 1024;
 
 const data = workerData as ScanWorkerData;
-const fileCache = new InPlaceFileCache(new LocalObjectStore(data.objectRoot));
+const fileCache: FileOpener = data.objectRoot !== null ? new InPlaceFileCache(new LocalObjectStore(data.objectRoot)) : new FileReadClient(data.readPort!);
 const pageCache = new PageCache(data.pageCacheBytes);
 const readers = new Map<string, Promise<SegmentReader>>();
 
@@ -97,9 +99,6 @@ parentPort!.on('message', (message: ScanWorkerRequest) => {
         counters: [...profile.counters],
         columnReads: [...profile.columnStats].map(([column, stats]) => [column, stats.rows, stats.bytes]),
       } satisfies ScanWorkerReply),
-    (err: unknown) => {
-      const error = err instanceof GaleneError ? { code: err.code, message: err.message, stack: err.stack } : { code: null, message: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
-      parentPort!.postMessage({ kind: 'failed', taskId: message.taskId, error } satisfies ScanWorkerReply);
-    },
+    (err: unknown) => parentPort!.postMessage({ kind: 'failed', taskId: message.taskId, error: errorToWire(err) } satisfies ScanWorkerReply),
   );
 });

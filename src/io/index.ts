@@ -1,12 +1,20 @@
 /**
  * io/: where bytes live and how they are read. Object stores (a local directory by default; a remote-shaped
- * wrapper until the S3 store exists), and the one FileCache every segment and index read goes through
- * (in place for local stores, a local block cache for remote ones). Imports only common/; storage/ builds
- * segments on top of it.
+ * wrapper until the S3 store exists), and the one FileCache every segment and index read goes through:
+ * in place for local stores; for remote ones a block store (block-store.ts) read through a cached reader
+ * (cached-reader.ts) whose misses go to a RangeSource (the object store today; peer and hedged sources
+ * later). file-read-service.ts serves the one FileCache to worker threads. Imports only common/; storage/
+ * builds segments on top of it.
  */
 export type { ObjectStore } from './object-store';
 export { LocalObjectStore } from './local-object-store';
 export { RemoteLikeObjectStore } from './remote-like-store';
-export type { FileCache, FileCacheOptions, FileCachePathEntry, FileCacheStats, RandomAccessFile, ReadKind } from './file-cache';
-export { createFileCache, fileCacheOptionsFromConfig, InPlaceFileCache, parseFileCachePath } from './file-cache';
-export { BlockFileCache, cacheKeyHash } from './block-file-cache';
+export type { FileCache, FileCacheOptions, FileCachePathEntry, FileCacheStats, FileOpener, RandomAccessFile, ReadKind } from './file-cache';
+export type { RangeSource } from './range-source';
+export { createFileCache, fileCacheOptionsFromConfig, parseFileCachePath } from './create-file-cache';
+export { InPlaceFileCache } from './in-place-file-cache';
+export { BlockFileCache } from './block-file-cache';
+export { BlockStore, cacheKeyHash } from './block-store';
+export { CachedReader } from './cached-reader';
+export { ObjectStoreRangeSource } from './object-store-range-source';
+export { FileReadClient, FileReadService } from './file-read-service';

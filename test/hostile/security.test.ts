@@ -12,7 +12,7 @@ import type { Connection } from 'mysql2/promise';
 import * as os from 'node:os';
 import { QueryProfile } from '../../src/common/profile';
 import { redactSecrets } from '../../src/common/redact';
-import { createFileCache } from '../../src/io/file-cache';
+import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 import { GaleneProcess, startGalene } from '../helpers/galene-process';

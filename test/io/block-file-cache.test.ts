@@ -4,8 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { QueryProfile } from '../../src/common/profile';
-import { BlockFileCache, cacheKeyHash } from '../../src/io/block-file-cache';
-import { createFileCache } from '../../src/io/file-cache';
+import { BlockFileCache } from '../../src/io/block-file-cache';
+import { cacheKeyHash } from '../../src/io/block-store';
+import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 

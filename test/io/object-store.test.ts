@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NO_PROFILE, QueryProfile } from '../../src/common/profile';
-import { createFileCache, parseFileCachePath } from '../../src/io/file-cache';
+import { createFileCache, parseFileCachePath } from '../../src/io/create-file-cache';
 import { LocalObjectStore, TEMP_MARKER } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { BATCH_SIZE, concatVectors, vectorFromRaw, type Vector } from '../../src/common/column';
 import { NO_PROFILE } from '../../src/common/profile';
 import { Types } from '../../src/common/types';
-import { createFileCache } from '../../src/io/file-cache';
+import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { batchesOfParts } from '../../src/be/olap-table-source';
 import { PageCache } from '../../src/storage/page-cache';

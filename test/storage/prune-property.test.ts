@@ -8,7 +8,7 @@ import { vectorFromRaw } from '../../src/common/column';
 import { NO_PROFILE } from '../../src/common/profile';
 import { compareStrings } from '../../src/common/row-order';
 import { Types } from '../../src/common/types';
-import { createFileCache } from '../../src/io/file-cache';
+import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { PageCache } from '../../src/storage/page-cache';
 import type { ScanPredicate } from '../../src/common/scan-predicate';

@@ -9,7 +9,7 @@ import { NO_PROFILE, QueryProfile } from '../../src/common/profile';
 import type { DataType } from '../../src/common/types';
 import { Types } from '../../src/common/types';
 import type { FileCache } from '../../src/io/file-cache';
-import { createFileCache } from '../../src/io/file-cache';
+import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 import { PageCache, parsePageCacheLimit } from '../../src/storage/page-cache';
