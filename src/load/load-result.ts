@@ -8,14 +8,11 @@ import { GaleneError } from '../common/errors';
 import type { LoadOptions } from './load-plan';
 import { errorLogFileName, type LoadErrorLog } from './source/load-error-log';
 
-/** Doris's Stream Load result. Field order is Doris's. */
-export interface StreamLoadResult {
+/** What both answers carry. */
+interface LoadAnswerFields {
   TxnId: number;
   Label: string;
   Comment: string;
-  TwoPhaseCommit: string;
-  Status: 'Success' | 'Publish Timeout' | 'Label Already Exists' | 'Fail';
-  ExistingJobStatus?: string;
   Message: string;
   NumberTotalRows: number;
   NumberLoadedRows: number;
@@ -23,32 +20,31 @@ export interface StreamLoadResult {
   NumberUnselectedRows: number;
   LoadBytes: number;
   LoadTimeMs: number;
-  BeginTxnTimeMs: number;
   StreamLoadPutTimeMs: number;
   ReadDataTimeMs: number;
   WriteDataTimeMs: number;
-  CommitAndPublishTimeMs: number;
   ErrorURL?: string;
 }
 
-/** Doris's Stream Load answer under Group Commit (no TwoPhaseCommit, BeginTxnTimeMs, CommitAndPublishTimeMs). */
-export interface GroupCommitStreamLoadResult {
-  TxnId: number;
-  Label: string;
-  Comment: string;
+/**
+ * Doris's Stream Load result. The JSON's field order is Doris's: it is the order of the object
+ * emptyResult builds.
+ */
+export interface StreamLoadResult extends LoadAnswerFields {
+  TwoPhaseCommit: string;
+  Status: 'Success' | 'Publish Timeout' | 'Label Already Exists' | 'Fail';
+  ExistingJobStatus?: string;
+  BeginTxnTimeMs: number;
+  CommitAndPublishTimeMs: number;
+}
+
+/**
+ * Doris's Stream Load answer under Group Commit (no TwoPhaseCommit, BeginTxnTimeMs,
+ * CommitAndPublishTimeMs), in the field order of emptyGroupCommitResult.
+ */
+export interface GroupCommitStreamLoadResult extends LoadAnswerFields {
   GroupCommit: true;
   Status: 'Success' | 'Fail';
-  Message: string;
-  NumberTotalRows: number;
-  NumberLoadedRows: number;
-  NumberFilteredRows: number;
-  NumberUnselectedRows: number;
-  LoadBytes: number;
-  LoadTimeMs: number;
-  StreamLoadPutTimeMs: number;
-  ReadDataTimeMs: number;
-  WriteDataTimeMs: number;
-  ErrorURL?: string;
 }
 
 /** The JSON body of a Stream Load response: the HTTP layer only serializes it. */
@@ -69,6 +65,9 @@ export type PrepareOutcome = PreparedStreamLoad | { readonly kind: 'done'; reado
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 export const elapsed = (start: number): number => Math.round(performance.now() - start);
 
+/** The row counts and the time of a load that has read nothing yet, in Doris's field order. */
+const noRowsYet = () => ({ NumberTotalRows: 0, NumberLoadedRows: 0, NumberFilteredRows: 0, NumberUnselectedRows: 0, LoadBytes: 0, LoadTimeMs: 0 });
+
 /** A failed Stream Load result with nothing done yet (`options` null when the headers did not parse). */
 export function emptyResult(label: string, options: Pick<LoadOptions, 'comment' | 'twoPhaseCommit'> | null): StreamLoadResult {
   return {
@@ -79,12 +78,7 @@ export function emptyResult(label: string, options: Pick<LoadOptions, 'comment' 
     Status: 'Fail',
     ExistingJobStatus: undefined,
     Message: '',
-    NumberTotalRows: 0,
-    NumberLoadedRows: 0,
-    NumberFilteredRows: 0,
-    NumberUnselectedRows: 0,
-    LoadBytes: 0,
-    LoadTimeMs: 0,
+    ...noRowsYet(),
     BeginTxnTimeMs: 0,
     StreamLoadPutTimeMs: 0,
     ReadDataTimeMs: 0,
@@ -92,6 +86,11 @@ export function emptyResult(label: string, options: Pick<LoadOptions, 'comment' 
     CommitAndPublishTimeMs: 0,
     ErrorURL: undefined,
   };
+}
+
+/** A failed Group Commit Stream Load result with nothing done yet (the batch's label and txn id come later). */
+export function emptyGroupCommitResult(comment: string): GroupCommitStreamLoadResult {
+  return { TxnId: 0, Label: '', Comment: comment, GroupCommit: true, Status: 'Fail', Message: '', ...noRowsYet(), StreamLoadPutTimeMs: 0, ReadDataTimeMs: 0, WriteDataTimeMs: 0 };
 }
 
 /** A request refused before its body is read; `started` (performance.now()) gives LoadTimeMs, null leaves it 0. */

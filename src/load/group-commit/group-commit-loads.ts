@@ -14,7 +14,7 @@ import type { Config } from '../../common/config';
 import type { TableState } from '../../meta/catalog';
 import type { LoadTarget } from '../load-transaction';
 import type { LoadPlan } from '../load-plan';
-import { bodyFailureMessage, elapsed, filterRatioFailure, GroupCommitStreamLoadResult, messageOf, PrepareOutcome, reportRowCounts, writeErrorLog } from '../load-result';
+import { bodyFailureMessage, elapsed, emptyGroupCommitResult, filterRatioFailure, GroupCommitStreamLoadResult, messageOf, PrepareOutcome, reportRowCounts, writeErrorLog } from '../load-result';
 import { BODY_BLOCK_BYTES, BodyReader, BodyTiming, readBodyInBlocks } from '../source/body-blocks';
 import { openBodyReader } from '../source/body-reader';
 import type { LoadErrorLog } from '../source/load-error-log';
@@ -60,23 +60,7 @@ export function prepareGroupCommitStreamLoad(
   started: number,
 ): PrepareOutcome | null {
   const { table, options } = plan;
-  const result: GroupCommitStreamLoadResult = {
-    TxnId: 0,
-    Label: '',
-    Comment: options.comment,
-    GroupCommit: true,
-    Status: 'Fail',
-    Message: '',
-    NumberTotalRows: 0,
-    NumberLoadedRows: 0,
-    NumberFilteredRows: 0,
-    NumberUnselectedRows: 0,
-    LoadBytes: 0,
-    LoadTimeMs: 0,
-    StreamLoadPutTimeMs: 0,
-    ReadDataTimeMs: 0,
-    WriteDataTimeMs: 0,
-  };
+  const result = emptyGroupCommitResult(options.comment);
   const done = (): PrepareOutcome => ({ kind: 'done', result });
   let mode;
   try {
