@@ -1,7 +1,6 @@
 /**
  * Stream Load on the BE: one HTTP request body -> one load transaction, answered with Doris's result JSON
- * (https://doris.apache.org/docs/data-operate/import
-/import-way/stream-load-manual).
+ * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual).
  *
  * The request arrives planned (src/fe/load-planner.ts: headers parsed, table found, `columns` / `where`
  * bound) and with its RowConverter compiled (src/load/start-stream-load.ts, which also offers it to Group
