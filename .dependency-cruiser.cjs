@@ -19,22 +19,11 @@ const ALLOWED = {
   common: [],
 };
 
-/**
- * TEMPORARY (issue 9, seam 3): the load -> sql imports that exist on main today and that the Stream Load
- * seam removes (the FE plans a load; load/ only compiles and runs it). Delete this list, and its use below,
- * when that branch is merged; after that the rule has no exception.
- */
-const TEMPORARY_LOAD_TO_SQL_FILES = [
-  '^src/load/stream-load/row-converter\\.ts$',
-  '^src/load/stream-load/stream-load-options\\.ts$',
-];
-
 const FOLDERS = Object.keys(ALLOWED);
 
 const layerRules = FOLDERS.filter((folder) => ALLOWED[folder] !== '*').map((folder) => {
   const forbidden = FOLDERS.filter((other) => other !== folder && !ALLOWED[folder].includes(other));
   const from = { path: `^src/${folder}/` };
-  if (folder === 'load') from.pathNot = TEMPORARY_LOAD_TO_SQL_FILES;
   return {
     name: `layer-${folder}`,
     comment: `DESIGN §6: src/${folder} may import only ${ALLOWED[folder].length ? ALLOWED[folder].map((f) => `src/${f}`).join(', ') : 'nothing outside itself'}`,

@@ -1,7 +1,8 @@
 /**
  * The HTTP endpoints of the FE (http_port) and BE (webserver_port, brpc_port in this single-process
  * mode): health, Prometheus-style /metrics, and Stream Load as Doris serves it:
- * - BE `PUT /api/{db}/{table}/_stream_load`: the load itself (src/load/stream-load);
+ * - BE `PUT /api/{db}/{table}/_stream_load`: the load itself, planned here (load-planner.ts) and run by
+ *   src/load (start-stream-load.ts);
  * - FE `PUT /api/{db}/{table}/_stream_load`: checks the credentials, then `307 Temporary Redirect` to the
  *   BE web port with the same path and query, so `curl --location-trusted` works;
  * - FE and BE `PUT /api/{db}/_stream_load_2pc`: commit or abort a two-phase load;
@@ -22,6 +23,7 @@ import { groupCommitMetrics, walSizeAnswer } from '../load/group-commit';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
+import { prepareStreamLoad } from './load-planner';
 import { isAdminUser } from './users';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
@@ -178,7 +180,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
     return true;
   }
   const errorUrlBase = `http://${req.headers.host ?? `${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}`}`;
-  const outcome = service.prepare(dbName, tableName, req.headers, errorUrlBase, auth.user);
+  const outcome = prepareStreamLoad(service, fe.catalog, dbName, tableName, req.headers, errorUrlBase, auth.user);
   if (outcome.kind === 'done') {
     sendJsonAndClose(res, 200, outcome.result);
     return true;

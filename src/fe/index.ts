@@ -6,7 +6,8 @@
  * DESIGN §6: may import sql/, be/, exec/, load/, storage/, io/, meta/, protocol/, web/ and common/; only
  * cli/ imports it.
  *
- * Entry points (imported by file; the session/statement seams are being reshaped in issue 9):
- * galene-server.ts (startGalene), frontend.ts (Frontend), session.ts (Session).
+ * Entry points (imported by file): galene-server.ts (startGalene), frontend.ts (Frontend, which implements
+ * ServerServices: server-services.ts), session.ts (Session, which statements see as StatementSession:
+ * statements/statement-session.ts), load-planner.ts (Stream Load headers -> LoadPlan).
  */
 export {};

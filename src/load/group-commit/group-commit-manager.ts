@@ -30,7 +30,7 @@ import { parseBytes } from '../../common/config';
 import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
 import { beginLoad, LoadTarget, loadBatch, MultiBatchLoad } from '../load-transaction';
-import { concatBatches } from '../stream-load/row-converter';
+import { concatBatches } from '../source/concat-batches';
 import { batchBytes } from '../../common/column';
 import { decodeBatch, encodeBatch } from './batch-codec';
 import { listWalFiles, readWal, WAL_DIR_MODE, WalContents, walFilePath, WalHeader, WalWriter } from './wal-file';

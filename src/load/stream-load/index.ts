@@ -1,11 +1,10 @@
 /**
- * load/stream-load/: Doris's HTTP Stream Load (PUT /api/{db}/{table}/_stream_load): request options from
- * the headers, body readers (CSV, JSON, body blocks), row conversion to column batches, the error log
- * behind ErrorURL, DELETE loads, and the service that runs one load in its own transaction or through
- * Group Commit. May import ../ (load transactions, the table writer), ../group-commit, exec/, storage/,
- * io/, meta/ and common/; the FE's HTTP API calls it.
+ * load/stream-load/: runs a planned Doris HTTP Stream Load (PUT /api/{db}/{table}/_stream_load) in its own
+ * transaction, and DELETE loads. The FE turns the request headers into a LoadPlan (src/fe/load-planner.ts);
+ * the body readers and row conversion it shares with Group Commit live in ../source/. May import ../
+ * (load plan, results, transactions, the table writer), ../source, exec/, storage/, io/, meta/ and common/;
+ * never ../group-commit (the dispatch between the two is ../start-stream-load.ts).
  *
- * Entry points (imported by file while issue 9 moves header parsing to the FE and the shared readers to
- * their own folder): stream-load-service.ts (StreamLoadService).
+ * Entry point: stream-load-service.ts (StreamLoadService).
  */
 export {};

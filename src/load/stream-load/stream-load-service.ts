@@ -1,9 +1,10 @@
 /**
  * Stream Load on the BE: one HTTP request body -> one load transaction, answered with Doris's result JSON
- * (https://doris.apache.org/docs/data-operate/import
-/import-way/stream-load-manual).
+ * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual).
  *
- * `prepare` checks the request before any body byte is read (headers, database and table, label), so a
+ * The request arrives planned (src/fe/load-planner.ts: headers parsed, table found, `columns` / `where`
+ * bound) and with its RowConverter compiled (src/load/start-stream-load.ts, which also offers it to Group
+ * Commit first). `prepare` checks the label and opens the transaction before any body byte is read, so a
  * refused request never uploads (`Expect: 100-continue` is answered only after it). `run` then streams the
  * body: blocks of about 1 MB are parsed into column builders, converted batches are buffered up to the
  * load's memory limit (exec_mem_limit, at most 64 MB) or 64K rows and then written as segments under the
@@ -13,53 +14,25 @@
  * A crash mid-load leaves a PREPARE transaction that start-up aborts and objects start-up sweeps.
  */
 import { SliceClock } from '../../common/cooperative-scheduler';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Batch } from '../../common/column';
 import type { Config } from '../../common/config';
 import { GaleneError } from '../../common/errors';
-import type { TableState } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { abortPrecommitted, beginLoad, commitPrecommitted, LoadTarget, MultiBatchLoad } from '../load-transaction';
-import { isMergeOnWrite, sequenceColumnName } from '../../meta/delete-bitmap';
-import { BodyReader, CsvReader } from './csv-reader';
-import { JsonReader } from './json-reader';
-import { errorLogFileName, LoadErrorLog, readErrorLog, removeOldErrorLogs } from './load-error-log';
-import { concatBatches, RowConverter } from './row-converter';
-import { parseStreamLoadOptions, StreamLoadOptions } from './stream-load-options';
-import { prepareGroupCommitStreamLoad } from '../group-commit/group-commit-loads';
-import { BodyTiming, readBodyInBlocks } from './body-blocks';
+import type { LoadPlan } from '../load-plan';
+import { bodyFailureMessage, elapsed, emptyResult, filterRatioFailure, messageOf, PrepareOutcome, refusedLoad, reportRowCounts, StreamLoadResult, writeErrorLog } from '../load-result';
+import { BODY_BLOCK_BYTES, BodyReader, BodyTiming, readBodyInBlocks } from '../source/body-blocks';
+import { openBodyReader } from '../source/body-reader';
+import { concatBatches } from '../source/concat-batches';
+import { LoadErrorLog, readErrorLog, removeOldErrorLogs } from '../source/load-error-log';
+import type { RowConverter } from '../source/row-converter';
 import { beginDeleteLoad } from './delete-load';
 
 /** Rows buffered before a write, whatever their size. */
 export const FLUSH_MAX_ROWS = 65536;
-/** Body bytes parsed at a time. */
-const BLOCK_BYTES = 1 << 20;
 /** Expired labels are swept at most this often (and on a label conflict). */
 const LABEL_SWEEP_INTERVAL_MS = 60_000;
-
-/** Doris's Stream Load result. Field order is Doris's. */
-export interface StreamLoadResult {
-  TxnId: number;
-  Label: string;
-  Comment: string;
-  TwoPhaseCommit: string;
-  Status: 'Success' | 'Publish Timeout' | 'Label Already Exists' | 'Fail';
-  ExistingJobStatus?: string;
-  Message: string;
-  NumberTotalRows: number;
-  NumberLoadedRows: number;
-  NumberFilteredRows: number;
-  NumberUnselectedRows: number;
-  LoadBytes: number;
-  LoadTimeMs: number;
-  BeginTxnTimeMs: number;
-  StreamLoadPutTimeMs: number;
-  ReadDataTimeMs: number;
-  WriteDataTimeMs: number;
-  CommitAndPublishTimeMs: number;
-  ErrorURL?: string;
-}
 
 /** What the service needs from the server around it. */
 export interface StreamLoadHost {
@@ -67,49 +40,24 @@ export interface StreamLoadHost {
   readonly config: Config;
 }
 
-/** A request that passed the checks: its transaction is open and waits for the body. */
-export interface PreparedStreamLoad {
-  readonly kind: 'prepared';
-  /** Stream the body into the load; never throws (failures are in the result). */
-  run(body: AsyncIterable<Buffer>, signal: { cancelled: string | null }): Promise<StreamLoadResult>;
-  /** Abort without reading the body (the request went away before it started). */
-  cancel(reason: string): Promise<void>;
-  readonly timeoutMs: number;
+/** A prepared load between `prepare` and the end of `run`. */
+interface RunState {
+  readonly plan: LoadPlan;
+  readonly converter: RowConverter;
+  readonly errors: LoadErrorLog;
+  readonly reader: BodyReader;
+  readonly load: MultiBatchLoad;
+  readonly started: number;
+  readonly beginTxnMs: number;
+  readonly putMs: number;
+  readonly errorUrlBase: string;
+  readonly user: string;
 }
-
-export type PrepareOutcome = PreparedStreamLoad | { readonly kind: 'done'; readonly result: StreamLoadResult };
-
-function emptyResult(label: string, options: { comment: string; twoPhaseCommit: boolean } | null): StreamLoadResult {
-  return {
-    TxnId: 0,
-    Label: label,
-    Comment: options?.comment ?? '',
-    TwoPhaseCommit: String(options?.twoPhaseCommit ?? false),
-    Status: 'Fail',
-    ExistingJobStatus: undefined,
-    Message: '',
-    NumberTotalRows: 0,
-    NumberLoadedRows: 0,
-    NumberFilteredRows: 0,
-    NumberUnselectedRows: 0,
-    LoadBytes: 0,
-    LoadTimeMs: 0,
-    BeginTxnTimeMs: 0,
-    StreamLoadPutTimeMs: 0,
-    ReadDataTimeMs: 0,
-    WriteDataTimeMs: 0,
-    CommitAndPublishTimeMs: 0,
-    ErrorURL: undefined,
-  };
-}
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-const elapsed = (start: number): number => Math.round(performance.now() - start);
 
 export class StreamLoadService {
   private lastSweep = 0;
 
-  constructor(private readonly host: StreamLoadHost) {}
+  constructor(readonly host: StreamLoadHost) {}
 
   private get catalog() {
     return this.host.target.catalog;
@@ -145,36 +93,13 @@ export class StreamLoadService {
   }
 
   /**
-   * Check a request (headers, target table, label) and open its transaction, before its body is read.
+   * Check a planned request's label and open its transaction, before its body is read. `converter` and
+   * `errors` are the load's (start-stream-load.ts made them); `started` is when the request arrived.
    * `errorUrlBase` is `http://host:port` of this BE web server, for the ErrorURL. `user` (the authenticated
    * loader) is kept with the load's job info: a two-phase load is committed or aborted by its owner or an admin.
    */
-  prepare(dbName: string, tableName: string, headers: Record<string, string | string[] | undefined>, errorUrlBase: string, user = ''): PrepareOutcome {
-    const started = performance.now();
-    const labelHeader = typeof headers['label'] === 'string' ? headers['label'].trim() : '';
-    let options: StreamLoadOptions;
-    try {
-      options = parseStreamLoadOptions(headers);
-    } catch (err) {
-      return { kind: 'done', result: { ...emptyResult(labelHeader, null), Message: messageOf(err) } };
-    }
-    const label = options.label ?? randomUUID();
-    const fail = (message: string): PrepareOutcome => ({ kind: 'done', result: { ...emptyResult(label, options), Message: message, LoadTimeMs: elapsed(started) } });
-    if (!this.catalog.hasDatabase(dbName)) return fail(new GaleneError('LOAD_NOT_FOUND', [`unknown databases, dbName=${dbName}`]).message);
-    const table = this.catalog.findTable(dbName, tableName);
-    if (!table) return fail(new GaleneError('LOAD_NOT_FOUND', [`unknown table, tableName=${tableName}`]).message);
-    const unsupported = this.checkUniqueKeyFeatures(table, options);
-    if (unsupported) return fail(unsupported);
-    let converter: RowConverter;
-    const errors = new LoadErrorLog();
-    try {
-      converter = new RowConverter(table.schema, options, errors);
-    } catch (err) {
-      return fail(messageOf(err));
-    }
-    // Group Commit (header group_commit > table property group_commit_mode; src/load/group-commit).
-    const grouped = prepareGroupCommitStreamLoad({ target: this.host.target, config: this.host.config, errorLogDir: this.errorLogDir }, table, headers, options, converter, errors, errorUrlBase, started);
-    if (grouped !== null) return grouped;
+  prepare(plan: LoadPlan, converter: RowConverter, errors: LoadErrorLog, errorUrlBase: string, user: string, started: number): PrepareOutcome {
+    const { table, options, label } = plan;
     this.sweepExpiredLabels();
     const beginStart = performance.now();
     const existing = this.existingLabel(table.dbId, label);
@@ -195,20 +120,16 @@ export class StreamLoadService {
     try {
       load = options.mergeType === 'DELETE' ? beginDeleteLoad(this.host.target, table, label) : beginLoad(this.host.target, table, label);
     } catch (err) {
-      return fail(messageOf(err));
+      return refusedLoad(label, options, messageOf(err), started);
     }
     const beginTxnMs = elapsed(beginStart);
     const putMs = elapsed(started);
     let reader: BodyReader;
-    const maxRowBytes = Math.max(options.memLimit, 1 << 20);
     try {
-      reader =
-        options.format === 'json'
-          ? new JsonReader(converter, { lineDelimiter: options.lineDelimiter, byLine: options.readJsonByLine, stripOuterArray: options.stripOuterArray, jsonPaths: options.jsonPaths, maxRowBytes })
-          : new CsvReader(converter, { columnSeparator: options.columnSeparator, lineDelimiter: options.lineDelimiter, skipHeader: options.format === 'csv_with_names', maxRowBytes });
+      reader = openBodyReader(options, converter);
     } catch (err) {
       void load.abort(messageOf(err));
-      return fail(messageOf(err));
+      return refusedLoad(label, options, messageOf(err), started);
     }
     this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'LOADING', createTime: Date.now(), user });
     return {
@@ -218,51 +139,19 @@ export class StreamLoadService {
         await load.abort(reason);
         this.catalog.meta.putLoadJobInfo(load.txn.id, { type: 'STREAM_LOAD', state: 'CANCELLED', message: reason, user });
       },
-      run: (body, signal) => this.run({ table, options, converter, errors, reader, load, started, beginTxnMs, putMs, errorUrlBase, user }, body, signal),
+      run: (body, signal) => this.run({ plan, converter, errors, reader, load, started, beginTxnMs, putMs, errorUrlBase, user }, body, signal),
     };
   }
 
-  /**
-   * partial_columns needs a merge-on-write UNIQUE KEY table and the key columns among the loaded ones;
-   * sequence_col must name the table's sequence column (`function_column.sequence_col`), which then
-   * decides which row of a key stays visible.
-   */
-  private checkUniqueKeyFeatures(table: TableState, options: StreamLoadOptions): string | null {
-    const schema = table.schema;
-    if (options.mergeType === 'DELETE') {
-      // Doris's words (LoadStmt): the delete merge types need the UNIQUE KEY model.
-      if (schema.keysType !== 'UNIQUE') return new GaleneError('LOAD_INVALID_ARGUMENT', ['load by MERGE or DELETE is only supported in unique tables.']).message;
-      if (!isMergeOnWrite(schema)) return new GaleneError('LOAD_INVALID_ARGUMENT', ['merge_type DELETE is only supported on merge-on-write unique tables yet (enable_unique_key_merge_on_write = true)']).message;
-      if (sequenceColumnName(schema) !== null) return new GaleneError('LOAD_INVALID_ARGUMENT', ['merge_type DELETE on a table with a sequence column is not supported yet']).message;
-      if (options.partialColumns) return new GaleneError('LOAD_INVALID_ARGUMENT', ['partial_columns can not be used with merge_type DELETE']).message;
-      if (options.twoPhaseCommit) return new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE yet']).message;
-    }
-    if (options.partialColumns) {
-      if (!isMergeOnWrite(schema)) return new GaleneError('LOAD_INVALID_ARGUMENT', ['Only unique key merge on write support partial update']).message;
-      if (options.columns !== null) {
-        const named = new Set(options.columns.map((item) => item.name.toLowerCase()));
-        const missing = schema.keyColumns.filter((key) => !named.has(key.toLowerCase()));
-        if (missing.length > 0) return new GaleneError('LOAD_INVALID_ARGUMENT', [`Partial update should include all key columns, missing: ${missing.join(', ')}`]).message;
-      }
-    }
-    if (options.sequenceCol !== null) {
-      const tableSequence = sequenceColumnName(schema);
-      if (schema.keysType !== 'UNIQUE' || tableSequence === null) return new GaleneError('LOAD_INVALID_ARGUMENT', ['There is no sequence column in the table (set function_column.sequence_col on a UNIQUE KEY table)']).message;
-      if (tableSequence.toLowerCase() !== options.sequenceCol.toLowerCase()) {
-        return new GaleneError('LOAD_INVALID_ARGUMENT', [`sequence_col ${options.sequenceCol} is not the sequence column ${tableSequence} of table ${schema.name}`]).message;
-      }
-    }
-    return null;
-  }
-
   private async run(
-    state: { table: TableState; options: StreamLoadOptions; converter: RowConverter; errors: LoadErrorLog; reader: BodyReader; load: MultiBatchLoad; started: number; beginTxnMs: number; putMs: number; errorUrlBase: string; user: string },
+    state: RunState,
     body: AsyncIterable<Buffer>,
     signal: { cancelled: string | null },
   ): Promise<StreamLoadResult> {
-    const { table, options, converter, errors, reader, load } = state;
+    const { converter, reader, load } = state;
+    const { table, options } = state.plan;
     const result: StreamLoadResult = { ...emptyResult(load.label, options), TxnId: load.txn.id, BeginTxnTimeMs: state.beginTxnMs, StreamLoadPutTimeMs: state.putMs };
-    const blockBytes = Math.min(BLOCK_BYTES, options.memLimit);
+    const blockBytes = Math.min(BODY_BLOCK_BYTES, options.memLimit);
     const timing: BodyTiming = { readMs: 0 };
     let writeMs = 0;
     let pending: Batch[] = [];
@@ -298,21 +187,15 @@ export class StreamLoadService {
       await readBodyInBlocks(body, blockBytes, signal, timing, (chunk) => (result.LoadBytes += chunk.length), parse);
       await flush();
     } catch (err) {
-      const cancelled = signal.cancelled;
-      const message = cancelled !== null ? (cancelled.startsWith('[') ? cancelled : new GaleneError('LOAD_CANCELLED', [cancelled]).message) : err instanceof GaleneError ? err.message : new GaleneError('LOAD_CANCELLED', [messageOf(err)]).message;
-      return this.finishFailed(state, result, message, timing.readMs, writeMs);
+      return this.finishFailed(state, result, bodyFailureMessage(signal, err, (error) => error.message), timing.readMs, writeMs);
     }
-    result.NumberTotalRows = converter.totalRows;
-    result.NumberFilteredRows = converter.filteredRows;
-    result.NumberUnselectedRows = converter.unselectedRows;
+    reportRowCounts(result, converter);
     result.NumberLoadedRows = load.loadedRows;
     result.ReadDataTimeMs = Math.round(timing.readMs);
     result.WriteDataTimeMs = Math.round(writeMs);
-    if (errors.count > 0) result.ErrorURL = this.writeErrorLog(state, errors);
-    const considered = converter.totalRows - converter.unselectedRows;
-    if (converter.filteredRows > 0 && converter.filteredRows > options.maxFilterRatio * considered) {
-      return this.finishFailed(state, result, new GaleneError('LOAD_DATA_QUALITY', ['too many filtered rows']).message, timing.readMs, writeMs);
-    }
+    result.ErrorURL = this.writeErrorLog(state);
+    const tooManyFiltered = filterRatioFailure(converter, options.maxFilterRatio);
+    if (tooManyFiltered !== null) return this.finishFailed(state, result, tooManyFiltered, timing.readMs, writeMs);
     const commitStart = performance.now();
     try {
       if (options.twoPhaseCommit) load.precommit();
@@ -328,26 +211,19 @@ export class StreamLoadService {
     return result;
   }
 
-  private writeErrorLog(state: { load: MultiBatchLoad; errorUrlBase: string }, errors: LoadErrorLog): string | undefined {
-    try {
-      const name = errors.write(this.errorLogDir, errorLogFileName(state.load.label, state.load.txn.id));
-      return `${state.errorUrlBase}/api/_load_error_log?file=${encodeURIComponent(name)}`;
-    } catch {
-      return undefined;
-    }
+  private writeErrorLog(state: RunState): string | undefined {
+    return writeErrorLog(state.errors, this.errorLogDir, state.load.txn.id, state.errorUrlBase);
   }
 
-  private async finishFailed(state: { load: MultiBatchLoad; started: number; converter: RowConverter; errors: LoadErrorLog; errorUrlBase: string; user: string }, result: StreamLoadResult, message: string, readMs: number, writeMs: number): Promise<StreamLoadResult> {
+  private async finishFailed(state: RunState, result: StreamLoadResult, message: string, readMs: number, writeMs: number): Promise<StreamLoadResult> {
     await state.load.abort(message).catch(() => undefined);
     result.Status = 'Fail';
     result.Message = message;
-    result.NumberTotalRows = state.converter.totalRows;
-    result.NumberFilteredRows = state.converter.filteredRows;
-    result.NumberUnselectedRows = state.converter.unselectedRows;
+    reportRowCounts(result, state.converter);
     result.NumberLoadedRows = 0;
     result.ReadDataTimeMs = Math.round(readMs);
     result.WriteDataTimeMs = Math.round(writeMs);
-    if (result.ErrorURL === undefined && state.errors.count > 0) result.ErrorURL = this.writeErrorLog(state, state.errors);
+    if (result.ErrorURL === undefined) result.ErrorURL = this.writeErrorLog(state);
     result.LoadTimeMs = elapsed(state.started);
     this.catalog.meta.putLoadJobInfo(state.load.txn.id, this.jobInfo(result, 'CANCELLED', state.user));
     return result;

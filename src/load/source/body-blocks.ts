@@ -6,6 +6,15 @@
  */
 import { GaleneError } from '../../common/errors';
 
+/** Body bytes parsed at a time (at most: a load's exec_mem_limit may ask for smaller blocks). */
+export const BODY_BLOCK_BYTES = 1 << 20;
+
+/** A body parser fed block by block (CsvReader, JsonReader: see openBodyReader). */
+export interface BodyReader {
+  /** Parse what `chunks` complete (with the carried tail); `final` = end of body. */
+  feed(chunks: readonly Buffer[], final: boolean): void;
+}
+
 export interface BodyTiming {
   readMs: number;
 }

@@ -8,13 +8,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
+import type { BodyReader } from './body-blocks';
 import type { RowConverter } from './row-converter';
-
-/** A body parser fed block by block. */
-export interface BodyReader {
-  /** Parse what `chunks` complete (with the carried tail); `final` = end of body. */
-  feed(chunks: readonly Buffer[], final: boolean): void;
-}
 
 export interface CsvReaderOptions {
   readonly columnSeparator: Buffer;

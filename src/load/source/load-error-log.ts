@@ -44,10 +44,10 @@ export class LoadErrorLog {
 
 /**
  * A new error-log file name for a load: `error_log_<txn id>_<32 hex>`, the hex from 128 bits of
- * crypto.randomBytes so nobody can guess another load's ErrorURL. The label is not part of the name (it
- * is often predictable); `_label` stays in the signature for the callers that pass it.
+ * crypto.randomBytes so nobody can guess another load's ErrorURL — and so loads sharing a txn id (a
+ * Group Commit batch) get files of their own. The label is not part of the name (it is often predictable).
  */
-export function errorLogFileName(_label: string, txnId: number): string {
+export function errorLogFileName(txnId: number): string {
   return `error_log_${txnId}_${randomBytes(16).toString('hex')}`;
 }
 

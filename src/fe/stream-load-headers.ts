@@ -1,6 +1,8 @@
 /**
  * Stream Load request headers -> validated options, with Doris's header names, defaults and meanings
- * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual). A header that does
+ * (https://doris.apache.org/docs/data-operate/import/import-way/stream-load-manual), the first step of
+ * planning a load on the FE (load-planner.ts binds the `columns` and `where` expressions parsed here;
+ * the plain values go into the load plan as they are, src/load/load-plan.ts). A header that does
  * not validate fails the load before any data is read, with a Doris-style `[INVALID_ARGUMENT]` message.
  * Every Doris Stream Load header is in DORIS_HEADERS: the ones Galene acts on are parsed below; the
  * others (enclose, escape, partitions, timezone, merge_type DELETE...) are refused with
@@ -11,11 +13,10 @@
  * sends and which are most likely a misspelt Doris header (`column_seperator`).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { GaleneError } from '../../common/errors';
-import type { Expr } from '../../sql/ast';
-import { parseExpression } from '../../sql/parser';
-
-export type StreamLoadFormat = 'csv' | 'csv_with_names' | 'json';
+import { GaleneError } from '../common/errors';
+import type { JsonPath, LoadOptions, StreamLoadFormat } from '../load/load-plan';
+import type { Expr } from '../sql/ast';
+import { parseExpression } from '../sql/parser';
 
 /** One item of the `columns` header: a source column (`expr` null) or a derived column `name = expr`. */
 export interface ColumnMappingItem {
@@ -24,31 +25,13 @@ export interface ColumnMappingItem {
   readonly exprText: string;
 }
 
-/** A parsed JSONPath: keys and array indexes from the root (`$.a.b[0]` -> ['a', 'b', 0]). */
-export type JsonPath = readonly (string | number)[];
-
-export interface StreamLoadOptions {
-  readonly label: string | null;
-  readonly format: StreamLoadFormat;
-  readonly columnSeparator: Buffer;
-  readonly lineDelimiter: Buffer;
+/** The headers of one request: the plain options, and the `columns` and `where` expressions still to bind. */
+export interface StreamLoadHeaders {
+  readonly options: LoadOptions;
+  /** The `columns` header; null when absent (the table's columns in order). */
   readonly columns: readonly ColumnMappingItem[] | null;
   readonly where: Expr | null;
   readonly whereText: string;
-  readonly stripOuterArray: boolean;
-  readonly jsonPaths: readonly JsonPath[] | null;
-  readonly readJsonByLine: boolean;
-  readonly maxFilterRatio: number;
-  readonly timeoutSeconds: number;
-  readonly strictMode: boolean;
-  readonly partialColumns: boolean;
-  readonly sequenceCol: string | null;
-  readonly twoPhaseCommit: boolean;
-  /** exec_mem_limit: bytes of parsed rows a load buffers before writing them out. */
-  readonly memLimit: number;
-  readonly comment: string;
-  /** APPEND (default) adds the rows; DELETE deletes the rows' keys (merge-on-write UNIQUE KEY tables). */
-  readonly mergeType: 'APPEND' | 'DELETE';
 }
 
 /** Doris: ^[-_A-Za-z0-9:]{1,128}$ */
@@ -188,7 +171,7 @@ function parseJsonPaths(text: string): JsonPath[] {
 
 /**
  * How Galene treats each Doris Stream Load header (names from the Doris Stream Load manual and BE
- * http_common.h): `used` headers are parsed by parseStreamLoadOptions or read by another part of the load
+ * http_common.h): `used` headers are parsed by parseStreamLoadHeaders or read by another part of the load
  * path (group_commit by Group Commit, txn_* by `_stream_load_2pc`); a function accepts the values that
  * leave Galene's behaviour what Doris would do (the default, or a pure execution hint) and refuses the
  * rest; `refused` headers are refused whatever their value.
@@ -275,7 +258,7 @@ export function checkHeadersActedOn(headers: IncomingHttpHeaders): void {
 }
 
 /** Validate the headers of one Stream Load request. */
-export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoadOptions {
+export function parseStreamLoadHeaders(headers: IncomingHttpHeaders): StreamLoadHeaders {
   checkHeadersActedOn(headers);
   const label = header(headers, 'label');
   if (label !== null && !LABEL_RE.test(label)) throw invalid(`Label format error. regex: ^[-_A-Za-z0-9:]{1,128}$, label: ${label}`);
@@ -311,14 +294,11 @@ export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoad
   const columnSeparator = columnSeparatorText === null ? Buffer.from('\t') : parseSeparator(columnSeparatorText, 'column separator');
   const lineDelimiter = lineDelimiterText === null ? Buffer.from('\n') : parseSeparator(lineDelimiterText, 'line delimiter');
   if (format !== 'json' && lineDelimiter.includes(columnSeparator)) throw invalid('column separator and line delimiter can not overlap');
-  return {
+  const options: LoadOptions = {
     label,
     format,
     columnSeparator,
     lineDelimiter,
-    columns,
-    where,
-    whereText,
     stripOuterArray: booleanHeader(headers, 'strip_outer_array', false),
     jsonPaths: jsonPathsText === null ? null : parseJsonPaths(jsonPathsText),
     readJsonByLine: booleanHeader(headers, 'read_json_by_line', false),
@@ -332,4 +312,5 @@ export function parseStreamLoadOptions(headers: IncomingHttpHeaders): StreamLoad
     comment: header(headers, 'comment') ?? '',
     mergeType: (header(headers, 'merge_type') ?? 'APPEND').toUpperCase() === 'DELETE' ? 'DELETE' : 'APPEND',
   };
+  return { options, columns, where, whereText };
 }

@@ -1,7 +1,9 @@
 /**
  * Source rows (CSV fields or JSON values) -> batches of the table's columns, with Doris's Stream Load
  * rules: the `columns` mapping (reorder, skip, derived `v = expr`), the `where` filter, conversion to the
- * column types, and row filtering with a reason for every row that does not fit.
+ * column types, and row filtering with a reason for every row that does not fit. The mapping and the
+ * filter come planned and bound from the FE (src/load/load-plan.ts); this file only compiles the bound
+ * expressions and runs them.
  *
  * Rows are converted as they arrive into one VectorBuilder per source column, then once per input block
  * `finishBlock` turns them into a batch in table-schema order: derived columns are evaluated with the
@@ -12,21 +14,17 @@
  * longer than its column and a wrong field count always filter the row. `\N` is NULL in CSV.
  */
 import { QueryTask } from '../../exec/query-task';
-import { Batch, concatVectors, constantVector, decodeUtf8, RawValue, takeRows, Vector, VectorBuilder } from '../../common/column';
+import { Batch, constantVector, decodeUtf8, RawValue, takeRows, Vector, VectorBuilder } from '../../common/column';
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import { QueryProfile } from '../../common/profile';
 import { isStringType, Types, type DataType } from '../../common/types';
-import type { BoundExpr } from '../../exec/bound-expr';
-import type { StatementContext } from '../../exec/context';
+import type { TaskContext } from '../../exec/context';
 import { castVector, compileExpr, selectTrue } from '../../exec/expr';
 import type { CompiledExpr } from '../../exec/expr-api';
-import { findColumn, type ColumnSchema, type TableSchema } from '../../meta/schema';
-import type { Expr } from '../../sql/ast';
-import { ExprBinder, toBoolean } from '../../sql/binder-expr';
-import { Scope } from '../../sql/binder-scope';
+import type { ColumnSchema, TableSchema } from '../../meta/schema';
+import { hasBatchStage, type LoadPlan } from '../load-plan';
 import type { LoadErrorLog } from './load-error-log';
-import type { StreamLoadOptions } from './stream-load-options';
 
 const NULL_MARKER_0 = 0x5c; // '\'
 const NULL_MARKER_1 = 0x4e; // 'N'
@@ -49,27 +47,19 @@ interface DerivedColumn {
   readonly eval: CompiledExpr;
 }
 
-/** A minimal planning and task context for load expressions: no tables, no variables, no parameters. */
-function loadExecContext(database: string): StatementContext {
+/**
+ * The task context a load's compiled expressions run with: its profile, its database and user for
+ * DATABASE() / USER(), no parameters. The expressions were bound on the FE, so nothing reads tables here.
+ */
+function loadTaskContext(database: string): TaskContext {
   return {
     profile: new QueryProfile('stream-load', '', 'load', database),
     parameters: [],
     task: QueryTask.unlimited(),
     sessionInfo: { user: 'load', host: '', connectionId: 0, version: '', database, statementStartMillis: Date.now() },
-    getTable: () => {
-      throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
-    },
-    estimatedRowCount: () => {
-      throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
-    },
-    scanDegree: () => 0,
     openTable: () => {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
     },
-    getSystemVariable: (name) => {
-      throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
-    },
-    getUserVariable: () => ({ type: Types.NULL, value: null }),
   };
 }
 
@@ -120,7 +110,7 @@ export class RowConverter {
   /** Table column -> source slot that fills it directly (-1 none). */
   private readonly directSlotOf: Int32Array;
   private readonly batchStage: boolean;
-  private readonly ctx: StatementContext;
+  private readonly ctx: TaskContext;
   private readonly strict: boolean;
   // The row being converted: per slot 0 = NULL, 1 = raw value, 2 = byte range of `rowBuf`, 3 = JS string.
   private readonly pendingState: Uint8Array;
@@ -137,61 +127,33 @@ export class RowConverter {
   private blockBuf: Uint8Array = new Uint8Array(0);
 
   constructor(
-    schema: TableSchema,
-    options: StreamLoadOptions,
+    plan: LoadPlan,
     private readonly errors: LoadErrorLog,
   ) {
+    const schema = plan.table.schema;
     this.schema = schema;
-    this.strict = options.strictMode;
-    this.ctx = loadExecContext(schema.databaseName);
-    const items = options.columns ?? schema.columns.map((column) => ({ name: column.name, expr: null as Expr | null, exprText: '' }));
-    const derivedItems = items.filter((item) => item.expr !== null);
-    const derivedTargets = new Set(derivedItems.map((item) => item.name.toLowerCase()));
-    const sourceItems = items.filter((item) => item.expr === null);
-    if (sourceItems.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
-    this.batchStage = derivedItems.length > 0 || options.where !== null;
-    this.slots = sourceItems.map((item): SourceSlot => {
-      const column = findColumn(schema, item.name);
-      if (column && !derivedTargets.has(item.name.toLowerCase())) {
-        const isString = isStringType(column.type);
-        const charLimit = column.type.name === 'STRING' ? Infinity : column.type.length ?? 65533;
-        return { name: item.name, mode: 'direct', column, type: column.type, isString, charLimit };
-      }
-      return { name: item.name, mode: this.batchStage ? 'scratch' : 'skip', column: null, type: Types.STRING, isString: true, charLimit: Infinity };
+    this.strict = plan.options.strictMode;
+    this.ctx = loadTaskContext(schema.databaseName);
+    this.batchStage = hasBatchStage(plan);
+    this.slots = plan.sourceColumns.map((source): SourceSlot => {
+      if (source.mode !== 'direct') return { name: source.name, mode: source.mode, column: null, type: source.type, isString: true, charLimit: Infinity };
+      const column = schema.columns[source.colIdx];
+      const charLimit = column.type.name === 'STRING' ? Infinity : column.type.length ?? 65533;
+      return { name: source.name, mode: 'direct', column, type: source.type, isString: isStringType(column.type), charLimit };
     });
     this.sourceNames = this.slots.map((slot) => slot.name);
     this.directSlotOf = new Int32Array(schema.columns.length).fill(-1);
-    this.slots.forEach((slot, slotIdx) => {
-      if (slot.column) this.directSlotOf[schema.columns.indexOf(slot.column)] = slotIdx;
+    plan.sourceColumns.forEach((source, slotIdx) => {
+      if (source.mode === 'direct') this.directSlotOf[source.colIdx] = slotIdx;
     });
-    const binder = new ExprBinder(this.ctx, null, undefined);
-    const sourceScope = new Scope(this.slots.map((slot, index) => ({ name: slot.name, qualifier: null, database: null, index, type: slot.type, hiddenUnqualified: false, origin: { name: slot.name, type: slot.type, nullable: true } })));
-    for (const item of derivedItems) {
-      const column = findColumn(schema, item.name);
-      if (!column) throw invalid(`Unknown column '${item.name}' in table '${schema.name}' (columns: ${item.name} = ${item.exprText})`);
-      let bound: BoundExpr;
-      try {
-        bound = binder.bind(item.expr!, { scope: sourceScope, clause: 'field list' });
-      } catch (err) {
-        throw invalid(`Invalid column mapping '${item.name} = ${item.exprText}': ${(err as Error).message}`);
-      }
-      this.derived.push({ column, colIdx: schema.columns.indexOf(column), eval: compileExpr(bound) });
+    for (const derived of plan.derivedColumns) {
+      this.derived.push({ column: schema.columns[derived.colIdx], colIdx: derived.colIdx, eval: compileExpr(derived.expr) });
     }
-    for (const [colIdx, column] of schema.columns.entries()) {
-      const given = this.directSlotOf[colIdx] >= 0 || this.derived.some((entry) => entry.colIdx === colIdx);
-      if (!given && !column.nullable && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
-    }
-    if (options.where !== null) {
-      // `where` sees the table columns after mapping and conversion, then the source-only columns.
-      const scratch = this.slots.map((slot, slotIdx) => ({ slot, slotIdx })).filter(({ slot }) => slot.mode === 'scratch');
-      const scope = new Scope([
-        ...schema.columns.map((column, index) => ({ name: column.name, qualifier: null, database: null, index, type: column.type, hiddenUnqualified: false, origin: { name: column.name, type: column.type, nullable: column.nullable } })),
-        ...scratch.map(({ slot }, scratchIdx) => ({ name: slot.name, qualifier: null, database: null, index: schema.columns.length + scratchIdx, type: slot.type, hiddenUnqualified: false, origin: { name: slot.name, type: slot.type, nullable: true } })),
-      ]);
+    if (plan.filter !== null) {
       try {
-        this.where = compileExpr(toBoolean(binder.bind(options.where, { scope, clause: 'where clause' })));
+        this.where = compileExpr(plan.filter.expr);
       } catch (err) {
-        throw invalid(`Invalid where '${options.whereText}': ${(err as Error).message}`);
+        throw invalid(`Invalid where '${plan.filter.text}': ${(err as Error).message}`);
       }
     }
     this.builders = this.newBuilders();
@@ -406,13 +368,4 @@ export class RowConverter {
     if (keepCount === rowCount) return { length: rowCount, columns };
     return { length: keepCount, columns: columns.map((vec) => takeRows(vec, keep, keepCount)) };
   }
-}
-
-/** Concatenate batches of the same columns into one (a flush to segment writing). */
-export function concatBatches(schema: TableSchema, batches: readonly Batch[]): Batch {
-  if (batches.length === 1) return batches[0];
-  return {
-    length: batches.reduce((sum, batch) => sum + batch.length, 0),
-    columns: schema.columns.map((column, colIdx) => concatVectors(column.type, batches.map((batch) => batch.columns[colIdx]))),
-  };
 }

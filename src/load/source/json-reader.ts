@@ -11,9 +11,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
-import type { BodyReader } from './csv-reader';
+import type { JsonPath } from '../load-plan';
+import type { BodyReader } from './body-blocks';
 import type { RowConverter } from './row-converter';
-import type { JsonPath } from './stream-load-options';
 
 export interface JsonReaderOptions {
   readonly lineDelimiter: Buffer;

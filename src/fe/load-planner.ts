@@ -1,0 +1,185 @@
+/**
+ * Stream Load planning on the FE: a request's headers -> a load plan (src/load/load-plan.ts), the way
+ * Doris's FE plans a load its BE then runs. Here the headers are validated (stream-load-headers.ts), the
+ * target table is found, the table-model options (merge_type DELETE, partial_columns, sequence_col) are
+ * checked against it, and the `columns` mapping and the `where` filter are bound with the SQL binder.
+ * What is left for load/ is plain data and bound expressions: it compiles them and runs the load
+ * (src/load/start-stream-load.ts), so no SQL is parsed or bound under src/load.
+ *
+ * A request that does not plan is answered with Doris's Stream Load result (Status Fail and the message)
+ * before any body byte is read.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { GaleneError } from '../common/errors';
+import { QueryProfile } from '../common/profile';
+import { Types } from '../common/types';
+import type { BoundExpr } from '../exec/bound-expr';
+import type { PlanningContext } from '../exec/context';
+import type { DerivedColumn, LoadFilter, LoadOptions, LoadPlan, SourceColumn } from '../load/load-plan';
+import { messageOf, PrepareOutcome, refusedLoad } from '../load/load-result';
+import { startStreamLoad } from '../load/start-stream-load';
+import type { StreamLoadService } from '../load/stream-load/stream-load-service';
+import type { TableState } from '../meta/catalog';
+import { isMergeOnWrite, sequenceColumnName } from '../meta/delete-bitmap';
+import { findColumn, type TableSchema } from '../meta/schema';
+import { ExprBinder, toBoolean } from '../sql/binder-expr';
+import { Scope, type ScopeColumn } from '../sql/binder-scope';
+import { ColumnMappingItem, parseStreamLoadHeaders, StreamLoadHeaders } from './stream-load-headers';
+
+/** What planning a load may ask of the catalog. */
+export interface LoadPlanningCatalog {
+  hasDatabase(name: string): boolean;
+  findTable(database: string, name: string): TableState | undefined;
+}
+
+const invalid = (message: string): GaleneError => new GaleneError('LOAD_INVALID_ARGUMENT', [message]);
+
+/** What binding a load's expressions may ask: no tables, no `?` parameters, no system variables; user variables are NULL. */
+function loadBindingContext(database: string): PlanningContext {
+  const noTables = (): never => {
+    throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
+  };
+  return {
+    profile: new QueryProfile('stream-load', '', 'load', database),
+    parameters: [],
+    sessionInfo: { user: 'load', host: '', connectionId: 0, version: '', database, statementStartMillis: Date.now() },
+    getTable: noTables,
+    estimatedRowCount: noTables,
+    scanDegree: () => 0,
+    getSystemVariable: (name) => {
+      throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
+    },
+    getUserVariable: () => ({ type: Types.NULL, value: null }),
+  };
+}
+
+/**
+ * partial_columns needs a merge-on-write UNIQUE KEY table and the key columns among the loaded ones;
+ * sequence_col must name the table's sequence column (`function_column.sequence_col`), which then
+ * decides which row of a key stays visible.
+ */
+function checkTableModelOptions(schema: TableSchema, options: LoadOptions, columns: readonly ColumnMappingItem[] | null): void {
+  if (options.mergeType === 'DELETE') {
+    // Doris's words (LoadStmt): the delete merge types need the UNIQUE KEY model.
+    if (schema.keysType !== 'UNIQUE') throw invalid('load by MERGE or DELETE is only supported in unique tables.');
+    if (!isMergeOnWrite(schema)) throw invalid('merge_type DELETE is only supported on merge-on-write unique tables yet (enable_unique_key_merge_on_write = true)');
+    if (sequenceColumnName(schema) !== null) throw invalid('merge_type DELETE on a table with a sequence column is not supported yet');
+    if (options.partialColumns) throw invalid('partial_columns can not be used with merge_type DELETE');
+    if (options.twoPhaseCommit) throw invalid('two_phase_commit is not supported with merge_type DELETE yet');
+  }
+  if (options.partialColumns) {
+    if (!isMergeOnWrite(schema)) throw invalid('Only unique key merge on write support partial update');
+    if (columns !== null) {
+      const named = new Set(columns.map((item) => item.name.toLowerCase()));
+      const missing = schema.keyColumns.filter((key) => !named.has(key.toLowerCase()));
+      if (missing.length > 0) throw invalid(`Partial update should include all key columns, missing: ${missing.join(', ')}`);
+    }
+  }
+  if (options.sequenceCol !== null) {
+    const tableSequence = sequenceColumnName(schema);
+    if (schema.keysType !== 'UNIQUE' || tableSequence === null) throw invalid('There is no sequence column in the table (set function_column.sequence_col on a UNIQUE KEY table)');
+    if (tableSequence.toLowerCase() !== options.sequenceCol.toLowerCase()) throw invalid(`sequence_col ${options.sequenceCol} is not the sequence column ${tableSequence} of table ${schema.name}`);
+  }
+}
+
+const scopeColumn = (name: string, index: number, type: ScopeColumn['type'], nullable: boolean): ScopeColumn => ({
+  name,
+  qualifier: null,
+  database: null,
+  index,
+  type,
+  hiddenUnqualified: false,
+  origin: { name, type, nullable },
+});
+
+/**
+ * The `columns` mapping and the `where` filter, bound against the table: which source column fills
+ * which table column, the derived columns' expressions over the source columns, the filter over the
+ * table columns then the source-only ones. Throws LOAD_INVALID_ARGUMENT with Doris's messages.
+ */
+function bindColumns(schema: TableSchema, headers: StreamLoadHeaders): Pick<LoadPlan, 'sourceColumns' | 'derivedColumns' | 'filter'> {
+  const { options } = headers;
+  const items = headers.columns ?? schema.columns.map((column): ColumnMappingItem => ({ name: column.name, expr: null, exprText: '' }));
+  const derivedItems = items.filter((item) => item.expr !== null);
+  const derivedTargets = new Set(derivedItems.map((item) => item.name.toLowerCase()));
+  const sourceItems = items.filter((item) => item.expr === null);
+  if (sourceItems.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
+  // Source columns that fill no table column are kept only when an expression may read them.
+  const batchStage = derivedItems.length > 0 || headers.where !== null;
+  const sourceColumns = sourceItems.map((item): SourceColumn => {
+    const column = findColumn(schema, item.name);
+    if (column && !derivedTargets.has(item.name.toLowerCase())) return { name: item.name, mode: 'direct', colIdx: schema.columns.indexOf(column), type: column.type };
+    return { name: item.name, mode: batchStage ? 'scratch' : 'skip', colIdx: -1, type: Types.STRING };
+  });
+  const binder = new ExprBinder(loadBindingContext(schema.databaseName), null, undefined);
+  const sourceScope = new Scope(sourceColumns.map((source, index) => scopeColumn(source.name, index, source.type, true)));
+  const derivedColumns: DerivedColumn[] = [];
+  for (const item of derivedItems) {
+    const column = findColumn(schema, item.name);
+    if (!column) throw invalid(`Unknown column '${item.name}' in table '${schema.name}' (columns: ${item.name} = ${item.exprText})`);
+    let expr: BoundExpr;
+    try {
+      expr = binder.bind(item.expr!, { scope: sourceScope, clause: 'field list' });
+    } catch (err) {
+      throw invalid(`Invalid column mapping '${item.name} = ${item.exprText}': ${messageOf(err)}`);
+    }
+    derivedColumns.push({ colIdx: schema.columns.indexOf(column), expr });
+  }
+  for (const [colIdx, column] of schema.columns.entries()) {
+    const given = sourceColumns.some((source) => source.colIdx === colIdx) || derivedColumns.some((derived) => derived.colIdx === colIdx);
+    if (!given && !column.nullable && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
+  }
+  let filter: LoadFilter | null = null;
+  if (headers.where !== null) {
+    // `where` sees the table columns after mapping and conversion, then the source-only columns.
+    const scratch = sourceColumns.filter((source) => source.mode === 'scratch');
+    const scope = new Scope([
+      ...schema.columns.map((column, index) => scopeColumn(column.name, index, column.type, column.nullable)),
+      ...scratch.map((source, scratchIdx) => scopeColumn(source.name, schema.columns.length + scratchIdx, source.type, true)),
+    ]);
+    try {
+      filter = { expr: toBoolean(binder.bind(headers.where, { scope, clause: 'where clause' })), text: headers.whereText };
+    } catch (err) {
+      throw invalid(`Invalid where '${headers.whereText}': ${messageOf(err)}`);
+    }
+  }
+  return { sourceColumns, derivedColumns, filter };
+}
+
+/**
+ * Plan one Stream Load request into `dbName`.`tableName`: the plan, or the answer refusing it.
+ * `started` (performance.now() when the request arrived) gives the refusal's LoadTimeMs.
+ */
+export function planStreamLoad(catalog: LoadPlanningCatalog, dbName: string, tableName: string, headers: IncomingHttpHeaders, started: number): { readonly kind: 'plan'; readonly plan: LoadPlan } | PrepareOutcome {
+  let parsed: StreamLoadHeaders;
+  try {
+    parsed = parseStreamLoadHeaders(headers);
+  } catch (err) {
+    const labelHeader = typeof headers['label'] === 'string' ? headers['label'].trim() : '';
+    return refusedLoad(labelHeader, null, messageOf(err), null);
+  }
+  const { options } = parsed;
+  const label = options.label ?? randomUUID();
+  try {
+    if (!catalog.hasDatabase(dbName)) throw new GaleneError('LOAD_NOT_FOUND', [`unknown databases, dbName=${dbName}`]);
+    const table = catalog.findTable(dbName, tableName);
+    if (!table) throw new GaleneError('LOAD_NOT_FOUND', [`unknown table, tableName=${tableName}`]);
+    checkTableModelOptions(table.schema, options, parsed.columns);
+    return { kind: 'plan', plan: { table, label, options, ...bindColumns(table.schema, parsed) } };
+  } catch (err) {
+    return refusedLoad(label, options, messageOf(err), started);
+  }
+}
+
+/**
+ * A Stream Load request as it arrives at the BE's HTTP endpoint: plan it, then start it (Group Commit
+ * or a transaction of its own) so that it waits for its body. `errorUrlBase` is `http://host:port` of
+ * this BE's web server, `user` the authenticated loader.
+ */
+export function prepareStreamLoad(service: StreamLoadService, catalog: LoadPlanningCatalog, dbName: string, tableName: string, headers: IncomingHttpHeaders, errorUrlBase: string, user: string): PrepareOutcome {
+  const started = performance.now();
+  const planned = planStreamLoad(catalog, dbName, tableName, headers, started);
+  if (planned.kind !== 'plan') return planned;
+  return startStreamLoad(service, planned.plan, headers, errorUrlBase, user, started);
+}
