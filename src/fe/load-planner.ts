@@ -16,6 +16,7 @@ import { QueryProfile } from '../common/profile';
 import { Types } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext } from '../exec/context';
+import { anyExpr } from '../exec/plan/bound-expr-utils';
 import type { DerivedColumn, LoadFilter, LoadOptions, LoadPlan, SourceColumn } from '../load/load-plan';
 import { messageOf, PrepareOutcome, refusedLoad } from '../load/load-result';
 import { startStreamLoad } from '../load/start-stream-load';
@@ -52,6 +53,12 @@ function loadBindingContext(database: string): PlanningContext {
     },
     getUserVariable: () => ({ type: Types.NULL, value: null }),
   };
+}
+
+/** A load has no statement to bind `?` to: refuse it while planning rather than fail on every row. */
+function withoutPlaceholders(expr: BoundExpr): BoundExpr {
+  if (anyExpr(expr, (node) => node.kind === 'param')) throw new GaleneError('UNSUPPORTED', ['? placeholders in Stream Load expressions']);
+  return expr;
 }
 
 /**
@@ -120,7 +127,7 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders): Pick<Load
     if (!column) throw invalid(`Unknown column '${item.name}' in table '${schema.name}' (columns: ${item.name} = ${item.exprText})`);
     let expr: BoundExpr;
     try {
-      expr = binder.bind(item.expr!, { scope: sourceScope, clause: 'field list' });
+      expr = withoutPlaceholders(binder.bind(item.expr!, { scope: sourceScope, clause: 'field list' }));
     } catch (err) {
       throw invalid(`Invalid column mapping '${item.name} = ${item.exprText}': ${messageOf(err)}`);
     }
@@ -139,7 +146,7 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders): Pick<Load
       ...scratch.map((source, scratchIdx) => scopeColumn(source.name, schema.columns.length + scratchIdx, source.type, true)),
     ]);
     try {
-      filter = { expr: toBoolean(binder.bind(headers.where, { scope, clause: 'where clause' })), text: headers.whereText };
+      filter = { expr: withoutPlaceholders(toBoolean(binder.bind(headers.where, { scope, clause: 'where clause' }))), text: headers.whereText };
     } catch (err) {
       throw invalid(`Invalid where '${headers.whereText}': ${messageOf(err)}`);
     }

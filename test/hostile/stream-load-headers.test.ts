@@ -120,6 +120,11 @@ describe('Stream Load headers (hostile)', () => {
     assert.equal(await rowsOf('d'), '[]');
   });
 
+  test('a ? placeholder in columns or where is refused while planning, not on every row', async () => {
+    await refused('d', ['columns:k,x,v=?'], /Invalid column mapping 'v = \?': This version of Galene doesn't yet support '\? placeholders in Stream Load expressions'/);
+    await refused('d', ['columns:k,v', 'where:v > ?'], /Invalid where 'v > \?': This version of Galene doesn't yet support '\? placeholders/);
+  });
+
   test('a misspelt Doris-style header is refused; a long value is shortened in the message', async () => {
     await refused('d', ['column_seperator:|'], /Unknown Stream Load header: column_seperator/);
     await refused('d', ['max_filter_rate:0.5'], /Unknown Stream Load header: max_filter_rate/);
