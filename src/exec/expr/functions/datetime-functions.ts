@@ -13,7 +13,7 @@
  * per statement for now().
  */
 import { constantVector, Vector } from '../../../common/column';
-import { addMonthsToDays, daysFromCivil, daysInMonth, formatDatetime, isLeapYear, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
+import { addMonthsToDays, civilFromDaysInto, daysFromCivil, daysInMonth, formatDatetime, isLeapYear, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
 import { galeneError } from '../../../common/errors';
 import { DataType, isNumericType, isStringType, Types } from '../../../common/types';
 import type { ExecContext } from '../../context';
@@ -29,18 +29,9 @@ const MICROS_PER_MINUTE = 60_000_000;
 /** Scratch output of civil(): [year, month, day]. */
 const civilOut = new Int32Array(3);
 
-/** Year / month / day of a day number into civilOut (Hinnant's algorithm, no allocation). */
+/** Year / month / day of a day number into civilOut (no allocation). */
 function civil(days: number): void {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  civilOut[0] = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  civilOut[1] = month;
-  civilOut[2] = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  civilFromDaysInto(days, civilOut);
 }
 
 /** 0 = Monday ... 6 = Sunday. */

@@ -9,7 +9,8 @@ import { mulberry32 } from '../../../common/prng';
 import { DataType, isNumericType, isWideDecimal, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { commonSuperType, decimalType, integerRank, isFloatType, widenInteger } from '../type-rules';
-import { bigDivRound, compareStrings, StringOut, i64FromNumbers, MAX_EXACT, scaleOf, toBigScaled, toF64, toJsStrings, vectorFromNumbers } from '../vector-ops';
+import { compareStrings } from '../../../common/utf8';
+import { bigDivRound, StringOut, i64FromNumbers, MAX_EXACT, scaleOf, toBigScaled, toF64, toJsStrings, vectorFromNumbers } from '../vector-ops';
 import { bigintsAs } from './arithmetic';
 
 /** Numeric arguments stay as they are (kernels read them as float64); anything else becomes DOUBLE. */

@@ -8,7 +8,8 @@ import { decodeUtf8, Vector } from '../../../common/column';
 import { DataType, isStringType, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
-import { checkStringBytes, StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
+import { compareStrings, jsCharCount, utf8CharCount } from '../../../common/utf8';
+import { checkStringBytes, StringOut, toF64, toJsStrings } from '../vector-ops';
 
 /** Argument kinds in a simple signature: 's' string, 'i' integer, 'd' double. */
 type ArgKind = 's' | 'i' | 'd';
@@ -265,11 +266,6 @@ function locateChars(needle: string, hay: string, from: number): number {
   return Array.from(hay.slice(0, unitIdx)).length + 1;
 }
 
-/** Characters of a string (code points), counted without building an array. */
-function charCount(text: string): number {
-  return SURROGATE_RE.test(text) ? Array.from(text).length : text.length;
-}
-
 /** The first `count` characters of a string (code points). */
 function firstChars(text: string, count: number): string {
   return SURROGATE_RE.test(text) ? Array.from(text).slice(0, count).join('') : text.slice(0, count);
@@ -292,13 +288,13 @@ function padKernel(left: boolean) {
         out.pushNull();
         continue;
       }
-      const textChars = charCount(text);
+      const textChars = jsCharCount(text);
       if (textChars >= target) {
         out.push(firstChars(text, target));
         continue;
       }
       const pad = pads[rowIdx] ?? '';
-      const padChars = charCount(pad);
+      const padChars = jsCharCount(pad);
       if (padChars === 0) {
         out.push('');
         continue;
