@@ -15,10 +15,10 @@
  * Nothing here allocates per row or creates a closure per row.
  */
 import type { DictVector, FixedArray, Vector } from '../../common/column';
-import { Types } from '../../common/types';
+import { DataType, Types } from '../../common/types';
 import type { CallSite } from './function-registry';
 import { binaryLoop, Helper, LoopShape, rangeLoop, unaryLoop } from './loop-gen';
-import { StringOut, toJsStrings } from './vector-ops';
+import { fixedVector, StringOut, toJsStrings } from './vector-ops';
 
 // ---------------------------------------------------------------- nullable output
 
@@ -127,10 +127,11 @@ function overDictionary(vec: Vector, rowCount: number): vec is DictVector {
 /**
  * Fills out[0..rowCount) from the byte ranges of a string vector with `compute(src, count, target)`,
  * which writes target[idx] for each range idx < count. Over a dictionary no larger than the batch it
- * computes each entry once and gathers by code; otherwise it computes the rows.
+ * computes each entry once and gathers by code; otherwise (or when `byEntry` is false: the result
+ * depends on other per-row arguments) it computes the rows.
  */
-export function overRanges<T extends NumberArray>(vec: Vector, rowCount: number, out: T, compute: (src: ByteSource, count: number, target: T) => void): T {
-  if (overDictionary(vec, rowCount)) {
+export function overRanges<T extends NumberArray>(vec: Vector, rowCount: number, out: T, compute: (src: ByteSource, count: number, target: T) => void, byEntry = true): T {
+  if (byEntry && overDictionary(vec, rowCount)) {
     const entries = dictEntries(vec.dict);
     const perEntry = new (out.constructor as new (length: number) => T)(vec.dict.length);
     compute(entries, vec.dict.length, perEntry);
@@ -187,4 +188,18 @@ export function mapStrings(vec: Vector, rowCount: number, site: CallSite, mapper
   const out = new StringOut(site.returnType, rowCount);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) mapper(src.bytes, src.starts[rowIdx], src.ends[rowIdx], out, rowIdx);
   return out.finish();
+}
+
+/**
+ * A fixed-width result: out[rowIdx] = value(rowIdx), or NULL where value returns null (the null map is
+ * allocated only when one does). For kernels whose per-row work dwarfs a call (parsing, calendar math).
+ */
+export function valuesOrNulls<T extends NumberArray>(type: DataType, out: T, rowCount: number, value: (rowIdx: number) => number | null): Vector {
+  const nulls = new NullsOut(rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const result = value(rowIdx);
+    if (result === null) nulls.setNull(rowIdx);
+    else out[rowIdx] = result;
+  }
+  return fixedVector(type, out, nulls.map);
 }

@@ -12,7 +12,7 @@ import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
 import { compareBytes } from '../../../common/bytes';
 import { bigDivRound, checkStringBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
-import { byteSource } from '../functions/string-functions';
+import { byteSource } from '../kernels';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
 export interface AggregateDef {
