@@ -182,7 +182,10 @@ export function mapStrings(vec: Vector, rowCount: number, site: CallSite, mapper
     const codes = new Int32Array(rowCount);
     const inCodes = vec.codes;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) codes[rowIdx] = remap[inCodes[rowIdx]];
-    return { kind: 'dict', type: site.returnType, length: rowCount, codes, dict, nulls: null };
+    // An entry the mapper made NULL makes its rows NULL.
+    const nulls = new NullsOut(rowCount);
+    if (texts.includes(null)) for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (texts[inCodes[rowIdx]] === null) nulls.setNull(rowIdx);
+    return { kind: 'dict', type: site.returnType, length: rowCount, codes, dict, nulls: nulls.map };
   }
   const src = byteSource(vec);
   const out = new StringOut(site.returnType, rowCount);
