@@ -1,7 +1,10 @@
 /**
  * String functions. Positions and lengths count characters (Unicode code points) except length(), which
  * counts bytes, as in Doris. Kernels work on UTF-8 bytes where they can (length, concat, ASCII
- * upper/lower/substring) and decode to JS strings only where the operation needs characters.
+ * upper/lower/substring) and decode to JS strings only where the operation needs characters. One-string
+ * functions run on the kernel templates (kernels.ts mapRanges / mapStrings), which compute a
+ * dictionary-encoded column once per entry; functions whose result can grow without bound (repeat,
+ * lpad/rpad, replace) stay row by row so the string-column size checks apply.
  */
 import { createHash } from 'node:crypto';
 import { decodeUtf8, Vector } from '../../../common/column';
