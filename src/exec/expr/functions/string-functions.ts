@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { decodeUtf8, Vector } from '../../../common/column';
 import { Types } from '../../../common/types';
 import type { CallSite, FunctionDef } from '../function-registry';
-import { byteSource, mapRanges, mapStrings } from '../kernels';
+import { byteSource, mapRanges, mapStrings, overRanges } from '../kernels';
 import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { compareStrings, jsCharCount, utf8CharCount } from '../../../common/utf8';
 import { checkStringBytes, fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
@@ -347,7 +347,12 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     aliases: ['character_length'],
     args: [arg('str', 'STRING')],
     returns: Types.INT,
-    kernel: (args, rowCount) => intResult(mapRanges('h(bytes, start, end)', args[0], new Int32Array(rowCount), rowCount, utf8CharCount)),
+    kernel: (args, rowCount) =>
+      intResult(
+        overRanges(args[0], rowCount, new Int32Array(rowCount), (src, count, target) => {
+          for (let idx = 0; idx < count; idx++) target[idx] = utf8CharCount(src.bytes, src.starts[idx], src.ends[idx]);
+        }),
+      ),
     description: 'Length in characters.',
     example: "SELECT char_length('héllo')",
   }),
