@@ -11,6 +11,7 @@
  * rows read further through the short-key index.
  */
 import { Batch, getRaw, RawValue, takeRows, toPlainStrings, Vector, VectorBuilder } from '../common/column';
+import { compareBytes } from '../common/bytes';
 import { GaleneError } from '../common/errors';
 import { compareRawValues, sortPermutation } from '../common/row-order';
 import { isStringType } from '../common/types';
@@ -95,17 +96,6 @@ interface Probe {
 
 /** Comparator of row `probeRow` of one key list with row `otherRow` of another, both sorted the memtable's way. */
 type CrossComparator = (probeRow: number, otherRow: number) => number;
-
-function compareBytes(bytesA: Uint8Array, startA: number, endA: number, bytesB: Uint8Array, startB: number, endB: number): number {
-  const lenA = endA - startA;
-  const lenB = endB - startB;
-  const len = lenA < lenB ? lenA : lenB;
-  for (let byteIdx = 0; byteIdx < len; byteIdx++) {
-    const diff = bytesA[startA + byteIdx] - bytesB[startB + byteIdx];
-    if (diff !== 0) return diff;
-  }
-  return lenA - lenB;
-}
 
 /** Ascending, NULLs first — the memtable's order (row-order.ts). String vectors must be plain. */
 function crossColumnComparator(left: Vector, right: Vector): CrossComparator {

@@ -6,6 +6,7 @@
 import { RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
 import { DataType, isWideDecimal } from './types';
+import { jsCharCount } from './utf8';
 
 const POW10: number[] = [];
 for (let exp = 0; exp <= 38; exp++) POW10.push(10 ** exp);
@@ -136,16 +137,6 @@ export function decimalFits(scaled: bigint, precision: number): boolean {
   return scaled < limit && scaled > -limit;
 }
 
-/** Character count of a JS string in Unicode code points (VARCHAR(n) counts characters, as Doris 2+ does). */
-function charLength(text: string): number {
-  let count = 0;
-  for (let idx = 0; idx < text.length; idx++) {
-    const code = text.charCodeAt(idx);
-    if (code < 0xd800 || code > 0xdbff) count++;
-  }
-  return count;
-}
-
 /** Parse text as a value of `type` (text from SQL literals, CSV, JSON, CAST). */
 export function parseValue(type: DataType, text: string): ParseResult {
   switch (type.name) {
@@ -219,7 +210,7 @@ export function parseValue(type: DataType, text: string): ParseResult {
     case 'CHAR':
     case 'VARCHAR': {
       const limit = type.length ?? 65533;
-      return charLength(text) > limit ? fail('too_long') : ok(text);
+      return jsCharCount(text) > limit ? fail('too_long') : ok(text);
     }
     case 'STRING':
       return ok(text);

@@ -20,18 +20,29 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-/** [year, month, day] of a day number. */
-export function civilFromDays(days: number): [number, number, number] {
+/**
+ * Year, month and day of a day number into out[0..2] (Hinnant's civil_from_days): the one home of the
+ * conversion; hot loops pass a scratch Int32Array(3) so nothing is allocated per row.
+ */
+export function civilFromDaysInto(days: number, out: Int32Array): void {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const y = yoe + era * 400;
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [m <= 2 ? y + 1 : y, m, d];
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  out[0] = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  out[1] = month;
+  out[2] = doy - Math.floor((153 * mp + 2) / 5) + 1;
+}
+
+const civilScratch = new Int32Array(3);
+
+/** [year, month, day] of a day number. */
+export function civilFromDays(days: number): [number, number, number] {
+  civilFromDaysInto(days, civilScratch);
+  return [civilScratch[0], civilScratch[1], civilScratch[2]];
 }
 
 export function isLeapYear(year: number): boolean {

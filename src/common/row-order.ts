@@ -3,34 +3,12 @@
  * by key before a segment is written), the Sort/TopN operators and merges. Strings compare as UTF-8 bytes
  * (Doris's default binary collation); NULLs sort by the caller's choice.
  */
+import { compareBytes } from './bytes';
+import { compareStrings } from './utf8';
 import type { RawValue, Vector } from './column';
 
 /** Compares row a with row b of one vector: negative, zero or positive. */
 export type RowComparator = (rowA: number, rowB: number) => number;
-
-function compareBytes(bytes: Uint8Array, startA: number, endA: number, bytesB: Uint8Array, startB: number, endB: number): number {
-  const lenA = endA - startA;
-  const lenB = endB - startB;
-  const len = lenA < lenB ? lenA : lenB;
-  for (let byteIdx = 0; byteIdx < len; byteIdx++) {
-    const diff = bytes[startA + byteIdx] - bytesB[startB + byteIdx];
-    if (diff !== 0) return diff;
-  }
-  return lenA - lenB;
-}
-
-/** Byte-wise comparison of two JS strings' UTF-8 forms without encoding (code-point order equals UTF-8 order). */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const len = Math.min(a.length, b.length);
-  for (let charIdx = 0; charIdx < len; charIdx++) {
-    const ca = a.codePointAt(charIdx)!;
-    const cb = b.codePointAt(charIdx)!;
-    if (ca !== cb) return ca - cb;
-    if (ca > 0xffff) charIdx++;
-  }
-  return a.length - b.length;
-}
 
 /**
  * Raw values of one column type: NULL lowest, strings as UTF-8 bytes (compareStrings), numbers and

@@ -10,7 +10,7 @@
  */
 import { Vector } from '../common/column';
 import { formatValue } from '../common/convert';
-import { MICROS_PER_DAY } from '../common/datetime';
+import { civilFromDaysInto, MICROS_PER_DAY } from '../common/datetime';
 import { DataType, isWideDecimal } from '../common/types';
 
 /** Cells of one column of one batch; row r is bytes[offsets[r], offsets[r + 1]) unless nulls[r] === 1. */
@@ -167,20 +167,18 @@ function write2(buf: Uint8Array, pos: number, value: number): number {
   return pos + 2;
 }
 
+/** Scratch [year, month, day] of writeDate. */
+const civil = new Int32Array(3);
+
 /**
- * YYYY-MM-DD of a day number (Hinnant's civil_from_days, as datetime.ts); -1 outside years 0..9999,
+ * YYYY-MM-DD of a day number (civilFromDaysInto in common/datetime.ts); -1 outside years 0..9999,
  * where the caller falls back to formatValue.
  */
 function writeDate(buf: Uint8Array, pos: number, days: number): number {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  civilFromDaysInto(days, civil);
+  const year = civil[0];
+  const month = civil[1];
+  const day = civil[2];
   if (!(year >= 0 && year <= 9999)) return -1;
   const hundreds = Math.floor(year / 100);
   pos = write2(buf, pos, hundreds);

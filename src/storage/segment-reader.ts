@@ -11,6 +11,7 @@
  * Vectors it returns may be shared with the page cache: never mutate them.
  */
 import type { RawValue, Vector } from '../common/column';
+import { compareByteArrays } from '../common/bytes';
 import { concatVectors, sliceVector, takeRows, vectorFromRaw } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
@@ -29,7 +30,7 @@ import { SEGMENT_FORMAT_VERSION, SEGMENT_MAGIC, TAIL_READ_BYTES, TRAILER_BYTES, 
 import { crc32 } from './checksum';
 import { ShortKeyIndex, encodeKeyValue } from './short-key-index';
 import type { ZoneStats } from './zone-map';
-import { boundFromJson, compareBytes, zoneMayMatch } from './zone-map';
+import { boundFromJson, zoneMayMatch } from './zone-map';
 
 /** Largest single coalesced read of adjacent pages. */
 const MAX_COALESCED_READ = 8 * 1024 * 1024;
@@ -335,10 +336,10 @@ export class SegmentReader {
         const inclusive = pred.op === '<=' || pred.op === '>=';
         const candidate = { bytes, inclusive };
         if (pred.op === '>' || pred.op === '>=') {
-          const order = lower === null ? 1 : compareBytes(Uint8Array.from(bytes), Uint8Array.from(lower.bytes));
+          const order = lower === null ? 1 : compareByteArrays(Uint8Array.from(bytes), Uint8Array.from(lower.bytes));
           if (order > 0 || (order === 0 && !inclusive)) lower = candidate;
         } else {
-          const order = upper === null ? -1 : compareBytes(Uint8Array.from(bytes), Uint8Array.from(upper.bytes));
+          const order = upper === null ? -1 : compareByteArrays(Uint8Array.from(bytes), Uint8Array.from(upper.bytes));
           if (order < 0 || (order === 0 && !inclusive)) upper = candidate;
         }
       }

@@ -7,7 +7,7 @@
  */
 import type { DictVector, StringVector, Vector } from '../common/column';
 import { decodeUtf8, toPlainStrings } from '../common/column';
-import { compareStrings } from '../common/row-order';
+import { compareStrings } from '../common/utf8';
 import { GaleneError } from '../common/errors';
 import type { PhysicalKind } from '../common/types';
 import { fixedWidth, physicalKind, typeToJson } from '../common/types';

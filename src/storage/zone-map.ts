@@ -9,6 +9,7 @@
  * prefix with its last byte incremented, so both stay bounds).
  */
 import type { RawValue, Vector } from '../common/column';
+import { compareByteArrays, compareBytes } from '../common/bytes';
 import { countNulls, encodeUtf8 } from '../common/column';
 import type { PhysicalKind } from '../common/types';
 import type { ScanPredicate } from '../common/scan-predicate';
@@ -23,26 +24,6 @@ export interface ZoneStats {
   /** null when the page has no usable bound (all NULL, NaN present, or unbounded string max). */
   readonly min: ZoneBound | null;
   readonly max: ZoneBound | null;
-}
-
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const len = a.length < b.length ? a.length : b.length;
-  for (let byteIdx = 0; byteIdx < len; byteIdx++) {
-    const diff = a[byteIdx] - b[byteIdx];
-    if (diff !== 0) return diff;
-  }
-  return a.length - b.length;
-}
-
-function compareRowBytes(bytes: Uint8Array, startA: number, endA: number, startB: number, endB: number): number {
-  const lenA = endA - startA;
-  const lenB = endB - startB;
-  const len = lenA < lenB ? lenA : lenB;
-  for (let byteIdx = 0; byteIdx < len; byteIdx++) {
-    const diff = bytes[startA + byteIdx] - bytes[startB + byteIdx];
-    if (diff !== 0) return diff;
-  }
-  return lenA - lenB;
 }
 
 /** Smallest byte string >= every string having `bytes` as a prefix... truncated; null when none exists. */
@@ -135,8 +116,8 @@ export function computeZoneStats(vec: Vector, kind: PhysicalKind, start: number,
           minIdx = maxIdx = rowIdx;
           continue;
         }
-        if (compareRowBytes(bytes, offsets[rowIdx], offsets[rowIdx + 1], offsets[minIdx], offsets[minIdx + 1]) < 0) minIdx = rowIdx;
-        if (compareRowBytes(bytes, offsets[rowIdx], offsets[rowIdx + 1], offsets[maxIdx], offsets[maxIdx + 1]) > 0) maxIdx = rowIdx;
+        if (compareBytes(bytes, offsets[rowIdx], offsets[rowIdx + 1], bytes, offsets[minIdx], offsets[minIdx + 1]) < 0) minIdx = rowIdx;
+        if (compareBytes(bytes, offsets[rowIdx], offsets[rowIdx + 1], bytes, offsets[maxIdx], offsets[maxIdx + 1]) > 0) maxIdx = rowIdx;
       }
       const minBytes = bytes.slice(offsets[minIdx], Math.min(offsets[minIdx + 1], offsets[minIdx] + ZONE_STRING_BYTES));
       return { nullCount, rowCount, min: minBytes, max: truncateMax(bytes.subarray(offsets[maxIdx], offsets[maxIdx + 1])) };
@@ -173,7 +154,7 @@ function toDomain(value: RawValue, kind: PhysicalKind): ZoneBound | null | undef
 }
 
 function cmp(a: ZoneBound, b: ZoneBound): number {
-  if (a instanceof Uint8Array) return compareBytes(a, b as Uint8Array);
+  if (a instanceof Uint8Array) return compareByteArrays(a, b as Uint8Array);
   const x = a as number;
   const y = b as number;
   return x < y ? -1 : x > y ? 1 : 0;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { RawValue } from '../../src/common/column';
 import { vectorFromRaw } from '../../src/common/column';
 import { NO_PROFILE } from '../../src/common/profile';
-import { compareStrings } from '../../src/common/row-order';
+import { compareStrings } from '../../src/common/utf8';
 import { Types } from '../../src/common/types';
 import { createFileCache } from '../../src/io/create-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';

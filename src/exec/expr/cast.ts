@@ -13,6 +13,7 @@ import { decodeUtf8, newFixedArray, RawValue, Vector, VectorBuilder } from '../.
 import { formatValue, parseDecimalScaled, ParseFailure, parseValue, pow10 } from '../../common/convert';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
+import { jsCharCount } from '../../common/utf8';
 import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, typesEqual, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
 import { bigDivRound, i64FromNumbers, nullVector, StringOut, toJsStrings } from './vector-ops';
@@ -110,16 +111,6 @@ class FailureSink {
   private owned = false;
 }
 
-/** Characters (code points) of a JS string. */
-function charCount(text: string): number {
-  let count = 0;
-  for (let charIdx = 0; charIdx < text.length; charIdx++) {
-    const code = text.charCodeAt(charIdx);
-    if (code < 0xdc00 || code > 0xdfff) count++;
-  }
-  return count;
-}
-
 function truncateChars(text: string, limit: number): string {
   let count = 0;
   for (let charIdx = 0; charIdx < text.length; charIdx++) {
@@ -157,7 +148,7 @@ function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector 
   const length = vec.length;
   if (vec.kind === 'dict') {
     // Check / convert each dictionary entry once.
-    const dict = vec.dict.map((entry) => (charCount(entry) > limit ? null : entry));
+    const dict = vec.dict.map((entry) => (jsCharCount(entry) > limit ? null : entry));
     if (sink.mode === 'insert' && dict.some((entry) => entry === null)) {
       for (let rowIdx = 0; rowIdx < length; rowIdx++) {
         if (vec.nulls !== null && vec.nulls[rowIdx]) continue;
@@ -176,7 +167,7 @@ function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector 
       out.push('');
       continue;
     }
-    if (limit !== Infinity && text.length > limit && charCount(text) > limit) {
+    if (limit !== Infinity && text.length > limit && jsCharCount(text) > limit) {
       // INSERT rejects the row; CAST truncates to the declared length (MySQL CAST AS CHAR(n)).
       if (sink.mode === 'insert') sink.fail(rowIdx, 'too_long', () => text!);
       text = truncateChars(text, limit);

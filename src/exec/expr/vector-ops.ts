@@ -256,42 +256,6 @@ export function vectorFromNumbers(type: DataType, values: Float64Array, nulls: U
   return { kind: 'fixed', type, length, values: out, nulls };
 }
 
-/** Compare UTF-8 byte ranges: negative, zero or positive (Doris's binary collation). */
-export function compareBytes(aBytes: Uint8Array, aStart: number, aEnd: number, bBytes: Uint8Array, bStart: number, bEnd: number): number {
-  const aLen = aEnd - aStart;
-  const bLen = bEnd - bStart;
-  const common = aLen < bLen ? aLen : bLen;
-  for (let byteIdx = 0; byteIdx < common; byteIdx++) {
-    const diff = aBytes[aStart + byteIdx] - bBytes[bStart + byteIdx];
-    if (diff !== 0) return diff;
-  }
-  return aLen - bLen;
-}
-
-/** Compare JS strings in UTF-8 byte order (code point order; differs from `<` only around surrogates). */
-export function compareStrings(a: string, b: string): number {
-  const common = Math.min(a.length, b.length);
-  for (let charIdx = 0; charIdx < common; charIdx++) {
-    const ca = a.charCodeAt(charIdx);
-    const cb = b.charCodeAt(charIdx);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && cb >= 0xd800) {
-      const pa = a.codePointAt(charIdx)!;
-      const pb = b.codePointAt(charIdx)!;
-      return pa - pb;
-    }
-    return ca - cb;
-  }
-  return a.length - b.length;
-}
-
-/** Number of characters (code points) in a UTF-8 byte range. */
-export function utf8CharCount(bytes: Uint8Array, start: number, end: number): number {
-  let count = 0;
-  for (let byteIdx = start; byteIdx < end; byteIdx++) count += (bytes[byteIdx] & 0xc0) !== 0x80 ? 1 : 0;
-  return count;
-}
-
 /** Strings of a string-typed vector as JS strings (null under NULL rows). */
 export function toJsStrings(vec: Vector): (string | null)[] {
   const out = new Array<string | null>(vec.length);

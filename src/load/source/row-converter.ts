@@ -17,6 +17,7 @@ import { QueryTask } from '../../exec/query-task';
 import { Batch, constantVector, decodeUtf8, RawValue, takeRows, Vector, VectorBuilder } from '../../common/column';
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
+import { jsCharCount, utf8CharCount } from '../../common/utf8';
 import { QueryProfile } from '../../common/profile';
 import { isStringType, Types, type DataType } from '../../common/types';
 import type { TaskContext } from '../../exec/context';
@@ -61,22 +62,6 @@ function loadTaskContext(database: string): TaskContext {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
     },
   };
-}
-
-/** Character count of UTF-8 bytes (continuation bytes are not characters). */
-function utf8CharCount(bytes: Uint8Array, start: number, end: number): number {
-  let count = 0;
-  for (let byteIdx = start; byteIdx < end; byteIdx++) if ((bytes[byteIdx] & 0xc0) !== 0x80) count++;
-  return count;
-}
-
-function jsCharCount(text: string): number {
-  let count = 0;
-  for (let idx = 0; idx < text.length; idx++) {
-    const code = text.charCodeAt(idx);
-    if (code < 0xdc00 || code > 0xdfff) count++;
-  }
-  return count;
 }
 
 /** The raw value of a column's DEFAULT for loaded rows that do not give the column. */

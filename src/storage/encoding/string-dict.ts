@@ -6,7 +6,7 @@
  */
 import type { Vector } from '../../common/column';
 import { decodeUtf8, encodeUtf8 } from '../../common/column';
-import { compareStrings } from '../../common/row-order';
+import { compareStrings } from '../../common/utf8';
 import { ByteReader, ByteWriter } from './byte-buffer';
 
 export const DICT_MAX_ENTRIES = 65536;

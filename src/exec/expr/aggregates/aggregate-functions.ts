@@ -10,8 +10,9 @@ import { DataType, isNumericType, isStringType, physicalKind, Types } from '../.
 import type { AggregateAccumulator, AggregateState } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
-import { bigDivRound, checkStringBytes, compareBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
-import { byteSource } from '../functions/string-functions';
+import { compareBytes } from '../../../common/bytes';
+import { bigDivRound, checkStringBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
+import { byteSource } from '../kernels';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
 
 export interface AggregateDef {

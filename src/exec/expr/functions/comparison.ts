@@ -10,7 +10,9 @@ import { DataType, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { binaryLoop, LoopShape } from '../loop-gen';
 import { commonSuperType } from '../type-rules';
-import { compareBytes, i64Views, outputU8, toJsStrings, compareStrings } from '../vector-ops';
+import { compareBytes } from '../../../common/bytes';
+import { compareStrings } from '../../../common/utf8';
+import { i64Views, outputU8, toJsStrings } from '../vector-ops';
 
 export type CompareOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 

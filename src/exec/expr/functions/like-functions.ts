@@ -16,12 +16,13 @@
  * cached per call site.
  */
 import RE2 from 're2';
-import { Vector } from '../../../common/column';
+import { decodeUtf8, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { Types } from '../../../common/types';
 import type { CallSite, FunctionDef } from '../function-registry';
-import { StringOut, toF64, toJsStrings } from '../vector-ops';
-import { byteSource, simpleSignature } from './string-functions';
+import { fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
+import { byteSource, mapStrings, overRanges } from '../kernels';
+import { arg, defineFunction, opt } from '../signature';
 
 /** One '%'-free piece of a LIKE pattern: literal bytes, with -1 standing for '_' (any one character). */
 type Segment = Int16Array;
@@ -199,35 +200,26 @@ function matcherFor(site: CallSite, pattern: string, escape: string): LikeMatche
 
 function likeKernel(negated: boolean) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
-    const patterns = site.isConst[1] ? null : toJsStrings(args[1]);
     const escapes = args.length > 2 ? toJsStrings(args[2]) : null;
-    const out = new Uint8Array(rowCount);
     const flip = negated ? 1 : 0;
-    if (patterns === null && rowCount > 0) {
-      const constPattern = toJsStrings(args[1])[0] ?? '';
-      const matcher = matcherFor(site, constPattern, escapes?.[0] || '\\');
-      const values = args[0];
-      if (values.kind === 'dict' && values.dict.length < rowCount) {
-        // Match each dictionary entry once, then map the codes.
-        const encoder = new TextEncoder();
-        const entryMatch = new Uint8Array(values.dict.length);
-        values.dict.forEach((entry, entryIdx) => {
-          const bytes = encoder.encode(entry);
-          entryMatch[entryIdx] = (matchBytes(matcher, bytes, 0, bytes.length) ? 1 : 0) ^ flip;
+    let out = new Uint8Array(rowCount);
+    if (site.isConst[1]) {
+      if (rowCount > 0) {
+        // One pattern: each dictionary entry (or each row) is matched once.
+        const matcher = matcherFor(site, toJsStrings(args[1])[0] ?? '', escapes?.[0] || '\\');
+        out = overRanges(args[0], rowCount, out, (src, count, target) => {
+          for (let idx = 0; idx < count; idx++) target[idx] = (matchBytes(matcher, src.bytes, src.starts[idx], src.ends[idx]) ? 1 : 0) ^ flip;
         });
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = entryMatch[values.codes[rowIdx]];
-      } else {
-        const src = byteSource(values);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (matchBytes(matcher, src.bytes, src.starts[rowIdx], src.ends[rowIdx]) ? 1 : 0) ^ flip;
       }
-    } else if (patterns !== null) {
+    } else {
+      const patterns = toJsStrings(args[1]);
       const src = byteSource(args[0]);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
         const matcher = matcherFor(site, patterns[rowIdx] ?? '', escapes?.[rowIdx] || '\\');
         out[rowIdx] = (matchBytes(matcher, src.bytes, src.starts[rowIdx], src.ends[rowIdx]) ? 1 : 0) ^ flip;
       }
     }
-    return { kind: 'fixed', type: Types.BOOLEAN, length: rowCount, values: out, nulls: null };
+    return fixedVector(Types.BOOLEAN, out);
   };
 }
 
@@ -253,16 +245,17 @@ function regexFor(site: CallSite, pattern: string, global = false): RE2 {
 
 function regexpKernel(negated: boolean) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
-    const src = byteSource(args[0]);
     const patterns = toJsStrings(args[1]);
-    const out = new Uint8Array(rowCount);
     const flip = negated ? 1 : 0;
-    const buffer = Buffer.from(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength);
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      const regex = regexFor(site, patterns[rowIdx] ?? '');
-      out[rowIdx] = (regex.test(buffer.subarray(src.starts[rowIdx], src.ends[rowIdx])) ? 1 : 0) ^ flip;
-    }
-    return { kind: 'fixed', type: Types.BOOLEAN, length: rowCount, values: out, nulls: null };
+    const perRow = !site.isConst[1];
+    const out = overRanges(args[0], rowCount, new Uint8Array(rowCount), (src, count, target) => {
+      const buffer = Buffer.from(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength);
+      for (let idx = 0; idx < count; idx++) {
+        const regex = regexFor(site, patterns[perRow ? idx : 0] ?? '');
+        target[idx] = (regex.test(buffer.subarray(src.starts[idx], src.ends[idx])) ? 1 : 0) ^ flip;
+      }
+    }, !perRow);
+    return fixedVector(Types.BOOLEAN, out);
   };
 }
 
@@ -272,86 +265,68 @@ function jsReplacement(rewrite: string): string {
 }
 
 export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
-  {
+  defineFunction({
     name: 'like',
     family: 'predicate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING'), opt('escape', 'STRING')],
+    returns: Types.BOOLEAN,
     signature: "str LIKE pattern [ESCAPE c] -> BOOLEAN (like(str, pattern[, escape]))",
-    minArgs: 2,
-    maxArgs: 3,
-    resolve: simpleSignature('like', ['s', 's', 's'], Types.BOOLEAN),
-    nulls: 'propagate',
     kernel: likeKernel(false),
     description: "Pattern match: '%' any characters, '_' one character; a backslash escapes '%', '_' and itself (before any other character it is literal); case-sensitive; linear time.",
     example: "SELECT 'doris' LIKE 'do%'",
-  },
-  {
+  }),
+  defineFunction({
     name: 'not_like',
     family: 'predicate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING'), opt('escape', 'STRING')],
+    returns: Types.BOOLEAN,
     signature: 'str NOT LIKE pattern -> BOOLEAN',
-    minArgs: 2,
-    maxArgs: 3,
-    resolve: simpleSignature('not_like', ['s', 's', 's'], Types.BOOLEAN),
-    nulls: 'propagate',
     kernel: likeKernel(true),
     description: 'Negated LIKE.',
     example: "SELECT 'doris' NOT LIKE 'x%'",
-  },
-  {
+  }),
+  defineFunction({
     name: 'regexp',
     aliases: ['rlike'],
     family: 'predicate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING')],
+    returns: Types.BOOLEAN,
     signature: 'str REGEXP pattern -> BOOLEAN',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('regexp', ['s', 's'], Types.BOOLEAN),
-    nulls: 'propagate',
     kernel: regexpKernel(false),
     description: 'Whether the regular expression (RE2 syntax, linear time; dot matches newline) matches anywhere in str.',
     example: "SELECT 'doris' REGEXP '^d.r'",
-  },
-  {
+  }),
+  defineFunction({
     name: 'not_regexp',
     family: 'predicate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING')],
+    returns: Types.BOOLEAN,
     signature: 'str NOT REGEXP pattern -> BOOLEAN',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('not_regexp', ['s', 's'], Types.BOOLEAN),
-    nulls: 'propagate',
     kernel: regexpKernel(true),
     description: 'Negated REGEXP.',
     example: "SELECT 'doris' NOT REGEXP 'x'",
-  },
-  {
+  }),
+  defineFunction({
     name: 'regexp_extract',
     family: 'string',
-    signature: 'regexp_extract(str, pattern, group) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('regexp_extract', ['s', 's', 'i'], Types.STRING),
-    nulls: 'propagate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING'), arg('group', 'INT')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
       const patterns = toJsStrings(args[1]);
       const groups = toF64(args[2]);
-      const out = new StringOut(site.returnType, rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-        const match = regexFor(site, patterns[rowIdx] ?? '').exec(texts[rowIdx] ?? '');
-        const group = match?.[groups[rowIdx]];
-        out.push(group ?? '');
-      }
-      return out.finish();
+      return mapStrings(args[0], rowCount, site, (bytes, start, end, out, rowIdx) => {
+        const match = regexFor(site, patterns[rowIdx] ?? '').exec(decodeUtf8(bytes, start, end));
+        out.push(match?.[groups[rowIdx]] ?? '');
+      });
     },
     description: 'The given capture group of the first match, or an empty string.',
     example: "SELECT regexp_extract('AbCdE', '([[:lower:]]+)C([[:lower:]]+)', 1)",
-  },
-  {
+  }),
+  defineFunction({
     name: 'regexp_replace',
     family: 'string',
-    signature: 'regexp_replace(str, pattern, repl) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('regexp_replace', ['s', 's', 's'], Types.STRING),
-    nulls: 'propagate',
+    args: [arg('str', 'STRING'), arg('pattern', 'STRING'), arg('repl', 'STRING')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
       const [texts, patterns, repls] = args.map(toJsStrings);
       const out = new StringOut(site.returnType, rowCount);
@@ -363,5 +338,5 @@ export const LIKE_FUNCTIONS: readonly FunctionDef[] = [
     },
     description: 'Replaces every match of the regular expression; \\1 in repl refers to a group.',
     example: "SELECT regexp_replace('a1b22', '[0-9]+', '#')",
-  },
+  }),
 ];

@@ -6,57 +6,53 @@
  */
 import { newFixedArray, Vector } from '../../../common/column';
 import { mulberry32 } from '../../../common/prng';
-import { DataType, isNumericType, isWideDecimal, physicalKind, Types } from '../../../common/types';
+import { DataType, isWideDecimal, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
+import { domainNulls, mapNumbers, mapNumbers2, NullsOut, shapeOf } from '../kernels';
+import { arg, castForClass, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { commonSuperType, decimalType, integerRank, isFloatType, widenInteger } from '../type-rules';
-import { bigDivRound, compareStrings, StringOut, i64FromNumbers, MAX_EXACT, scaleOf, toBigScaled, toF64, toJsStrings, vectorFromNumbers } from '../vector-ops';
+import { compareStrings } from '../../../common/utf8';
+import { bigDivRound, fixedVector, StringOut, i64FromNumbers, MAX_EXACT, scaleOf, toBigScaled, toF64, toJsStrings, vectorFromNumbers } from '../vector-ops';
 import { bigintsAs } from './arithmetic';
 
 /** Numeric arguments stay as they are (kernels read them as float64); anything else becomes DOUBLE. */
 function numericOrDouble(t: DataType): DataType {
-  return isNumericType(t) && t.name !== 'BOOLEAN' ? t : Types.DOUBLE;
+  return castForClass('NUMERIC', t);
 }
 
 function doubleResult(values: Float64Array, nulls: Uint8Array | null = null): Vector {
-  return { kind: 'fixed', type: Types.DOUBLE, length: values.length, values, nulls };
+  return fixedVector(Types.DOUBLE, values, nulls);
 }
 
-/** NULL where fn produced NaN from a non-NaN input (outside the function's domain). */
-function domainNulls(input: Float64Array, output: Float64Array): Uint8Array | null {
-  let nulls: Uint8Array | null = null;
-  for (let rowIdx = 0; rowIdx < output.length; rowIdx++) {
-    const value = output[rowIdx];
-    if (value !== value && input[rowIdx] === input[rowIdx]) {
-      nulls ??= new Uint8Array(output.length);
-      nulls[rowIdx] = 1;
-    }
-  }
-  return nulls;
-}
-
-function unaryDouble(name: string, fn: (x: number) => number, description: string, example: string, aliases: string[] = []): FunctionDef {
-  return {
+/** A DOUBLE function of one number: `template` over `x` (loop-gen), NULL where it leaves the domain (NaN). */
+function unaryDouble(name: string, template: string, description: string, example: string, aliases: string[] = []): FunctionDef {
+  return math({
     name,
     aliases,
-    family: 'math',
-    signature: `${name}(x) -> DOUBLE`,
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: (types) => ({ argTypes: [numericOrDouble(types[0])], returnType: Types.DOUBLE }),
-    nulls: 'propagate',
+    args: [arg('x', 'NUMERIC')],
+    returns: Types.DOUBLE,
     kernel: (args, rowCount) => {
       const input = toF64(args[0]);
-      const out = new Float64Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = fn(input[rowIdx]);
-      return doubleResult(out, domainNulls(input, out));
+      const out = mapNumbers(template, input, new Float64Array(rowCount), rowCount);
+      return doubleResult(out, domainNulls(input, out, rowCount));
     },
     description,
     example,
+  });
+}
+
+/** A DOUBLE function of two numbers: `template` over `x` and `y`. */
+function binaryDouble(template: string, withDomainNulls: boolean) {
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const x = toF64(args[0]);
+    const y = toF64(args[1]);
+    const out = mapNumbers2(template, x, y, new Float64Array(rowCount), rowCount, shapeOf(site));
+    return doubleResult(out, withDomainNulls ? domainNulls(x, out, rowCount) : null);
   };
 }
 
 /** ln etc.: NULL for x <= 0 (Doris). */
-const positiveOnly = (fn: (x: number) => number) => (x: number): number => (x > 0 ? fn(x) : NaN);
+const positiveOnly = (call: string): string => `x > 0 ? ${call} : NaN`;
 
 /** Round x to `digits` decimals, half away from zero, through the decimal text (so 1.005 -> 1.01). */
 export function roundDouble(value: number, digits: number, truncate: boolean): number {
@@ -108,19 +104,16 @@ function roundKernel(truncate: boolean) {
   };
 }
 
-function resolveRound(name: string) {
-  return (types: readonly DataType[]): Resolution => {
-    const t = numericOrDouble(types[0]);
-    const argTypes = types.length > 1 ? [t, Types.INT] : [t];
-    if (t.name === 'DECIMAL' && types.length === 1) {
-      const p = t.precision ?? 9;
-      const s = t.scale ?? 0;
-      return { argTypes, returnType: decimalType(p - s + 1, 0) };
-    }
-    if (t.name === 'FLOAT') return { argTypes: [Types.DOUBLE, ...argTypes.slice(1)], returnType: Types.DOUBLE };
-    void name;
-    return { argTypes, returnType: t };
-  };
+function resolveRound(types: readonly DataType[]): Resolution {
+  const t = numericOrDouble(types[0]);
+  const argTypes = types.length > 1 ? [t, Types.INT] : [t];
+  if (t.name === 'DECIMAL' && types.length === 1) {
+    const p = t.precision ?? 9;
+    const s = t.scale ?? 0;
+    return { argTypes, returnType: decimalType(p - s + 1, 0) };
+  }
+  if (t.name === 'FLOAT') return { argTypes: [Types.DOUBLE, ...argTypes.slice(1)], returnType: Types.DOUBLE };
+  return { argTypes, returnType: t };
 }
 
 function ceilFloorKernel(ceil: boolean) {
@@ -140,18 +133,15 @@ function ceilFloorKernel(ceil: boolean) {
       return bigintsAs(type, out, null);
     }
     if (integerRank(inType) >= 0) return args[0];
-    const input = toF64(args[0]);
-    const out = new Float64Array(rowCount);
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = ceil ? Math.ceil(input[rowIdx]) : Math.floor(input[rowIdx]);
-    let nulls: Uint8Array | null = null;
+    const out = mapNumbers(ceil ? 'Math.ceil(x)' : 'Math.floor(x)', toF64(args[0]), new Float64Array(rowCount), rowCount);
+    const nulls = new NullsOut(rowCount);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (!(Math.abs(out[rowIdx]) <= MAX_EXACT)) {
-        nulls ??= new Uint8Array(rowCount);
-        nulls[rowIdx] = 1;
+        nulls.setNull(rowIdx);
         out[rowIdx] = 0;
       }
     }
-    return vectorFromNumbers(type, out, nulls);
+    return vectorFromNumbers(type, out, nulls.map);
   };
 }
 
@@ -167,18 +157,14 @@ function absKernel(args: readonly Vector[], rowCount: number, site: CallSite): V
   const inType = site.argTypes[0];
   if (isFloatType(type) || (type.name === 'DECIMAL' && !isWideDecimal(type) && !isWideDecimal(inType))) {
     const input = type.name === 'DECIMAL' ? (args[0] as { values: Float64Array }).values : toF64(args[0]);
-    const out = new Float64Array(rowCount);
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.abs(input[rowIdx]);
-    return { kind: 'fixed', type, length: rowCount, values: out, nulls: null };
+    return fixedVector(type, mapNumbers('Math.abs(x)', input, new Float64Array(rowCount), rowCount));
   }
   if (physicalKind(type) === 'i16' || physicalKind(type) === 'i32' || (physicalKind(type) === 'i64' && integerRank(inType) <= 3)) {
-    const input = toF64(args[0]);
-    const out = new Float64Array(rowCount);
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.abs(input[rowIdx]);
-    if (physicalKind(type) === 'i64') return { kind: 'fixed', type, length: rowCount, values: i64FromNumbers(out, rowCount), nulls: null };
+    const out = mapNumbers('Math.abs(x)', toF64(args[0]), new Float64Array(rowCount), rowCount);
+    if (physicalKind(type) === 'i64') return fixedVector(type, i64FromNumbers(out, rowCount));
     const values = newFixedArray(physicalKind(type), rowCount) as Float64Array;
     values.set(out);
-    return { kind: 'fixed', type, length: rowCount, values, nulls: null };
+    return fixedVector(type, values);
   }
   const out = toBigScaled(args[0], scaleOf(inType)).map((value) => (value < 0n ? -value : value));
   return bigintsAs(type, out, null);
@@ -231,16 +217,24 @@ function minMaxKernel(greatest: boolean) {
   };
 }
 
-function math(def: Omit<FunctionDef, 'family' | 'nulls'> & { nulls?: 'propagate' | 'custom' }): FunctionDef {
-  return { family: 'math', nulls: 'propagate', ...def };
+function math(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
+  return defineFunction({ family: 'math', ...decl });
+}
+
+/** greatest / least: every argument and the result in the arguments' common type. */
+function resolveCommon(name: string) {
+  return (types: readonly DataType[]): Resolution => {
+    const common = commonSuperType(types, name);
+    if (common.name === 'NULL') return { argTypes: types.map(() => Types.TINYINT), returnType: Types.TINYINT };
+    return { argTypes: types.map(() => common), returnType: common };
+  };
 }
 
 export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'abs',
-    signature: 'abs(x) -> same family (integers widen one step)',
-    minArgs: 1,
-    maxArgs: 1,
+    args: [arg('x')],
+    returns: 'same family (integers widen one step)',
     resolve: (types) => {
       const t = numericOrDouble(types[0]);
       if (integerRank(t) >= 0) return { argTypes: [t], returnType: widenInteger(t) };
@@ -254,9 +248,8 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'ceil',
     aliases: ['ceiling', 'dceil'],
-    signature: 'ceil(x) -> BIGINT | DECIMAL(p,0)',
-    minArgs: 1,
-    maxArgs: 1,
+    args: [arg('x')],
+    returns: 'BIGINT | DECIMAL(p,0)',
     resolve: resolveCeilFloor,
     kernel: ceilFloorKernel(true),
     description: 'Smallest integer not less than x.',
@@ -265,9 +258,8 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'floor',
     aliases: ['dfloor'],
-    signature: 'floor(x) -> BIGINT | DECIMAL(p,0)',
-    minArgs: 1,
-    maxArgs: 1,
+    args: [arg('x')],
+    returns: 'BIGINT | DECIMAL(p,0)',
     resolve: resolveCeilFloor,
     kernel: ceilFloorKernel(false),
     description: 'Largest integer not greater than x.',
@@ -276,61 +268,54 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'round',
     aliases: ['dround'],
-    signature: 'round(x[, d]) -> type of x',
-    minArgs: 1,
-    maxArgs: 2,
-    resolve: resolveRound('round'),
+    args: [arg('x'), opt('d')],
+    returns: 'type of x',
+    resolve: resolveRound,
     kernel: roundKernel(false),
     description: 'Rounds half away from zero to d decimals (default 0). A DECIMAL keeps its scale.',
     example: 'SELECT round(2.5), round(3.14159, 2)',
   }),
   math({
     name: 'truncate',
-    signature: 'truncate(x, d) -> type of x',
-    minArgs: 1,
-    maxArgs: 2,
-    resolve: resolveRound('truncate'),
+    args: [arg('x'), opt('d')],
+    returns: 'type of x',
+    resolve: resolveRound,
     kernel: roundKernel(true),
     description: 'Cuts x toward zero to d decimals.',
     example: 'SELECT truncate(3.789, 1)',
   }),
-  unaryDouble('sqrt', (x) => (x >= 0 ? Math.sqrt(x) : NaN), 'Square root; NULL for negative x.', 'SELECT sqrt(16)', ['dsqrt']),
-  unaryDouble('cbrt', Math.cbrt, 'Cube root.', 'SELECT cbrt(27)'),
-  unaryDouble('exp', Math.exp, 'e raised to x.', 'SELECT exp(1)', ['dexp']),
-  unaryDouble('ln', positiveOnly(Math.log), 'Natural logarithm; NULL for x <= 0.', 'SELECT ln(2.718281828459045)', ['dlog1']),
-  unaryDouble('log10', positiveOnly(Math.log10), 'Base-10 logarithm; NULL for x <= 0.', 'SELECT log10(1000)', ['dlog10']),
-  unaryDouble('log2', positiveOnly(Math.log2), 'Base-2 logarithm; NULL for x <= 0.', 'SELECT log2(8)'),
-  unaryDouble('sin', Math.sin, 'Sine (radians).', 'SELECT sin(0)'),
-  unaryDouble('cos', Math.cos, 'Cosine (radians).', 'SELECT cos(0)'),
-  unaryDouble('tan', Math.tan, 'Tangent (radians).', 'SELECT tan(0)'),
-  unaryDouble('asin', Math.asin, 'Arc sine; NULL outside [-1, 1].', 'SELECT asin(1)'),
-  unaryDouble('acos', Math.acos, 'Arc cosine; NULL outside [-1, 1].', 'SELECT acos(1)'),
-  unaryDouble('atan', Math.atan, 'Arc tangent.', 'SELECT atan(1)'),
-  unaryDouble('degrees', (x) => (x * 180) / Math.PI, 'Radians to degrees.', 'SELECT degrees(pi())'),
-  unaryDouble('radians', (x) => (x * Math.PI) / 180, 'Degrees to radians.', 'SELECT radians(180)'),
+  unaryDouble('sqrt', 'x >= 0 ? Math.sqrt(x) : NaN', 'Square root; NULL for negative x.', 'SELECT sqrt(16)', ['dsqrt']),
+  unaryDouble('cbrt', 'Math.cbrt(x)', 'Cube root.', 'SELECT cbrt(27)'),
+  unaryDouble('exp', 'Math.exp(x)', 'e raised to x.', 'SELECT exp(1)', ['dexp']),
+  unaryDouble('ln', positiveOnly('Math.log(x)'), 'Natural logarithm; NULL for x <= 0.', 'SELECT ln(2.718281828459045)', ['dlog1']),
+  unaryDouble('log10', positiveOnly('Math.log10(x)'), 'Base-10 logarithm; NULL for x <= 0.', 'SELECT log10(1000)', ['dlog10']),
+  unaryDouble('log2', positiveOnly('Math.log2(x)'), 'Base-2 logarithm; NULL for x <= 0.', 'SELECT log2(8)'),
+  unaryDouble('sin', 'Math.sin(x)', 'Sine (radians).', 'SELECT sin(0)'),
+  unaryDouble('cos', 'Math.cos(x)', 'Cosine (radians).', 'SELECT cos(0)'),
+  unaryDouble('tan', 'Math.tan(x)', 'Tangent (radians).', 'SELECT tan(0)'),
+  unaryDouble('asin', 'Math.asin(x)', 'Arc sine; NULL outside [-1, 1].', 'SELECT asin(1)'),
+  unaryDouble('acos', 'Math.acos(x)', 'Arc cosine; NULL outside [-1, 1].', 'SELECT acos(1)'),
+  unaryDouble('atan', 'Math.atan(x)', 'Arc tangent.', 'SELECT atan(1)'),
+  unaryDouble('degrees', '(x * 180) / Math.PI', 'Radians to degrees.', 'SELECT degrees(pi())'),
+  unaryDouble('radians', '(x * Math.PI) / 180', 'Degrees to radians.', 'SELECT radians(180)'),
   math({
     name: 'log',
+    args: [opt('base', 'NUMERIC'), arg('x', 'NUMERIC')],
+    returns: Types.DOUBLE,
     signature: 'log(base, x) -> DOUBLE (log(x) is ln(x))',
-    minArgs: 1,
-    maxArgs: 2,
-    resolve: (types) => ({ argTypes: types.map(numericOrDouble), returnType: Types.DOUBLE }),
-    kernel: (args, rowCount) => {
-      const out = new Float64Array(rowCount);
-      const nulls = new Uint8Array(rowCount);
-      let anyNull = false;
+    kernel: (args, rowCount, site) => {
+      const nulls = new NullsOut(rowCount);
       if (args.length === 1) {
         const x = toF64(args[0]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.log(x[rowIdx]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (!(x[rowIdx] > 0)) anyNull = (nulls[rowIdx] = 1) === 1;
-      } else {
-        const base = toF64(args[0]);
-        const x = toF64(args[1]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-          out[rowIdx] = Math.log(x[rowIdx]) / Math.log(base[rowIdx]);
-          if (!(x[rowIdx] > 0) || !(base[rowIdx] > 0) || base[rowIdx] === 1) anyNull = (nulls[rowIdx] = 1) === 1;
-        }
+        const out = mapNumbers('Math.log(x)', x, new Float64Array(rowCount), rowCount);
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (!(x[rowIdx] > 0)) nulls.setNull(rowIdx);
+        return doubleResult(out, nulls.map);
       }
-      return doubleResult(out, anyNull ? nulls : null);
+      const base = toF64(args[0]);
+      const x = toF64(args[1]);
+      const out = mapNumbers2('Math.log(y) / Math.log(x)', base, x, new Float64Array(rowCount), rowCount, shapeOf(site));
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (!(x[rowIdx] > 0) || !(base[rowIdx] > 0) || base[rowIdx] === 1) nulls.setNull(rowIdx);
+      return doubleResult(out, nulls.map);
     },
     description: 'Logarithm of x in the given base; NULL outside the domain.',
     example: 'SELECT log(2, 8)',
@@ -338,68 +323,41 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'pow',
     aliases: ['power', 'dpow', 'fpow'],
-    signature: 'pow(x, y) -> DOUBLE',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: (types) => ({ argTypes: types.map(numericOrDouble), returnType: Types.DOUBLE }),
-    kernel: (args, rowCount) => {
-      const x = toF64(args[0]);
-      const y = toF64(args[1]);
-      const out = new Float64Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.pow(x[rowIdx], y[rowIdx]);
-      return doubleResult(out, domainNulls(x, out));
-    },
+    args: [arg('x', 'NUMERIC'), arg('y', 'NUMERIC')],
+    returns: Types.DOUBLE,
+    kernel: binaryDouble('Math.pow(x, y)', true),
     description: 'x raised to the power y.',
     example: 'SELECT pow(2, 10)',
   }),
   math({
     name: 'atan2',
-    signature: 'atan2(y, x) -> DOUBLE',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: (types) => ({ argTypes: types.map(numericOrDouble), returnType: Types.DOUBLE }),
-    kernel: (args, rowCount) => {
-      const y = toF64(args[0]);
-      const x = toF64(args[1]);
-      const out = new Float64Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.atan2(y[rowIdx], x[rowIdx]);
-      return doubleResult(out);
-    },
+    args: [arg('y', 'NUMERIC'), arg('x', 'NUMERIC')],
+    returns: Types.DOUBLE,
+    kernel: binaryDouble('Math.atan2(x, y)', false),
     description: 'Arc tangent of y/x using both signs.',
     example: 'SELECT atan2(1, 1)',
   }),
   math({
     name: 'sign',
     aliases: ['signum'],
-    signature: 'sign(x) -> TINYINT',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: (types) => ({ argTypes: [numericOrDouble(types[0])], returnType: Types.TINYINT }),
-    kernel: (args, rowCount) => {
-      const x = toF64(args[0]);
-      const out = new Int8Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = x[rowIdx] > 0 ? 1 : x[rowIdx] < 0 ? -1 : 0;
-      return { kind: 'fixed', type: Types.TINYINT, length: rowCount, values: out, nulls: null };
-    },
+    args: [arg('x', 'NUMERIC')],
+    returns: Types.TINYINT,
+    kernel: (args, rowCount) => fixedVector(Types.TINYINT, mapNumbers('x > 0 ? 1 : x < 0 ? -1 : 0', toF64(args[0]), new Int8Array(rowCount), rowCount)),
     description: '-1, 0 or 1 by the sign of x.',
     example: 'SELECT sign(-4)',
   }),
   math({
     name: 'pi',
-    signature: 'pi() -> DOUBLE',
-    minArgs: 0,
-    maxArgs: 0,
-    resolve: () => ({ argTypes: [], returnType: Types.DOUBLE }),
+    args: [],
+    returns: Types.DOUBLE,
     kernel: (_args, rowCount) => doubleResult(new Float64Array(rowCount).fill(Math.PI)),
     description: 'The constant pi.',
     example: 'SELECT pi()',
   }),
   math({
     name: 'e',
-    signature: 'e() -> DOUBLE',
-    minArgs: 0,
-    maxArgs: 0,
-    resolve: () => ({ argTypes: [], returnType: Types.DOUBLE }),
+    args: [],
+    returns: Types.DOUBLE,
     kernel: (_args, rowCount) => doubleResult(new Float64Array(rowCount).fill(Math.E)),
     description: "Euler's number.",
     example: 'SELECT e()',
@@ -407,10 +365,8 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   math({
     name: 'rand',
     aliases: ['random'],
-    signature: 'rand([seed]) -> DOUBLE',
-    minArgs: 0,
-    maxArgs: 1,
-    resolve: (types) => ({ argTypes: types.map(() => Types.BIGINT), returnType: Types.DOUBLE }),
+    args: [opt('seed', 'BIGINT')],
+    returns: Types.DOUBLE,
     volatility: 'row',
     nulls: 'custom',
     kernel: (args, rowCount, site) => {
@@ -433,31 +389,20 @@ export const MATH_FUNCTIONS: readonly FunctionDef[] = [
   }),
   math({
     name: 'greatest',
-    signature: 'greatest(a, b, ...) -> common type',
-    minArgs: 1,
-    maxArgs: Infinity,
-    resolve: (types) => {
-      const common = commonSuperType(types, 'greatest');
-      if (common.name === 'NULL') return { argTypes: types.map(() => Types.TINYINT), returnType: Types.TINYINT };
-      return { argTypes: types.map(() => common), returnType: common };
-    },
+    args: [arg('a'), rest('b', undefined, true)],
+    returns: 'common type',
+    resolve: resolveCommon('greatest'),
     kernel: minMaxKernel(true),
     description: 'The largest argument; NULL if any argument is NULL.',
     example: 'SELECT greatest(1, 5, 3)',
   }),
   math({
     name: 'least',
-    signature: 'least(a, b, ...) -> common type',
-    minArgs: 1,
-    maxArgs: Infinity,
-    resolve: (types) => {
-      const common = commonSuperType(types, 'least');
-      if (common.name === 'NULL') return { argTypes: types.map(() => Types.TINYINT), returnType: Types.TINYINT };
-      return { argTypes: types.map(() => common), returnType: common };
-    },
+    args: [arg('a'), rest('b', undefined, true)],
+    returns: 'common type',
+    resolve: resolveCommon('least'),
     kernel: minMaxKernel(false),
     description: 'The smallest argument; NULL if any argument is NULL.',
     example: 'SELECT least(1, 5, 3)',
   }),
 ];
-

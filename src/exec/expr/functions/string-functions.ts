@@ -1,69 +1,19 @@
 /**
  * String functions. Positions and lengths count characters (Unicode code points) except length(), which
  * counts bytes, as in Doris. Kernels work on UTF-8 bytes where they can (length, concat, ASCII
- * upper/lower/substring) and decode to JS strings only where the operation needs characters.
+ * upper/lower/substring) and decode to JS strings only where the operation needs characters. One-string
+ * functions run on the kernel templates (kernels.ts mapRanges / mapStrings), which compute a
+ * dictionary-encoded column once per entry; functions whose result can grow without bound (repeat,
+ * lpad/rpad, replace) stay row by row so the string-column size checks apply.
  */
 import { createHash } from 'node:crypto';
 import { decodeUtf8, Vector } from '../../../common/column';
-import { DataType, isStringType, Types } from '../../../common/types';
-import type { CallSite, FunctionDef, Resolution } from '../function-registry';
-import { badArgs } from '../function-registry';
-import { checkStringBytes, StringOut, toF64, toJsStrings, utf8CharCount, compareStrings } from '../vector-ops';
-
-/** Argument kinds in a simple signature: 's' string, 'i' integer, 'd' double. */
-type ArgKind = 's' | 'i' | 'd';
-
-function argType(kind: ArgKind, t: DataType): DataType {
-  if (kind === 's') return isStringType(t) ? t : Types.STRING;
-  if (kind === 'i') return t.name === 'TINYINT' || t.name === 'SMALLINT' || t.name === 'INT' ? t : Types.INT;
-  return Types.DOUBLE;
-}
-
-/** A resolver for positional argument kinds (the last kind repeats for variadic functions). */
-export function simpleSignature(name: string, kinds: readonly ArgKind[], returnType: DataType): (types: readonly DataType[]) => Resolution {
-  return (types) => {
-    if (types.length > kinds.length && kinds.length === 0) throw badArgs(name, types);
-    return { argTypes: types.map((t, argIdx) => argType(kinds[Math.min(argIdx, kinds.length - 1)], t)), returnType };
-  };
-}
-
-/** Byte ranges of a string vector: plain vectors as they are, dictionaries through their entries. */
-export interface ByteSource {
-  readonly bytes: Uint8Array;
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-}
-
-export function byteSource(vec: Vector): ByteSource {
-  if (vec.kind === 'string') return { bytes: vec.bytes, starts: vec.offsets, ends: vec.offsets.subarray(1) };
-  if (vec.kind === 'dict') {
-    const encoder = new TextEncoder();
-    const encoded = vec.dict.map((entry) => encoder.encode(entry));
-    let total = 0;
-    for (const entry of encoded) total += entry.length;
-    const bytes = new Uint8Array(total);
-    const entryStarts = new Int32Array(encoded.length + 1);
-    let pos = 0;
-    encoded.forEach((entry, entryIdx) => {
-      bytes.set(entry, pos);
-      entryStarts[entryIdx] = pos;
-      pos += entry.length;
-    });
-    entryStarts[encoded.length] = pos;
-    const starts = new Int32Array(vec.length);
-    const ends = new Int32Array(vec.length);
-    for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) {
-      const code = vec.codes[rowIdx];
-      starts[rowIdx] = entryStarts[code];
-      ends[rowIdx] = entryStarts[code + 1];
-    }
-    return { bytes, starts, ends };
-  }
-  const texts = toJsStrings(vec);
-  const out = new StringOut(Types.STRING, vec.length);
-  for (const text of texts) out.push(text ?? '');
-  return byteSource(out.finish());
-}
+import { Types } from '../../../common/types';
+import type { CallSite, FunctionDef } from '../function-registry';
+import { byteSource, mapRanges, mapStrings, overRanges } from '../kernels';
+import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
+import { compareStrings, jsCharCount, utf8CharCount } from '../../../common/utf8';
+import { checkStringBytes, fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
 
 /** Numbers of an integer/double argument. */
 function nums(vec: Vector): ArrayLike<number> {
@@ -82,11 +32,11 @@ function mapRows(site: CallSite, rowCount: number, fn: (rowIdx: number) => strin
 }
 
 function intResult(values: Int32Array): Vector {
-  return { kind: 'fixed', type: Types.INT, length: values.length, values, nulls: null };
+  return fixedVector(Types.INT, values);
 }
 
 function boolResult(values: Uint8Array): Vector {
-  return { kind: 'fixed', type: Types.BOOLEAN, length: values.length, values, nulls: null };
+  return fixedVector(Types.BOOLEAN, values);
 }
 
 const SURROGATE_RE = /[\uD800-\uDFFF]/;
@@ -109,40 +59,20 @@ export function substringChars(text: string, pos: number, len: number): string {
 }
 
 function substringKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
-  const src = args[0];
   const pos = nums(args[1]);
   const len = args.length > 2 ? nums(args[2]) : null;
-  const out = new StringOut(site.returnType, rowCount);
-  if (src.kind === 'string') {
-    const { bytes, offsets } = src;
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      const start = offsets[rowIdx];
-      const end = offsets[rowIdx + 1];
-      let ascii = true;
-      for (let byteIdx = start; byteIdx < end; byteIdx++) {
-        if (bytes[byteIdx] > 0x7f) {
-          ascii = false;
-          break;
-        }
-      }
-      const p = Math.trunc(pos[rowIdx]);
-      const l = len === null ? Infinity : Math.trunc(len[rowIdx]);
-      if (ascii) {
-        const count = end - start;
-        let from = p > 0 ? p - 1 : count + p;
-        if (p === 0 || l <= 0 || from < 0 || from >= count) {
-          out.pushBytes(bytes, 0, 0);
-          continue;
-        }
-        const to = Math.min(count, from + Math.min(l, count));
-        out.pushBytes(bytes, start + from, start + to);
-      } else out.push(substringChars(decodeUtf8(bytes, start, end), p, l));
+  return mapStrings(args[0], rowCount, site, (bytes, start, end, out, rowIdx) => {
+    const p = Math.trunc(pos[rowIdx]);
+    const l = len === null ? Infinity : Math.trunc(len[rowIdx]);
+    if (!isAscii(bytes, start, end)) {
+      out.push(substringChars(decodeUtf8(bytes, start, end), p, l));
+      return;
     }
-    return out.finish();
-  }
-  const texts = toJsStrings(src);
-  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(substringChars(texts[rowIdx] ?? '', Math.trunc(pos[rowIdx]), len === null ? Infinity : Math.trunc(len[rowIdx])));
-  return out.finish();
+    const count = end - start;
+    const from = p > 0 ? p - 1 : count + p;
+    if (p === 0 || l <= 0 || from < 0 || from >= count) out.pushBytes(bytes, 0, 0);
+    else out.pushBytes(bytes, start + from, start + Math.min(count, from + Math.min(l, count)));
+  });
 }
 
 function concatKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
@@ -181,37 +111,39 @@ function concatWsKernel(args: readonly Vector[], rowCount: number, site: CallSit
   return out.finish();
 }
 
-/** Upper/lower case: ASCII bytes mapped directly, other rows through JS case mapping. */
+/** Whether a byte range is all ASCII (then bytes are characters). */
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let byteIdx = start; byteIdx < end; byteIdx++) if (bytes[byteIdx] > 0x7f) return false;
+  return true;
+}
+
+/** Upper/lower case: ASCII bytes mapped directly, other values through JS case mapping. */
 function caseKernel(upper: boolean) {
-  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
-    const src = byteSource(args[0]);
-    const out = new StringOut(site.returnType, rowCount);
-    const lowBound = upper ? 0x61 : 0x41;
-    const highBound = upper ? 0x7a : 0x5a;
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      const start = src.starts[rowIdx];
-      const end = src.ends[rowIdx];
-      let ascii = true;
-      for (let byteIdx = start; byteIdx < end; byteIdx++) {
-        if (src.bytes[byteIdx] > 0x7f) {
-          ascii = false;
-          break;
-        }
-      }
-      if (!ascii) {
-        const text = decodeUtf8(src.bytes, start, end);
+  const lowBound = upper ? 0x61 : 0x41;
+  const highBound = upper ? 0x7a : 0x5a;
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector =>
+    mapStrings(args[0], rowCount, site, (bytes, start, end, out) => {
+      if (!isAscii(bytes, start, end)) {
+        const text = decodeUtf8(bytes, start, end);
         out.push(upper ? text.toUpperCase() : text.toLowerCase());
-        continue;
+        return;
       }
-      const copy = src.bytes.slice(start, end);
+      const copy = bytes.slice(start, end);
       for (let byteIdx = 0; byteIdx < copy.length; byteIdx++) {
         const byte = copy[byteIdx];
         if (byte >= lowBound && byte <= highBound) copy[byteIdx] = byte ^ 0x20;
       }
       out.pushBytes(copy, 0, copy.length);
-    }
-    return out.finish();
-  };
+    });
+}
+
+/** A string map that works on the decoded value: `fn(text, rowIdx)`; null makes the row NULL. */
+function mapTexts(args: readonly Vector[], rowCount: number, site: CallSite, fn: (text: string, rowIdx: number) => string | null): Vector {
+  return mapStrings(args[0], rowCount, site, (bytes, start, end, out, rowIdx) => {
+    const value = fn(decodeUtf8(bytes, start, end), rowIdx);
+    if (value === null) out.pushNull();
+    else out.push(value);
+  });
 }
 
 function trimString(text: string, chars: string | null, left: boolean, right: boolean): string {
@@ -230,23 +162,17 @@ function trimString(text: string, chars: string | null, left: boolean, right: bo
 }
 
 function trimDef(name: string, aliases: string[], left: boolean, right: boolean, what: string): FunctionDef {
-  return {
-    name,
+  return str(name, {
     aliases,
-    family: 'string',
-    signature: `${name}(str[, remove]) -> VARCHAR`,
-    minArgs: 1,
-    maxArgs: 2,
-    resolve: simpleSignature(name, ['s', 's'], Types.STRING),
-    nulls: 'propagate',
+    args: [arg('str', 'STRING'), opt('remove', 'STRING')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
       const remove = args.length > 1 ? toJsStrings(args[1]) : null;
-      return mapRows(site, rowCount, (rowIdx) => trimString(texts[rowIdx] ?? '', remove === null ? null : remove[rowIdx] ?? '', left, right));
+      return mapTexts(args, rowCount, site, (text, rowIdx) => trimString(text, remove === null ? null : remove[rowIdx] ?? '', left, right));
     },
     description: `Removes ${what} spaces (or repetitions of the given string).`,
     example: `SELECT ${name}('  ab  ')`,
-  };
+  });
 }
 
 /** 1-based character position of `needle` in `hay` at or after character `from` (1-based); 0 if absent. */
@@ -263,11 +189,6 @@ function locateChars(needle: string, hay: string, from: number): number {
   const unitIdx = hay.indexOf(needle, prefix.length);
   if (unitIdx < 0) return 0;
   return Array.from(hay.slice(0, unitIdx)).length + 1;
-}
-
-/** Characters of a string (code points), counted without building an array. */
-function charCount(text: string): number {
-  return SURROGATE_RE.test(text) ? Array.from(text).length : text.length;
 }
 
 /** The first `count` characters of a string (code points). */
@@ -292,13 +213,13 @@ function padKernel(left: boolean) {
         out.pushNull();
         continue;
       }
-      const textChars = charCount(text);
+      const textChars = jsCharCount(text);
       if (textChars >= target) {
         out.push(firstChars(text, target));
         continue;
       }
       const pad = pads[rowIdx] ?? '';
-      const padChars = charCount(pad);
+      const padChars = jsCharCount(pad);
       if (padChars === 0) {
         out.push('');
         continue;
@@ -360,25 +281,21 @@ function replaceKernel(args: readonly Vector[], rowCount: number, site: CallSite
   return out.finish();
 }
 
-function str(name: string, def: Omit<FunctionDef, 'name' | 'family' | 'nulls'> & { nulls?: 'propagate' | 'custom' }): FunctionDef {
-  return { name, family: 'string', nulls: 'propagate', ...def };
+function str(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
+  return defineFunction({ name, family: 'string', ...decl });
 }
 
 export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   str('concat', {
-    signature: 'concat(str, ...) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: Infinity,
-    resolve: simpleSignature('concat', ['s'], Types.STRING),
+    args: [rest('str', 'STRING')],
+    returns: Types.STRING,
     kernel: concatKernel,
     description: 'Concatenates its arguments; NULL if any argument is NULL.',
     example: "SELECT concat('a', 'b', 'c')",
   }),
   str('concat_ws', {
-    signature: 'concat_ws(sep, str, ...) -> VARCHAR',
-    minArgs: 2,
-    maxArgs: Infinity,
-    resolve: simpleSignature('concat_ws', ['s'], Types.STRING),
+    args: [arg('sep', 'STRING'), rest('str', 'STRING')],
+    returns: Types.STRING,
     nulls: 'custom',
     kernel: concatWsKernel,
     description: 'Joins the non-NULL arguments with a separator; NULL only when the separator is NULL.',
@@ -386,39 +303,31 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   }),
   str('substring', {
     aliases: ['substr', 'mid'],
-    signature: 'substring(str, pos[, len]) -> VARCHAR',
-    minArgs: 2,
-    maxArgs: 3,
-    resolve: simpleSignature('substring', ['s', 'i', 'i'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('pos', 'INT'), opt('len', 'INT')],
+    returns: Types.STRING,
     kernel: substringKernel,
     description: 'Characters from 1-based position pos (negative: from the end), at most len of them.',
     example: "SELECT substring('doris', 2, 3)",
   }),
   str('left', {
     aliases: ['strleft'],
-    signature: 'left(str, len) -> VARCHAR',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('left', ['s', 'i'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('len', 'INT')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
       const lens = nums(args[1]);
-      return mapRows(site, rowCount, (rowIdx) => substringChars(texts[rowIdx] ?? '', 1, Math.trunc(lens[rowIdx])));
+      return mapTexts(args, rowCount, site, (text, rowIdx) => substringChars(text, 1, Math.trunc(lens[rowIdx])));
     },
     description: 'The first len characters.',
     example: "SELECT left('doris', 2)",
   }),
   str('right', {
     aliases: ['strright'],
-    signature: 'right(str, len) -> VARCHAR',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('right', ['s', 'i'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('len', 'INT')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
       const lens = nums(args[1]);
-      return mapRows(site, rowCount, (rowIdx) => {
-        const cs = Array.from(texts[rowIdx] ?? '');
+      return mapTexts(args, rowCount, site, (text, rowIdx) => {
+        const cs = Array.from(text);
         const len = Math.trunc(lens[rowIdx]);
         return len <= 0 ? '' : cs.slice(Math.max(0, cs.length - len)).join('');
       });
@@ -428,50 +337,37 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   }),
   str('length', {
     aliases: ['octet_length'],
-    signature: 'length(str) -> INT',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('length', ['s'], Types.INT),
-    kernel: (args, rowCount) => {
-      const src = byteSource(args[0]);
-      const out = new Int32Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = src.ends[rowIdx] - src.starts[rowIdx];
-      return intResult(out);
-    },
+    args: [arg('str', 'STRING')],
+    returns: Types.INT,
+    kernel: (args, rowCount) => intResult(mapRanges('end - start', args[0], new Int32Array(rowCount), rowCount)),
     description: 'Length in bytes (UTF-8).',
     example: "SELECT length('héllo')",
   }),
   str('char_length', {
     aliases: ['character_length'],
-    signature: 'char_length(str) -> INT',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('char_length', ['s'], Types.INT),
-    kernel: (args, rowCount) => {
-      const src = byteSource(args[0]);
-      const out = new Int32Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = utf8CharCount(src.bytes, src.starts[rowIdx], src.ends[rowIdx]);
-      return intResult(out);
-    },
+    args: [arg('str', 'STRING')],
+    returns: Types.INT,
+    kernel: (args, rowCount) =>
+      intResult(
+        overRanges(args[0], rowCount, new Int32Array(rowCount), (src, count, target) => {
+          for (let idx = 0; idx < count; idx++) target[idx] = utf8CharCount(src.bytes, src.starts[idx], src.ends[idx]);
+        }),
+      ),
     description: 'Length in characters.',
     example: "SELECT char_length('héllo')",
   }),
   str('upper', {
     aliases: ['ucase'],
-    signature: 'upper(str) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('upper', ['s'], Types.STRING),
+    args: [arg('str', 'STRING')],
+    returns: Types.STRING,
     kernel: caseKernel(true),
     description: 'Upper case.',
     example: "SELECT upper('Doris')",
   }),
   str('lower', {
     aliases: ['lcase'],
-    signature: 'lower(str) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('lower', ['s'], Types.STRING),
+    args: [arg('str', 'STRING')],
+    returns: Types.STRING,
     kernel: caseKernel(false),
     description: 'Lower case.',
     example: "SELECT lower('Doris')",
@@ -480,49 +376,36 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   trimDef('ltrim', [], true, false, 'leading'),
   trimDef('rtrim', [], false, true, 'trailing'),
   str('replace', {
-    signature: 'replace(str, from, to) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('replace', ['s', 's', 's'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('from', 'STRING'), arg('to', 'STRING')],
+    returns: Types.STRING,
     kernel: replaceKernel,
     description: 'Replaces every occurrence of from by to.',
     example: "SELECT replace('a-b-c', '-', '+')",
   }),
   str('reverse', {
-    signature: 'reverse(str) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('reverse', ['s'], Types.STRING),
-    kernel: (args, rowCount, site) => {
-      const texts = toJsStrings(args[0]);
-      return mapRows(site, rowCount, (rowIdx) => Array.from(texts[rowIdx] ?? '').reverse().join(''));
-    },
+    args: [arg('str', 'STRING')],
+    returns: Types.STRING,
+    kernel: (args, rowCount, site) => mapTexts(args, rowCount, site, (text) => Array.from(text).reverse().join('')),
     description: 'Characters in reverse order.',
     example: "SELECT reverse('abc')",
   }),
   str('lpad', {
-    signature: 'lpad(str, len, pad) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('lpad', ['s', 'i', 's'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('len', 'INT'), arg('pad', 'STRING')],
+    returns: Types.STRING,
     kernel: padKernel(true),
     description: 'Left-pads to len characters with pad (truncates when longer).',
     example: "SELECT lpad('7', 3, '0')",
   }),
   str('rpad', {
-    signature: 'rpad(str, len, pad) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('rpad', ['s', 'i', 's'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('len', 'INT'), arg('pad', 'STRING')],
+    returns: Types.STRING,
     kernel: padKernel(false),
     description: 'Right-pads to len characters with pad (truncates when longer).',
     example: "SELECT rpad('7', 3, '0')",
   }),
   str('instr', {
-    signature: 'instr(str, substr) -> INT',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('instr', ['s', 's'], Types.INT),
+    args: [arg('str', 'STRING'), arg('substr', 'STRING')],
+    returns: Types.INT,
     kernel: (args, rowCount) => {
       const [hay, needle] = args.map(toJsStrings);
       const out = new Int32Array(rowCount);
@@ -534,10 +417,8 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
   }),
   str('locate', {
     aliases: ['position'],
-    signature: 'locate(substr, str[, pos]) -> INT',
-    minArgs: 2,
-    maxArgs: 3,
-    resolve: simpleSignature('locate', ['s', 's', 'i'], Types.INT),
+    args: [arg('substr', 'STRING'), arg('str', 'STRING'), opt('pos', 'INT')],
+    returns: Types.INT,
     kernel: (args, rowCount) => {
       const needle = toJsStrings(args[0]);
       const hay = toJsStrings(args[1]);
@@ -550,19 +431,15 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT locate('ri', 'doris')",
   }),
   str('repeat', {
-    signature: 'repeat(str, count) -> VARCHAR',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('repeat', ['s', 'i'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('count', 'INT')],
+    returns: Types.STRING,
     kernel: repeatKernel,
     description: 'str repeated count times.',
     example: "SELECT repeat('ab', 3)",
   }),
   str('split_part', {
-    signature: 'split_part(str, delimiter, n) -> VARCHAR',
-    minArgs: 3,
-    maxArgs: 3,
-    resolve: simpleSignature('split_part', ['s', 's', 'i'], Types.STRING),
+    args: [arg('str', 'STRING'), arg('delimiter', 'STRING'), arg('n', 'INT')],
+    returns: Types.STRING,
     kernel: (args, rowCount, site) => {
       const texts = toJsStrings(args[0]);
       const delims = toJsStrings(args[1]);
@@ -580,10 +457,8 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT split_part('a,b,c', ',', 2)",
   }),
   str('starts_with', {
-    signature: 'starts_with(str, prefix) -> BOOLEAN',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('starts_with', ['s', 's'], Types.BOOLEAN),
+    args: [arg('str', 'STRING'), arg('prefix', 'STRING')],
+    returns: Types.BOOLEAN,
     kernel: (args, rowCount) => {
       const a = byteSource(args[0]);
       const b = byteSource(args[1]);
@@ -600,10 +475,8 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT starts_with('doris', 'do')",
   }),
   str('ends_with', {
-    signature: 'ends_with(str, suffix) -> BOOLEAN',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('ends_with', ['s', 's'], Types.BOOLEAN),
+    args: [arg('str', 'STRING'), arg('suffix', 'STRING')],
+    returns: Types.BOOLEAN,
     kernel: (args, rowCount) => {
       const a = byteSource(args[0]);
       const b = byteSource(args[1]);
@@ -621,45 +494,29 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT ends_with('doris', 'is')",
   }),
   str('md5', {
-    signature: 'md5(str) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('md5', ['s'], Types.varchar(32)),
-    kernel: (args, rowCount, site) => {
-      const src = byteSource(args[0]);
-      return mapRows(site, rowCount, (rowIdx) => createHash('md5').update(src.bytes.subarray(src.starts[rowIdx], src.ends[rowIdx])).digest('hex'));
-    },
+    args: [arg('str', 'STRING')],
+    returns: Types.varchar(32),
+    kernel: (args, rowCount, site) => mapStrings(args[0], rowCount, site, (bytes, start, end, out) => out.push(createHash('md5').update(bytes.subarray(start, end)).digest('hex'))),
     description: 'MD5 digest as 32 lower-case hex digits.',
     example: "SELECT md5('abc')",
   }),
   str('ascii', {
-    signature: 'ascii(str) -> INT',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('ascii', ['s'], Types.INT),
-    kernel: (args, rowCount) => {
-      const src = byteSource(args[0]);
-      const out = new Int32Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = src.ends[rowIdx] > src.starts[rowIdx] ? src.bytes[src.starts[rowIdx]] : 0;
-      return intResult(out);
-    },
+    args: [arg('str', 'STRING')],
+    returns: Types.INT,
+    kernel: (args, rowCount) => intResult(mapRanges('end > start ? bytes[start] : 0', args[0], new Int32Array(rowCount), rowCount)),
     description: 'Code of the first byte, 0 for an empty string.',
     example: "SELECT ascii('A')",
   }),
   str('space', {
-    signature: 'space(n) -> VARCHAR',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('space', ['i'], Types.STRING),
+    args: [arg('n', 'INT')],
+    returns: Types.STRING,
     kernel: spaceKernel,
     description: 'A string of n spaces.',
     example: 'SELECT space(3)',
   }),
   str('strcmp', {
-    signature: 'strcmp(a, b) -> INT',
-    minArgs: 2,
-    maxArgs: 2,
-    resolve: simpleSignature('strcmp', ['s', 's'], Types.INT),
+    args: [arg('a', 'STRING'), arg('b', 'STRING')],
+    returns: Types.INT,
     kernel: (args, rowCount) => {
       const [a, b] = args.map(toJsStrings);
       const out = new Int32Array(rowCount);
@@ -670,10 +527,8 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT strcmp('a', 'b')",
   }),
   str('null_or_empty', {
-    signature: 'null_or_empty(str) -> BOOLEAN',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: simpleSignature('null_or_empty', ['s'], Types.BOOLEAN),
+    args: [arg('str', 'STRING')],
+    returns: Types.BOOLEAN,
     nulls: 'custom',
     kernel: (args, rowCount) => {
       const src = byteSource(args[0]);
