@@ -5,7 +5,7 @@
  *
  * Internal to src/exec/expr; imports only common/.
  */
-import { constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, ObjectVector, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
+import { anyNullIn, constantVector, decodeUtf8, encodeUtf8, FixedArray, getRaw, newFixedArray, ObjectVector, RawValue, StringVector, Vector, VectorBuilder } from '../../common/column';
 import { pow10 } from '../../common/convert';
 import { galeneError } from '../../common/errors';
 import { DataType, physicalKind } from '../../common/types';
@@ -43,10 +43,7 @@ export function withNulls(vec: Vector, nulls: Uint8Array | null): Vector {
 
 /** True when any row is null. */
 export function hasAnyNull(vec: Vector): boolean {
-  if (vec.nulls === null) return false;
-  const nulls = vec.nulls;
-  for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) if (nulls[rowIdx] !== 0) return true;
-  return false;
+  return anyNullIn(vec.nulls, 0, vec.length);
 }
 
 /** Low/high 32-bit views over a BigInt64Array: read and write 64-bit integers as numbers, no BigInt. */
