@@ -316,20 +316,22 @@ export function constantVector(type: DataType, value: RawValue, length: number):
   return { kind: 'fixed', type, length, values, nulls: null };
 }
 
+/** The null map of rows `rowIds[0..count)`, or null when none of them is NULL (an all-valid result). */
+export function takeNulls(source: Uint8Array | null, rowIds: Int32Array | readonly number[], count = rowIds.length): Uint8Array | null {
+  if (source === null) return null;
+  const taken = new Uint8Array(count);
+  let seen = 0;
+  for (let outIdx = 0; outIdx < count; outIdx++) {
+    const rowIsNull = source[rowIds[outIdx]];
+    taken[outIdx] = rowIsNull;
+    seen |= rowIsNull;
+  }
+  return seen !== 0 ? taken : null;
+}
+
 /** Rows `rowIds` of a vector, in that order (selection, late materialization, sort output). */
 export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], count = rowIds.length): Vector {
-  let nulls: Uint8Array | null = null;
-  if (vec.nulls !== null) {
-    const taken = new Uint8Array(count);
-    let seen = 0;
-    for (let outIdx = 0; outIdx < count; outIdx++) {
-      const rowIsNull = vec.nulls[rowIds[outIdx]];
-      taken[outIdx] = rowIsNull;
-      seen |= rowIsNull;
-    }
-    // No NULL among the picked rows: an all-valid result.
-    if (seen !== 0) nulls = taken;
-  }
+  const nulls = takeNulls(vec.nulls, rowIds, count);
   switch (vec.kind) {
     case 'fixed': {
       const kind = physicalKind(vec.type);

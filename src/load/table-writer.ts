@@ -4,7 +4,7 @@
  * Returns the rowsets to publish; nothing is visible until the caller commits the transaction, and the
  * caller deletes the written objects if it aborts.
  */
-import { Batch, takeRows, sliceVector, Vector } from '../common/column';
+import { Batch, sliceVector, takeNulls, takeRows, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import type { TableState } from '../meta/catalog';
@@ -56,28 +56,21 @@ function gatherRows(vec: Vector, rowIds: Int32Array): Vector {
       for (let byteIdx = srcOffsets[rowIds[outIdx]]; byteIdx < end; byteIdx++) bytes[pos++] = srcBytes[byteIdx];
       offsets[outIdx + 1] = pos;
     }
-    return { kind: 'string', type: vec.type, length: count, offsets, bytes, nulls: gatherNulls(vec.nulls, rowIds) };
+    return { kind: 'string', type: vec.type, length: count, offsets, bytes, nulls: takeNulls(vec.nulls, rowIds) };
   }
   if (vec.kind === 'fixed' && vec.values instanceof Int32Array) {
     const src = vec.values;
     const values = new Int32Array(count);
     for (let outIdx = 0; outIdx < count; outIdx++) values[outIdx] = src[rowIds[outIdx]];
-    return { kind: 'fixed', type: vec.type, length: count, values, nulls: gatherNulls(vec.nulls, rowIds) };
+    return { kind: 'fixed', type: vec.type, length: count, values, nulls: takeNulls(vec.nulls, rowIds) };
   }
   if (vec.kind === 'fixed' && vec.values instanceof Float64Array) {
     const src = vec.values;
     const values = new Float64Array(count);
     for (let outIdx = 0; outIdx < count; outIdx++) values[outIdx] = src[rowIds[outIdx]];
-    return { kind: 'fixed', type: vec.type, length: count, values, nulls: gatherNulls(vec.nulls, rowIds) };
+    return { kind: 'fixed', type: vec.type, length: count, values, nulls: takeNulls(vec.nulls, rowIds) };
   }
   return takeRows(vec, rowIds);
-}
-
-function gatherNulls(nulls: Uint8Array | null, rowIds: Int32Array): Uint8Array | null {
-  if (nulls === null) return null;
-  const out = new Uint8Array(rowIds.length);
-  for (let outIdx = 0; outIdx < rowIds.length; outIdx++) out[outIdx] = nulls[rowIds[outIdx]];
-  return out;
 }
 
 /** Group row ids by bucket with a counting sort: one pass to count, one to place. */
