@@ -23,6 +23,7 @@
  */
 import type { Batch, Vector } from '../common/column';
 import type { DataType } from '../common/types';
+import type { AggregateState } from './aggregate-state';
 import type { TaskContext } from './context';
 
 export interface ResolvedFunction {
@@ -61,12 +62,6 @@ export interface AggregateAccumulator {
    * exec_mem_limit. Optional: without it only the per-group estimate counts.
    */
   stateBytes?(): number;
-}
-
-/** An accumulator's serialized per-group state (see AggregateAccumulator.serialize). */
-export interface AggregateState {
-  readonly groupCount: number;
-  readonly data: unknown;
 }
 
 export interface ResolvedAggregate extends ResolvedFunction {

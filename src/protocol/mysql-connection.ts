@@ -18,7 +18,7 @@
  */
 import type { Socket } from 'node:net';
 import { GaleneError } from '../common/errors';
-import type { ProtocolBackend, SessionHandler } from './backend';
+import type { ConnectionLimits, ProtocolBackend, SessionHandler } from './backend';
 import type { StatementWireState } from './binary-params';
 import { CommandContext, COMMAND_HANDLERS, ServerStats } from './command-handlers';
 import { Capability, CommandCode, NATIVE_PASSWORD_PLUGIN, SERVER_CAPABILITIES, ServerStatus } from './constants';
@@ -27,7 +27,6 @@ import { newScramble, verifyNativePassword } from './native-password';
 import { IncomingPacket, PacketFramer, PacketTooLargeError } from './packet-framer';
 import { PacketReader } from './packet-reader';
 import { PacketWriter } from './packet-writer';
-import type { ConnectionSlots } from './mysql-server';
 import { writeErr, writeOk } from './reply-packets';
 import { ResultSink } from './result-encoder';
 import { PROTOCOL_ERRORS, toWireError, WireError } from './wire-error';
@@ -57,6 +56,21 @@ class ConnectionGoneError extends Error {
 const SOCKET_HIGH_WATER = 1024 * 1024;
 /** Stop reading from a client that has this many commands waiting. */
 const MAX_QUEUED_PACKETS = 64;
+
+/**
+ * What a connection asks its server for at login; the server (MysqlServer) owns the counts. Declared
+ * here, beside its one user, so that mysql-connection.ts imports nothing from mysql-server.ts.
+ */
+export interface ConnectionSlots {
+  /** The current limits (backend values over the server's options). */
+  limits(): ConnectionLimits;
+  /**
+   * Move `conn` from the handshake budget to the session budget of `user`; returns the error to refuse
+   * the login with (nothing is counted then).
+   */
+  claimSession(conn: MysqlConnection, user: string): WireError | null;
+}
+
 /** A client that does not close after a fatal error is cut off after this long. */
 const CLOSE_GRACE_MS = 5000;
 /**

@@ -18,7 +18,7 @@ import net from 'node:net';
 import { GaleneError } from '../common/errors';
 import type { ConnectionLimits, ProtocolBackend } from './backend';
 import type { ServerStats } from './command-handlers';
-import { MysqlConnection } from './mysql-connection';
+import { MysqlConnection, type ConnectionSlots } from './mysql-connection';
 import { PacketWriter } from './packet-writer';
 import { writeErr } from './reply-packets';
 import { PROTOCOL_ERRORS, WireError } from './wire-error';
@@ -46,17 +46,6 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
   maxAllowedPacket: 64 * 1024 * 1024,
   connectTimeoutSeconds: 10,
 });
-
-/** What a connection asks its server for at login; the server owns the counts. */
-export interface ConnectionSlots {
-  /** The current limits (backend values over the server's options). */
-  limits(): ConnectionLimits;
-  /**
-   * Move `conn` from the handshake budget to the session budget of `user`; returns the error to refuse
-   * the login with (nothing is counted then).
-   */
-  claimSession(conn: MysqlConnection, user: string): WireError | null;
-}
 
 const MAX_CONNECTION_ID = 0xffffffff;
 /** A refused socket whose client does not close is cut off after this long. */

@@ -8,13 +8,8 @@ import { selectRows, type Batch } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
 import { compileExpr, selectTrue } from '../expr';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { FilterNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-
-export interface FilterNode extends PlanNodeBase {
-  readonly kind: 'Filter';
-  readonly predicate: BoundExpr;
-}
 
 /** The rows of `input` where `predicate` is TRUE (also a scan fragment's in-thread path). */
 export async function* filterBatches(input: AsyncIterable<Batch>, predicate: BoundExpr, rt: OperatorRuntime): AsyncIterable<Batch> {

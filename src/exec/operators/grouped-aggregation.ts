@@ -14,7 +14,8 @@
 import { BATCH_SIZE, sliceVector, takeRows, type Batch, type Vector } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
 import type { TaskContext } from '../context';
-import type { AggregateAccumulator, AggregateState, CompiledExpr } from '../expr-api';
+import type { PartialAggregate } from '../aggregate-state';
+import type { AggregateAccumulator, CompiledExpr } from '../expr-api';
 import { resolveAggregate, selectTrue } from '../expr';
 import { collectColumns } from '../plan/bound-expr-utils';
 import type { AggregateSpec } from '../plan/physical-plan';
@@ -54,13 +55,6 @@ export function isRowSafe(expr: BoundExpr): boolean {
 
 /** Fraction of rows at or above which the fused path evaluates arguments over all rows (reject group). */
 const REJECT_GROUP_MIN_PASS = 0.5;
-
-/** The partial result of an aggregation: one row per group (keys) and each accumulator's state. */
-export interface PartialAggregate {
-  readonly groupCount: number;
-  readonly keys: Vector[];
-  readonly states: AggregateState[];
-}
 
 export interface GroupedAggregationSpec {
   readonly groupKeys: readonly BoundExpr[];

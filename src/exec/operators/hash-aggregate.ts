@@ -10,25 +10,12 @@
  * states the fragment yields (its `partialInputs[0]`) instead of consuming rows.
  */
 import { BATCH_SIZE, sliceVector, type Batch, type Vector } from '../../common/column';
-import type { BoundExpr } from '../bound-expr';
+import type { PartialAggregate } from '../aggregate-state';
 import { compileExpr } from '../expr';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { AggregateSpec, PlanNodeBase } from '../plan/physical-plan';
+import type { AggregateSpec, HashAggregateNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import { GroupedAggregation, type PartialAggregate } from './grouped-aggregation';
-
-export interface HashAggregateNode extends PlanNodeBase {
-  readonly kind: 'HashAggregate';
-  readonly groupKeys: readonly BoundExpr[];
-  readonly aggregates: readonly AggregateSpec[];
-  /** A fused predicate over the input (the former Filter child): only rows where it is TRUE count. */
-  readonly filter?: BoundExpr;
-  /**
-   * 'final': the input is a fragment's stream of partial states over the same group keys and aggregates
-   * (the fragment applied the filter); absent: the input is rows.
-   */
-  readonly mode?: 'final';
-}
+import { GroupedAggregation } from './grouped-aggregation';
 
 export async function* openHashAggregate(
   node: HashAggregateNode,

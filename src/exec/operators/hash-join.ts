@@ -6,25 +6,13 @@
  * The planner builds the smaller side of an INNER join (by estimated rows); a LEFT JOIN builds the right.
  */
 import type { Batch } from '../../common/column';
-import type { BoundExpr } from '../bound-expr';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { HashJoinNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { physicalKind } from '../../common/types';
 import type { Vector } from '../../common/column';
 import { makeRowKey } from './group-key-table';
 import { emitPairs, materializeBuild, RowPairs } from './join-common';
-
-export interface HashJoinNode extends PlanNodeBase {
-  readonly kind: 'HashJoin';
-  readonly joinType: 'inner' | 'left';
-  /** Key expressions over the left child's output, pairwise equal-typed with rightKeys. */
-  readonly leftKeys: readonly BoundExpr[];
-  readonly rightKeys: readonly BoundExpr[];
-  /** Residual ON condition over the joined row (left columns then right columns). */
-  readonly condition: BoundExpr | null;
-  readonly buildSide: 'left' | 'right';
-}
 
 export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const buildIsLeft = node.buildSide === 'left';

@@ -1,7 +1,8 @@
 /**
- * Physical operators: one file per operator, each exporting its node description (`<Name>Node`), its
- * `open<Name>` (one run: child batch streams in, its batch stream out, pull-based async iterables) and
- * `explain<Name>` (EXPLAIN parameter lines). The per-kind tables live in ../plan/operator-registry.ts.
+ * Physical operators: one file per operator, each exporting its `open<Name>` (one run: child batch streams
+ * in, its batch stream out, pull-based async iterables) and `explain<Name>` (EXPLAIN parameter lines). Its
+ * node description (`<Name>Node`) lives with the other plan types in ../plan/physical-plan.ts, which
+ * imports no operator; the per-kind tables live in ../plan/operator-registry.ts.
  * May import common/, meta/ and storage/ types, ../bound-expr, ../context, ../expr and ../plan; never sql/.
  */
 export * from './filter';

@@ -1,14 +1,7 @@
 /** Limit: skips `offset` rows, then passes at most `limit` rows and stops pulling its input. */
 import { sliceVector, type Batch } from '../../common/column';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { LimitNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-
-export interface LimitNode extends PlanNodeBase {
-  readonly kind: 'Limit';
-  /** null: no limit (OFFSET alone). */
-  readonly limit: number | null;
-  readonly offset: number;
-}
 
 export function sliceBatch(batch: Batch, start: number, end: number): Batch {
   if (start === 0 && end === batch.length) return batch;

@@ -4,19 +4,11 @@
  * Meant for small inputs: the cost is |left| x |right| condition evaluations.
  */
 import type { Batch } from '../../common/column';
-import type { BoundExpr } from '../bound-expr';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { NestedLoopJoinNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { BATCH_SIZE } from '../../common/column';
 import { emitPairs, materializeBuild, RowPairs } from './join-common';
-
-export interface NestedLoopJoinNode extends PlanNodeBase {
-  readonly kind: 'NestedLoopJoin';
-  readonly joinType: 'inner' | 'left' | 'cross';
-  /** Over the joined row (left columns then right columns); null for CROSS JOIN. */
-  readonly condition: BoundExpr | null;
-}
 
 export async function* openNestedLoopJoin(node: NestedLoopJoinNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const build = await materializeBuild(inputs[1], node.children[1].output, rt.ctx.task);

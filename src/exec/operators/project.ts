@@ -1,14 +1,8 @@
 /** Project: computes the output columns from the input batch (column references are passed through). */
 import type { Batch } from '../../common/column';
-import type { BoundExpr } from '../bound-expr';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { ProjectNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-
-export interface ProjectNode extends PlanNodeBase {
-  readonly kind: 'Project';
-  readonly exprs: readonly BoundExpr[];
-}
 
 export async function* openProject(node: ProjectNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const compiled = node.exprs.map((expr) => (expr.kind === 'column' ? null : rt.compile(expr)));

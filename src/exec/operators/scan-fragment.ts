@@ -14,28 +14,18 @@
  */
 import type { Batch } from '../../common/column';
 import { findColumn } from '../../meta/schema';
+import type { PartialAggregate } from '../aggregate-state';
 import type { BoundExpr } from '../bound-expr';
 import { compileExpr } from '../expr';
 import { bindFragmentParams } from '../parallel/run-fragment';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { FragmentAggregate, FragmentResult } from '../plan/fragment-spec';
+import type { FragmentResult } from '../plan/fragment-spec';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import { operatorCounter, type PlanNodeBase } from '../plan/physical-plan';
+import { operatorCounter, type FragmentAggregate, type ScanFragmentNode } from '../plan/physical-plan';
 import { filterBatches } from './filter';
-import { GroupedAggregation, type PartialAggregate } from './grouped-aggregation';
+import { GroupedAggregation } from './grouped-aggregation';
 import { aggregateToString } from './hash-aggregate';
-import { leadingKeyLookup, type TableScanNode } from './table-scan';
-
-export interface ScanFragmentNode extends PlanNodeBase {
-  readonly kind: 'ScanFragment';
-  readonly children: readonly [TableScanNode];
-  /** Worker tasks that may run at once (the source's scanDegree when planned). */
-  readonly degree: number;
-  /** Rows where this is not TRUE are dropped (the former Filter's predicate, or the aggregate's fused one). */
-  readonly filter: BoundExpr | null;
-  /** A partial aggregate over the filtered rows: the node then yields partial states, not batches. */
-  readonly aggregate: FragmentAggregate | null;
-}
+import { leadingKeyLookup } from './table-scan';
 
 /** `expr` for this run: subqueries resolved, `?` parameters bound; null when a parameter does not fit. */
 function bindExprs(exprs: readonly BoundExpr[], rt: OperatorRuntime): BoundExpr[] | null {

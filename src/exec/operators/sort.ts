@@ -4,15 +4,10 @@
  */
 import type { Batch } from '../../common/column';
 import { exprToString } from '../plan/bound-expr-utils';
-import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
+import type { SortKey, SortNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { batchBytes } from '../../common/column';
 import { compileSortKeys, concatBatches, emitPermuted, sortPermutationSliced } from './sort-permutation';
-
-export interface SortNode extends PlanNodeBase {
-  readonly kind: 'Sort';
-  readonly keys: readonly SortKey[];
-}
 
 export async function* openSort(node: SortNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const task = rt.ctx.task;

@@ -8,19 +8,8 @@ import { formatValue } from '../../common/convert';
 import type { TableSchema } from '../../meta/schema';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import { findColumn } from '../../meta/schema';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { TableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-
-export interface TableScanNode extends PlanNodeBase {
-  readonly kind: 'TableScan';
-  readonly table: TableSchema;
-  /** Name the query refers to the table by (alias or table name). */
-  readonly alias: string;
-  /** Stored column names to read, in output order; empty when only the row count matters (COUNT(*)). */
-  readonly columns: readonly string[];
-  readonly predicates: readonly ScanPredicate[];
-  readonly limit: number | null;
-}
 
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const source = rt.ctx.openTable(node.table);

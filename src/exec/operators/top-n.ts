@@ -4,17 +4,10 @@
  * so memory stays bounded by the limit rather than the input.
  */
 import { BATCH_SIZE, batchBytes, selectRows, type Batch } from '../../common/column';
-import type { PlanNodeBase, SortKey } from '../plan/physical-plan';
+import type { TopNNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { compileSortKeys, concatBatches, emitPermuted, sortPermutationSliced } from './sort-permutation';
 import { sortKeyToString } from './sort';
-
-export interface TopNNode extends PlanNodeBase {
-  readonly kind: 'TopN';
-  readonly keys: readonly SortKey[];
-  readonly limit: number;
-  readonly offset: number;
-}
 
 export async function* openTopN(node: TopNNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const keep = node.limit + node.offset;

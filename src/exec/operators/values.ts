@@ -4,16 +4,9 @@
  * A node with zero columns yields `rows.length` rows of no columns (the one-row source of SELECT 1).
  */
 import { VectorBuilder, type Batch } from '../../common/column';
-import type { BoundExpr } from '../bound-expr';
 import { evaluateConstant } from '../expr';
-import type { PlanNodeBase } from '../plan/physical-plan';
+import type { ValuesNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-
-export interface ValuesNode extends PlanNodeBase {
-  readonly kind: 'Values';
-  /** Cells already cast to the output column types. */
-  readonly rows: readonly (readonly BoundExpr[])[];
-}
 
 export async function* openValues(node: ValuesNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   if (node.rows.length === 0) return;

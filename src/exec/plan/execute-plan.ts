@@ -8,7 +8,7 @@
  * partial input; its groups count as rows.
  */
 import { getRaw, type Batch, type RawValue } from '../../common/column';
-import type { PartialAggregate } from '../operators/grouped-aggregation';
+import type { PartialAggregate } from '../aggregate-state';
 import { GaleneError } from '../../common/errors';
 import { Types, type DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';

@@ -12,15 +12,9 @@
 import type { Batch } from '../../common/column';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { ColumnSchema } from '../../meta/schema';
+import type { PartialAggregate } from '../aggregate-state';
 import type { BoundExpr } from '../bound-expr';
-import type { PartialAggregate } from '../operators/grouped-aggregation';
-import type { AggregateSpec } from './physical-plan';
-
-/** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */
-export interface FragmentAggregate {
-  readonly groupKeys: readonly BoundExpr[];
-  readonly aggregates: readonly AggregateSpec[];
-}
+import type { FragmentAggregate } from './physical-plan';
 
 export interface FragmentSpec {
   /** Stored columns the scan returns, in batch column order (schema entries: type, uniqueId). */

@@ -6,6 +6,7 @@
  * Only this file and the executor import the operators; operators never import the registry.
  */
 import type { Batch } from '../../common/column';
+import type { PartialAggregate } from '../aggregate-state';
 import { explainFilter, openFilter } from '../operators/filter';
 import { explainHashAggregate, openHashAggregate } from '../operators/hash-aggregate';
 import { explainHashJoin, openHashJoin } from '../operators/hash-join';
@@ -18,7 +19,6 @@ import { explainTableScan, openTableScan } from '../operators/table-scan';
 import { explainTopN, openTopN } from '../operators/top-n';
 import { explainUnionAll, openUnionAll } from '../operators/union-all';
 import { explainValues, openValues } from '../operators/values';
-import type { PartialAggregate } from '../operators/grouped-aggregation';
 import type { OperatorRuntime } from './operator-runtime';
 import type { OperatorKind, PhysicalNode } from './physical-plan';
 

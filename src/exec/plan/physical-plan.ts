@@ -7,26 +7,21 @@
  * (`AsyncIterable<Batch>`) into its own stream; a consumer that stops early (LIMIT) returns the
  * iterators, which closes the scans underneath.
  *
- * Adding an operator: a file in src/exec/operators/ exporting its node interface (kind, parameters), its
- * `open` and `explain` functions, its kind added to OperatorKind and PhysicalNode below, one entry in
- * OPERATORS (operator-registry.ts) and one case in nodeProperties (node-properties.ts) — the Record type
- * and the exhaustive switch make the build fail until every table handles it.
+ * A leaf types file: every node description (`<Name>Node`: kind, parameters) lives here, beside the
+ * PhysicalNode union, and imports only common/, meta/ and the bound-expression types. The operators
+ * (src/exec/operators/*.ts: `open` and `explain`), the per-kind tables, the plan passes, the fragment
+ * types and sql/ import this file; it imports none of them, so no import cycle closes through the plan.
+ *
+ * Adding an operator: its node interface here and its kind in OperatorKind and PhysicalNode, a file in
+ * src/exec/operators/ with its `open` and `explain` functions, one entry in OPERATORS
+ * (operator-registry.ts) and one case in nodeProperties (node-properties.ts) — the Record type and the
+ * exhaustive switch make the build fail until every table handles it.
  */
 import type { ResultColumn } from '../../common/result';
+import type { ScanPredicate } from '../../common/scan-predicate';
 import type { DataType } from '../../common/types';
+import type { TableSchema } from '../../meta/schema';
 import type { BoundExpr } from '../bound-expr';
-import type { FilterNode } from '../operators/filter';
-import type { HashAggregateNode } from '../operators/hash-aggregate';
-import type { HashJoinNode } from '../operators/hash-join';
-import type { LimitNode } from '../operators/limit';
-import type { NestedLoopJoinNode } from '../operators/nested-loop-join';
-import type { ProjectNode } from '../operators/project';
-import type { ScanFragmentNode } from '../operators/scan-fragment';
-import type { SortNode } from '../operators/sort';
-import type { TableScanNode } from '../operators/table-scan';
-import type { TopNNode } from '../operators/top-n';
-import type { UnionAllNode } from '../operators/union-all';
-import type { ValuesNode } from '../operators/values';
 
 export type OperatorKind =
   | 'TableScan'
@@ -90,6 +85,116 @@ export interface AggregateSpec {
   readonly argTypes: readonly DataType[];
   readonly distinct: boolean;
   readonly type: DataType;
+}
+
+/** TableScan (operators/table-scan.ts): a table's rows through its TableSource. */
+export interface TableScanNode extends PlanNodeBase {
+  readonly kind: 'TableScan';
+  readonly table: TableSchema;
+  /** Name the query refers to the table by (alias or table name). */
+  readonly alias: string;
+  /** Stored column names to read, in output order; empty when only the row count matters (COUNT(*)). */
+  readonly columns: readonly string[];
+  readonly predicates: readonly ScanPredicate[];
+  readonly limit: number | null;
+}
+
+/** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */
+export interface FragmentAggregate {
+  readonly groupKeys: readonly BoundExpr[];
+  readonly aggregates: readonly AggregateSpec[];
+}
+
+/** ScanFragment (operators/scan-fragment.ts, EXPLAIN: SCAN FRAGMENT): scan, filter, partial aggregate in workers. */
+export interface ScanFragmentNode extends PlanNodeBase {
+  readonly kind: 'ScanFragment';
+  readonly children: readonly [TableScanNode];
+  /** Worker tasks that may run at once (the source's scanDegree when planned). */
+  readonly degree: number;
+  /** Rows where this is not TRUE are dropped (the former Filter's predicate, or the aggregate's fused one). */
+  readonly filter: BoundExpr | null;
+  /** A partial aggregate over the filtered rows: the node then yields partial states, not batches. */
+  readonly aggregate: FragmentAggregate | null;
+}
+
+/** Values (operators/values.ts): constant rows. */
+export interface ValuesNode extends PlanNodeBase {
+  readonly kind: 'Values';
+  /** Cells already cast to the output column types. */
+  readonly rows: readonly (readonly BoundExpr[])[];
+}
+
+/** Filter (operators/filter.ts): the rows whose predicate is TRUE. */
+export interface FilterNode extends PlanNodeBase {
+  readonly kind: 'Filter';
+  readonly predicate: BoundExpr;
+}
+
+/** Project (operators/project.ts): the output columns computed from the input batch. */
+export interface ProjectNode extends PlanNodeBase {
+  readonly kind: 'Project';
+  readonly exprs: readonly BoundExpr[];
+}
+
+/** HashAggregate (operators/hash-aggregate.ts): GROUP BY keys and aggregate calls. */
+export interface HashAggregateNode extends PlanNodeBase {
+  readonly kind: 'HashAggregate';
+  readonly groupKeys: readonly BoundExpr[];
+  readonly aggregates: readonly AggregateSpec[];
+  /** A fused predicate over the input (the former Filter child): only rows where it is TRUE count. */
+  readonly filter?: BoundExpr;
+  /**
+   * 'final': the input is a fragment's stream of partial states over the same group keys and aggregates
+   * (the fragment applied the filter); absent: the input is rows.
+   */
+  readonly mode?: 'final';
+}
+
+/** Sort (operators/sort.ts): all input rows in key order. */
+export interface SortNode extends PlanNodeBase {
+  readonly kind: 'Sort';
+  readonly keys: readonly SortKey[];
+}
+
+/** TopN (operators/top-n.ts): ORDER BY ... LIMIT without sorting everything. */
+export interface TopNNode extends PlanNodeBase {
+  readonly kind: 'TopN';
+  readonly keys: readonly SortKey[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Limit (operators/limit.ts): skips `offset` rows, then passes at most `limit`. */
+export interface LimitNode extends PlanNodeBase {
+  readonly kind: 'Limit';
+  /** null: no limit (OFFSET alone). */
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** HashJoin (operators/hash-join.ts): INNER and LEFT OUTER equi-joins. */
+export interface HashJoinNode extends PlanNodeBase {
+  readonly kind: 'HashJoin';
+  readonly joinType: 'inner' | 'left';
+  /** Key expressions over the left child's output, pairwise equal-typed with rightKeys. */
+  readonly leftKeys: readonly BoundExpr[];
+  readonly rightKeys: readonly BoundExpr[];
+  /** Residual ON condition over the joined row (left columns then right columns). */
+  readonly condition: BoundExpr | null;
+  readonly buildSide: 'left' | 'right';
+}
+
+/** NestedLoopJoin (operators/nested-loop-join.ts): CROSS JOIN and joins without an equality to hash on. */
+export interface NestedLoopJoinNode extends PlanNodeBase {
+  readonly kind: 'NestedLoopJoin';
+  readonly joinType: 'inner' | 'left' | 'cross';
+  /** Over the joined row (left columns then right columns); null for CROSS JOIN. */
+  readonly condition: BoundExpr | null;
+}
+
+/** UnionAll (operators/union-all.ts): the inputs' rows one input after another. */
+export interface UnionAllNode extends PlanNodeBase {
+  readonly kind: 'UnionAll';
 }
 
 /**

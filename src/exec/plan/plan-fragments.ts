@@ -18,11 +18,9 @@
 import type { TableSchema } from '../../meta/schema';
 import type { BoundExpr } from '../bound-expr';
 import { resolveAggregate } from '../expr';
-import type { HashAggregateNode } from '../operators/hash-aggregate';
-import type { ScanFragmentNode } from '../operators/scan-fragment';
-import { leadingKeyLookup, type TableScanNode } from '../operators/table-scan';
+import { leadingKeyLookup } from '../operators/table-scan';
 import { fragmentSafeExpr } from '../parallel/run-fragment';
-import type { AggregateSpec, PhysicalNode } from './physical-plan';
+import type { AggregateSpec, HashAggregateNode, PhysicalNode, ScanFragmentNode, TableScanNode } from './physical-plan';
 
 /** Name by which EXPLAIN tests and `disable_nereids_rules` skip the pass. */
 export const PLAN_FRAGMENTS = 'plan_fragments';

@@ -7,7 +7,8 @@
  */
 import { getRaw, RawValue, Vector } from '../../../common/column';
 import { DataType, isNumericType, isStringType, physicalKind, Types } from '../../../common/types';
-import type { AggregateAccumulator, AggregateState } from '../../expr-api';
+import type { AggregateState } from '../../aggregate-state';
+import type { AggregateAccumulator } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
 import { compareBytes } from '../../../common/bytes';
