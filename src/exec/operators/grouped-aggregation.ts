@@ -1,7 +1,7 @@
 /**
  * The work of a hash aggregate over a stream of batches, apart from the operator plumbing, so the same
  * code runs in the HashAggregate operator and, as a partial aggregate, in scan workers
- * (src/exec/parallel/scan-fragment.ts): GROUP BY keys -> dense group ids -> one AggregateAccumulator per
+ * (the fragment runtime, src/exec/parallel/run-fragment.ts): GROUP BY keys -> dense group ids -> one AggregateAccumulator per
  * aggregate call.
  *
  * An optional filter is fused in: the predicate becomes a selection vector and no filtered copy of the
