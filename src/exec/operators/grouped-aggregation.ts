@@ -1,8 +1,8 @@
 /**
  * The work of a hash aggregate over a stream of batches, apart from the operator plumbing, so the same
- * code runs in the HashAggregate operator and, as a partial aggregate, in scan workers
- * (the fragment runtime, src/exec/parallel/run-fragment.ts): GROUP BY keys -> dense group ids -> one AggregateAccumulator per
- * aggregate call.
+ * code runs in the HashAggregate operator and, as a partial aggregate, in scan workers (the fragment
+ * runtime, src/exec/parallel/run-fragment.ts): GROUP BY keys -> dense group ids -> one AggregateAccumulator
+ * per aggregate call.
  *
  * An optional filter is fused in: the predicate becomes a selection vector and no filtered copy of the
  * batch's columns is made. When most rows pass (and the keys and arguments cannot fail on any row) the
