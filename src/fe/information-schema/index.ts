@@ -1,0 +1,196 @@
+/**
+ * information_schema: read-only virtual tables built from the catalog when a query reads them, so MySQL
+ * tools (JDBC DatabaseMetaData, GUI clients, ORMs, `mysql` completion) can list databases, tables, columns
+ * and keys. Every table has all of MySQL 8's columns under MySQL's names (tools select them by name); the
+ * engine scans them as ordinary TableSources, so filters, joins and ORDER BY work as on any table.
+ *
+ * Keys (https://doris.apache.org/docs/table-design/data-model/overview): a UNIQUE KEY table's key is
+ * reported as its primary key (COLUMN_KEY 'PRI', a 'PRIMARY' index in STATISTICS, KEY_COLUMN_USAGE and
+ * TABLE_CONSTRAINTS) so JDBC getPrimaryKeys and table editors find it; Doris leaves these empty. DUPLICATE
+ * and AGGREGATE key columns show Doris's COLUMN_KEY 'DUP' / 'AGG'.
+ */
+import type { RawValue } from '../../common/column';
+import { GaleneError } from '../../common/errors';
+import { DataType, Types } from '../../common/types';
+import type { TableSource } from '../../exec/context';
+import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
+import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
+import type { KeysType, TableSchema } from '../../meta/schema';
+import { SESSION_VARIABLES } from '../session-variables';
+import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
+
+const S = Types.varchar(512);
+const N = Types.BIGINT;
+const T = Types.DATETIME;
+
+/** The catalog name Doris shows in TABLE_CATALOG; constraint catalogs read MySQL's 'def'. */
+const CATALOG = 'internal';
+const CHARSET = 'utf8mb4';
+const COLLATION = 'utf8mb4_0900_bin';
+const PRIMARY = 'PRIMARY';
+
+interface VirtualTable {
+  readonly columns: readonly (readonly [string, DataType])[];
+  rows(catalog: Catalog): RawValue[][];
+}
+
+/** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
+const columns = (type: DataType, ...names: string[]): [string, DataType][] => names.map((name) => [name, type]);
+
+const allTables = (catalog: Catalog): TableSchema[] => catalog.listDatabases().flatMap((db) => catalog.listTables(db.name).map((table) => table.schema));
+
+const COLUMN_KEY: Record<KeysType, string> = { UNIQUE: 'PRI', DUPLICATE: 'DUP', AGGREGATE: 'AGG' };
+
+/** The primary key a table reports: a UNIQUE KEY table's key columns, in key order; none otherwise. */
+const primaryKey = (schema: TableSchema): readonly string[] => (schema.keysType === 'UNIQUE' ? schema.keyColumns : []);
+
+/** The tables that report a primary key (the rows of KEY_COLUMN_USAGE and TABLE_CONSTRAINTS). */
+const keyedTables = (catalog: Catalog) => allTables(catalog).filter((schema) => primaryKey(schema).length > 0);
+
+const VIRTUAL_TABLES: Record<string, VirtualTable> = {
+  schemata: {
+    columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
+    rows: (catalog) => [INFORMATION_SCHEMA, ...catalog.listDatabases().map((db) => db.name)].map((name) => [CATALOG, name, CHARSET, COLLATION, null, 'NO']),
+  },
+  tables: {
+    columns: [
+      ...columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'TABLE_TYPE', 'ENGINE'),
+      ...columns(N, 'VERSION'),
+      ...columns(S, 'ROW_FORMAT'),
+      ...columns(N, 'TABLE_ROWS', 'AVG_ROW_LENGTH', 'DATA_LENGTH', 'MAX_DATA_LENGTH', 'INDEX_LENGTH', 'DATA_FREE', 'AUTO_INCREMENT'),
+      ...columns(T, 'CREATE_TIME', 'UPDATE_TIME', 'CHECK_TIME'),
+      ...columns(S, 'TABLE_COLLATION'),
+      ...columns(N, 'CHECKSUM'),
+      ...columns(S, 'CREATE_OPTIONS', 'TABLE_COMMENT'),
+    ],
+    rows: (catalog) =>
+      catalog.listDatabases().flatMap((db) =>
+        catalog.listTables(db.name).map((table) => {
+          const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
+          const bytes = table.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+          const created = table.schema.createTime * 1000;
+          return [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', 'Doris', BigInt(table.visibleVersion), 'Dynamic', BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n, null, created, created, null, COLLATION, null, '', table.schema.comment];
+        }),
+      ),
+  },
+  columns: {
+    columns: [
+      ...columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'COLUMN_NAME'),
+      ...columns(N, 'ORDINAL_POSITION'),
+      ...columns(S, 'COLUMN_DEFAULT', 'IS_NULLABLE', 'DATA_TYPE'),
+      ...columns(N, 'CHARACTER_MAXIMUM_LENGTH', 'CHARACTER_OCTET_LENGTH', 'NUMERIC_PRECISION', 'NUMERIC_SCALE', 'DATETIME_PRECISION'),
+      ...columns(S, 'CHARACTER_SET_NAME', 'COLLATION_NAME', 'COLUMN_TYPE', 'COLUMN_KEY', 'EXTRA', 'PRIVILEGES', 'COLUMN_COMMENT', 'GENERATION_EXPRESSION'),
+      ...columns(N, 'SRS_ID'),
+    ],
+    rows: (catalog) =>
+      allTables(catalog).flatMap((schema) =>
+        schema.columns.map((column, colIdx) => [
+          CATALOG,
+          schema.databaseName,
+          schema.name,
+          column.name,
+          BigInt(colIdx + 1),
+          column.defaultValue,
+          column.nullable ? 'YES' : 'NO',
+          mysqlDataType(column.type),
+          ...columnTypeFacts(column.type),
+          mysqlColumnType(column.type),
+          column.isKey ? COLUMN_KEY[schema.keysType] : '',
+          column.aggregation ?? '',
+          'select,insert,update,references',
+          column.comment,
+          '',
+          null,
+        ]),
+      ),
+  },
+  statistics: {
+    columns: [
+      ...columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME'),
+      ...columns(N, 'NON_UNIQUE'),
+      ...columns(S, 'INDEX_SCHEMA', 'INDEX_NAME'),
+      ...columns(N, 'SEQ_IN_INDEX'),
+      ...columns(S, 'COLUMN_NAME', 'COLLATION'),
+      ...columns(N, 'CARDINALITY', 'SUB_PART'),
+      ...columns(S, 'PACKED', 'NULLABLE', 'INDEX_TYPE', 'COMMENT', 'INDEX_COMMENT', 'IS_VISIBLE', 'EXPRESSION'),
+    ],
+    rows: (catalog) =>
+      allTables(catalog).flatMap((schema) => {
+        const nullable = (name: string) => (schema.columns.find((column) => column.name === name)?.nullable ? 'YES' : '');
+        const entry = (nonUnique: bigint, indexName: string, columnNames: readonly string[], indexType: string, comment: string) =>
+          columnNames.map((name, seqIdx) => [CATALOG, schema.databaseName, schema.name, nonUnique, schema.databaseName, indexName, BigInt(seqIdx + 1), name, 'A', null, null, null, nullable(name), indexType, '', comment, 'YES', null]);
+        return [...entry(0n, PRIMARY, primaryKey(schema), 'BTREE', ''), ...schema.indexes.flatMap((index) => entry(1n, index.name, index.columns, index.indexType, index.comment))];
+      }),
+  },
+  key_column_usage: {
+    columns: [
+      ...columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'COLUMN_NAME'),
+      ...columns(N, 'ORDINAL_POSITION', 'POSITION_IN_UNIQUE_CONSTRAINT'),
+      ...columns(S, 'REFERENCED_TABLE_SCHEMA', 'REFERENCED_TABLE_NAME', 'REFERENCED_COLUMN_NAME'),
+    ],
+    rows: (catalog) =>
+      keyedTables(catalog).flatMap((schema) =>
+        primaryKey(schema).map((name, keyIdx) => ['def', schema.databaseName, PRIMARY, 'def', schema.databaseName, schema.name, name, BigInt(keyIdx + 1), null, null, null, null]),
+      ),
+  },
+  table_constraints: {
+    columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'TABLE_SCHEMA', 'TABLE_NAME', 'CONSTRAINT_TYPE', 'ENFORCED'),
+    rows: (catalog) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
+  },
+  // Galene has no foreign keys, views or stored routines: these are MySQL's shapes, always empty.
+  referential_constraints: {
+    columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'UNIQUE_CONSTRAINT_CATALOG', 'UNIQUE_CONSTRAINT_SCHEMA', 'UNIQUE_CONSTRAINT_NAME', 'MATCH_OPTION', 'UPDATE_RULE', 'DELETE_RULE', 'TABLE_NAME', 'REFERENCED_TABLE_NAME'),
+    rows: () => [],
+  },
+  views: {
+    columns: columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'VIEW_DEFINITION', 'CHECK_OPTION', 'IS_UPDATABLE', 'DEFINER', 'SECURITY_TYPE', 'CHARACTER_SET_CLIENT', 'COLLATION_CONNECTION'),
+    rows: () => [],
+  },
+  routines: {
+    columns: [
+      ...columns(S, 'SPECIFIC_NAME', 'ROUTINE_CATALOG', 'ROUTINE_SCHEMA', 'ROUTINE_NAME', 'ROUTINE_TYPE', 'DATA_TYPE'),
+      ...columns(N, 'CHARACTER_MAXIMUM_LENGTH', 'CHARACTER_OCTET_LENGTH', 'NUMERIC_PRECISION', 'NUMERIC_SCALE', 'DATETIME_PRECISION'),
+      ...columns(S, 'CHARACTER_SET_NAME', 'COLLATION_NAME', 'DTD_IDENTIFIER', 'ROUTINE_BODY', 'ROUTINE_DEFINITION', 'EXTERNAL_NAME', 'EXTERNAL_LANGUAGE', 'PARAMETER_STYLE', 'IS_DETERMINISTIC', 'SQL_DATA_ACCESS', 'SQL_PATH', 'SECURITY_TYPE'),
+      ...columns(T, 'CREATED', 'LAST_ALTERED'),
+      ...columns(S, 'SQL_MODE', 'ROUTINE_COMMENT', 'DEFINER', 'CHARACTER_SET_CLIENT', 'COLLATION_CONNECTION', 'DATABASE_COLLATION'),
+    ],
+    rows: () => [],
+  },
+  session_variables: {
+    columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE'),
+    rows: () => SESSION_VARIABLES.map((def) => [def.name, String(def.defaultValue)]),
+  },
+  engines: {
+    columns: columns(S, 'ENGINE', 'SUPPORT', 'COMMENT', 'TRANSACTIONS', 'XA', 'SAVEPOINTS'),
+    rows: () => [['Doris', 'DEFAULT', 'Galene OLAP engine', 'YES', 'NO', 'NO']],
+  },
+  character_sets: {
+    columns: [...columns(S, 'CHARACTER_SET_NAME', 'DEFAULT_COLLATE_NAME', 'DESCRIPTION'), ...columns(N, 'MAXLEN')],
+    rows: () => [[CHARSET, COLLATION, 'UTF-8 Unicode', 4n]],
+  },
+  collations: {
+    columns: [...columns(S, 'COLLATION_NAME', 'CHARACTER_SET_NAME'), ...columns(N, 'ID'), ...columns(S, 'IS_DEFAULT', 'IS_COMPILED'), ...columns(N, 'SORTLEN'), ...columns(S, 'PAD_ATTRIBUTE')],
+    rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
+  },
+};
+
+/** The schema of information_schema.<name>; throws UNKNOWN_TABLE. */
+export function informationSchemaTable(name: string): TableSchema {
+  const table = VIRTUAL_TABLES[name.toLowerCase()];
+  if (!table) throw new GaleneError('UNKNOWN_TABLE', [`${INFORMATION_SCHEMA}.${name}`]);
+  return makeTableSchema(INFORMATION_SCHEMA, name.toLowerCase(), table.columns.map(([columnName, type]) => ({ name: columnName, type, nullable: true })));
+}
+
+/** A source over the catalog's state now. */
+export function openInformationSchemaTable(catalog: Catalog, schema: TableSchema): TableSource {
+  return MemoryTable.fromRows(schema, VIRTUAL_TABLES[schema.name].rows(catalog));
+}
+
+/** The row count a scan of the table would return now (the planner's estimate). */
+export function informationSchemaRowCount(catalog: Catalog, schema: TableSchema): number {
+  return VIRTUAL_TABLES[schema.name].rows(catalog).length;
+}
+
+export function informationSchemaTableNames(): string[] {
+  return Object.keys(VIRTUAL_TABLES);
+}
