@@ -25,8 +25,11 @@ export function mysqlDataType(type: DataType): string {
   return type.name.toLowerCase();
 }
 
-/** COLUMN_TYPE: the full lower-case type, e.g. `varchar(20)`, `decimal(10,2)`, `datetime(3)`. */
-export function mysqlColumnType(type: DataType): string {
+/**
+ * A type as Doris's SHOW CREATE TABLE and DESC print it now: lower case with its parameters, e.g. `int`,
+ * `varchar(20)`, `decimal(10,2)`, `datetime(3)`, `text` for STRING (what SQLAlchemy and dump tools parse).
+ */
+export function dorisTypeText(type: DataType): string {
   switch (type.name) {
     case 'DECIMAL':
       return `decimal(${type.precision ?? 9},${type.scale ?? 0})`;
@@ -36,11 +39,16 @@ export function mysqlColumnType(type: DataType): string {
       return `varchar(${type.length ?? VARCHAR_MAX_LENGTH})`;
     case 'DATETIME':
       return type.scale ? `datetime(${type.scale})` : 'datetime';
-    case 'BOOLEAN':
-      return 'tinyint(1)';
+    case 'STRING':
+      return 'text';
     default:
-      return mysqlDataType(type);
+      return type.name.toLowerCase();
   }
+}
+
+/** COLUMN_TYPE: the full lower-case type; BOOLEAN reads as MySQL's `tinyint(1)` (JDBC maps it to BIT). */
+export function mysqlColumnType(type: DataType): string {
+  return type.name === 'BOOLEAN' ? 'tinyint(1)' : dorisTypeText(type);
 }
 
 /** The type-dependent COLUMNS values, in column order: CHARACTER_MAXIMUM_LENGTH .. COLLATION_NAME. */

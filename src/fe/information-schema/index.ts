@@ -47,6 +47,26 @@ const primaryKey = (schema: TableSchema): readonly string[] => (schema.keysType 
 /** The tables that report a primary key (the rows of KEY_COLUMN_USAGE and TABLE_CONSTRAINTS). */
 const keyedTables = (catalog: Catalog) => allTables(catalog).filter((schema) => primaryKey(schema).length > 0);
 
+/** An index as STATISTICS, SHOW INDEX and JDBC getIndexInfo list it: the primary key first, then secondary indexes. */
+export interface IndexEntry {
+  readonly name: string;
+  /** 0 for the primary key, 1 for every other index. */
+  readonly nonUnique: 0 | 1;
+  readonly columns: readonly string[];
+  readonly indexType: string;
+  readonly comment: string;
+  readonly properties: Readonly<Record<string, string>>;
+}
+
+export function tableIndexes(schema: TableSchema): IndexEntry[] {
+  const key = primaryKey(schema);
+  const primary: IndexEntry[] = key.length ? [{ name: PRIMARY, nonUnique: 0, columns: key, indexType: 'BTREE', comment: '', properties: {} }] : [];
+  return [...primary, ...schema.indexes.map((index): IndexEntry => ({ name: index.name, nonUnique: 1, columns: index.columns, indexType: index.indexType, comment: index.comment, properties: index.properties }))];
+}
+
+/** MySQL's NULLABLE mark of an index column: 'YES' when the column may hold NULL, else ''. */
+export const nullableMark = (schema: TableSchema, name: string): string => (schema.columns.find((column) => column.name === name)?.nullable ? 'YES' : '');
+
 const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   schemata: {
     columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
@@ -115,12 +135,11 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(S, 'PACKED', 'NULLABLE', 'INDEX_TYPE', 'COMMENT', 'INDEX_COMMENT', 'IS_VISIBLE', 'EXPRESSION'),
     ],
     rows: (catalog) =>
-      allTables(catalog).flatMap((schema) => {
-        const nullable = (name: string) => (schema.columns.find((column) => column.name === name)?.nullable ? 'YES' : '');
-        const entry = (nonUnique: bigint, indexName: string, columnNames: readonly string[], indexType: string, comment: string) =>
-          columnNames.map((name, seqIdx) => [CATALOG, schema.databaseName, schema.name, nonUnique, schema.databaseName, indexName, BigInt(seqIdx + 1), name, 'A', null, null, null, nullable(name), indexType, '', comment, 'YES', null]);
-        return [...entry(0n, PRIMARY, primaryKey(schema), 'BTREE', ''), ...schema.indexes.flatMap((index) => entry(1n, index.name, index.columns, index.indexType, index.comment))];
-      }),
+      allTables(catalog).flatMap((schema) =>
+        tableIndexes(schema).flatMap((index) =>
+          index.columns.map((name, seqIdx) => [CATALOG, schema.databaseName, schema.name, BigInt(index.nonUnique), schema.databaseName, index.name, BigInt(seqIdx + 1), name, 'A', null, null, null, nullableMark(schema, name), index.indexType, '', index.comment, 'YES', null]),
+        ),
+      ),
   },
   key_column_usage: {
     columns: [

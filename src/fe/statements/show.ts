@@ -7,13 +7,14 @@ import { formatDatetime } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
-import { Types, typeToSql } from '../../common/types';
+import { Types } from '../../common/types';
 import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import type { TableSchema } from '../../meta/schema';
 import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
-import { informationSchemaTableNames } from '../information-schema';
+import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
+import { dorisTypeText } from '../information-schema/column-facts';
 import type { StatementSession } from './statement-session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
 import { matchLike } from '../../exec/expr';
@@ -22,10 +23,13 @@ import { ColumnSpec, rowsResult } from './result-rows';
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
 
+/** An index's PROPERTIES as CREATE TABLE writes them: `("parser" = "english", ...)`. */
+const indexPropertiesText = (props: Readonly<Record<string, string>>): string => `(${Object.entries(props).map(([key, value]) => `${quoteString(key)} = ${quoteString(value)}`).join(', ')})`;
+
 /** CREATE TABLE text that recreates the table (SHOW CREATE TABLE). */
 export function showCreateTableText(schema: TableSchema): string {
   const lines = schema.columns.map((column) => {
-    let line = `  ${quoteIdent(column.name)} ${typeToSql(column.type)}`;
+    let line = `  ${quoteIdent(column.name)} ${dorisTypeText(column.type)}`;
     if (column.aggregation) line += ` ${column.aggregation}`;
     line += column.nullable ? ' NULL' : ' NOT NULL';
     if (column.defaultValue !== null) line += column.defaultValue === 'CURRENT_TIMESTAMP' ? ' DEFAULT CURRENT_TIMESTAMP' : ` DEFAULT ${quoteString(column.defaultValue)}`;
@@ -34,8 +38,7 @@ export function showCreateTableText(schema: TableSchema): string {
   });
   for (const index of schema.indexes) {
     let line = `  INDEX ${quoteIdent(index.name)} (${index.columns.map(quoteIdent).join(', ')}) USING ${index.indexType}`;
-    const props = Object.entries(index.properties);
-    if (props.length) line += ` PROPERTIES (${props.map(([key, value]) => `${quoteString(key)} = ${quoteString(value)}`).join(', ')})`;
+    if (Object.keys(index.properties).length) line += ` PROPERTIES ${indexPropertiesText(index.properties)}`;
     if (index.comment) line += ` COMMENT ${quoteString(index.comment)}`;
     lines.push(line);
   }
@@ -131,10 +134,10 @@ function showColumns(session: StatementSession, statement: ShowStatement): State
   const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
   if (statement.full) {
     const columns: ColumnSpec[] = [['Field'], ['Type'], ['Collation'], ['Null'], ['Key'], ['Default'], ['Extra'], ['Privileges'], ['Comment']];
-    return result(statement, columns, schema.columns.map((column) => [column.name, typeToSql(column.type), null, column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '', 'select,insert,update,references', column.comment]));
+    return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), null, column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '', 'select,insert,update,references', column.comment]));
   }
   const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
-  return result(statement, columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
+  return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
 }
 
 function showVariables(session: StatementSession, statement: ShowStatement): StatementResult {
@@ -315,9 +318,12 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
       session.fe.catalog.listTables(database).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
     );
   },
+  // Doris's SHOW INDEX columns, one row per index column; a UNIQUE KEY table's key is listed as PRIMARY.
   index: (session, statement) => {
     const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
-    return rowsResult([['Table'], ['Key_name'], ['Column_name'], ['Index_type'], ['Comment'], ['Properties']], schema.indexes.map((index) => [schema.name, index.name, index.columns.join(','), index.indexType, index.comment, JSON.stringify(index.properties)]));
+    const columns: ColumnSpec[] = [['Table'], ['Non_unique', Types.INT], ['Key_name'], ['Seq_in_index', Types.INT], ['Column_name'], ['Collation'], ['Cardinality', Types.BIGINT], ['Sub_part'], ['Packed'], ['Null'], ['Index_type'], ['Comment'], ['Properties']];
+    const rows = tableIndexes(schema).flatMap((index) => index.columns.map((name, seqIdx) => [schema.name, index.nonUnique, index.name, seqIdx + 1, name, 'A', null, null, null, nullableMark(schema, name), index.indexType, index.comment, Object.keys(index.properties).length ? indexPropertiesText(index.properties) : '']));
+    return result(statement, columns, rows);
   },
   functions: (_session, statement) =>
     result(statement, [['Function Name'], ['Kind'], ['Signature'], ['Description']], listFunctions().map((fn) => [fn.name, fn.kind, fn.signature, fn.description])),
@@ -343,5 +349,5 @@ export async function runShow(session: StatementSession, statement: ShowStatemen
 export async function runDescribe(session: StatementSession, statement: DescribeStatement): Promise<StatementResult> {
   const schema = session.resolveTable(statement.database, statement.table);
   const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
-  return rowsResult(columns, schema.columns.map((column) => [column.name, typeToSql(column.type), column.nullable ? 'Yes' : 'No', column.isKey ? 'true' : 'false', column.defaultValue, column.aggregation ?? (schema.keysType === 'UNIQUE' && !column.isKey ? 'REPLACE' : '')]));
+  return rowsResult(columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'Yes' : 'No', column.isKey ? 'true' : 'false', column.defaultValue, column.aggregation ?? (schema.keysType === 'UNIQUE' && !column.isKey ? 'REPLACE' : '')]));
 }
