@@ -331,9 +331,15 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     return this.variables.get(def.name) ?? this.fe.globalVariables.get(def.name) ?? def.defaultValue;
   }
 
+  /** The host pattern of the account this session logged in as ('%' for most). */
+  private accountHost(): string {
+    const exact = this.fe.users.list().find((record) => record.user === this.user && record.host === this.host);
+    return exact?.host ?? '%';
+  }
+
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
-    return { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
+    return { user: this.user, host: this.host, accountHost: this.accountHost(), connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
   }
 
   /**

@@ -148,6 +148,14 @@ export async function deallocate(session: StatementSession, statement: Deallocat
  * (MySQL's rule, before the privilege model: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
  * next checkpoint with "cancel query by user"; KILL CONNECTION also closes the connection.
  */
+/**
+ * Doris `SYNC` waits until a follower FE has replayed the master's metadata log. Galene's FE reads the
+ * meta store it writes, so every session already sees the latest metadata: OK at once.
+ */
+export async function sync(): Promise<StatementResult> {
+  return okResult();
+}
+
 export async function kill(session: StatementSession, statement: KillStatement): Promise<StatementResult> {
   const target = session.fe.sessions.get(statement.id);
   if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);
