@@ -2,6 +2,7 @@
  * Session and server administration: USE, SET, users, transactions, prepared statements, KILL.
  */
 import type { RawValue } from '../../common/column';
+import { formatValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
@@ -36,11 +37,16 @@ export async function use(session: StatementSession, statement: UseStatement): P
   return okResult();
 }
 
-/** Evaluate a SET right-hand side; a bare identifier (SET group_commit = async_mode) is its name as a string. */
+/**
+ * Evaluate a SET right-hand side to the text a variable parses (a decimal literal 1.5 as '1.5', not its
+ * scaled integer); a bare identifier (SET group_commit = async_mode) is its name. NULL stays null.
+ */
 function setValue(session: StatementSession, expr: Expr, profile: QueryProfile): RawValue {
   if (expr.kind === 'column' && expr.qualifier.length === 0) return expr.name;
   const ctx = session.statementContext(profile);
-  return evaluateConstant(bindScalarExpr(expr, ctx), ctx);
+  const bound = bindScalarExpr(expr, ctx);
+  const value = evaluateConstant(bound, ctx);
+  return value === null || typeof value === 'string' || typeof value === 'boolean' ? value : formatValue(bound.type, value);
 }
 
 export async function set(session: StatementSession, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {

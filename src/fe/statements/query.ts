@@ -8,11 +8,10 @@ import type { ExplainStatement, QueryStatement } from '../../sql/ast';
 import { executePlan, explainAnalyzed, explainPlan, planQuery, streamQuery } from '../../sql/query';
 import type { StatementSession } from './statement-session';
 import { rowsResult } from './result-rows';
-import { capRows, selectLimitFor } from '../sql-select-limit';
+import { selectLimitFor } from '../sql-select-limit';
 
 export async function runQueryStatement(session: StatementSession, statement: QueryStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
-  const result = await streamQuery(statement.query, session.statementContext(profile), sqlText);
-  return capRows(result, selectLimitFor(statement.query, session.getVariable('sql_select_limit')));
+  return streamQuery(statement.query, session.statementContext(profile), sqlText, selectLimitFor(statement.query, session.getVariable('sql_select_limit')));
 }
 
 export async function runExplain(session: StatementSession, statement: ExplainStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
