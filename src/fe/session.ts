@@ -22,7 +22,8 @@ import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
 import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
-import { findSessionVariable, variableRaw, variableType } from './session-variables';
+import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
+import { parseSetVarHint } from '../sql/set-var-hint';
 import { STATEMENT_HANDLERS } from './statements';
 import type { StatementSession } from './statements/statement-session';
 
@@ -115,9 +116,18 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       const text = statements.length === 1 ? sql : sql.slice(statement.pos, statement.end);
       const profile = this.newProfile(text);
       profile.add('ParseTimeMs', parseMs / statements.length);
+      // A SET_VAR hint's values hold from the task's limits to the end of planning and the first batch.
+      let restoreVariables = (): void => undefined;
+      let hintError: unknown = null;
+      try {
+        if (statement.kind === 'query') restoreVariables = this.applySetVarHint(text);
+      } catch (err) {
+        hintError = err;
+      }
       const task = this.beginTask(profile, statement.kind, text);
       const isQuery = statement.kind === 'query';
       try {
+        if (hintError !== null) throw hintError;
         this.checkAllowedInTransaction(statement);
         let result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
         if (result.kind === 'rows' && isStreamed(result)) {
@@ -134,9 +144,35 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         redactErrorMessage(err, text);
         this.endTask(task, profile, err, isQuery);
         throw err;
+      } finally {
+        restoreVariables();
       }
     }
     return results;
+  }
+
+  /**
+   * Apply the statement's `/*+ SET_VAR(k = v, ...) *\/` hint to this session's variables (validated as
+   * SET, all or none) and return what puts the previous values back.
+   */
+  private applySetVarHint(text: string): () => void {
+    const assignments = parseSetVarHint(text);
+    if (assignments.length === 0) return () => undefined;
+    const values = assignments.map(({ name, value }) => {
+      const def = findSessionVariable(name);
+      if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
+      if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
+      if (def.globalOnly) throw new GaleneError(def.globalOnly === true ? 'GLOBAL_VARIABLE' : 'SESSION_VARIABLE_READ_ONLY', [def.name]);
+      return { name: def.name, value: coerceVariable(def, value) };
+    });
+    const previous = values.map(({ name }) => ({ name, had: this.variables.has(name), value: this.variables.get(name) }));
+    for (const { name, value } of values) this.variables.set(name, value);
+    return () => {
+      for (const { name, had, value } of previous.reverse()) {
+        if (had) this.variables.set(name, value!);
+        else this.variables.delete(name);
+      }
+    };
   }
 
   /**

@@ -134,6 +134,21 @@ test('sql_select_limit caps a top-level SELECT without its own LIMIT (text and p
   }
 });
 
+test('the /*+ SET_VAR(...) */ hint sets variables for one SELECT only', async () => {
+  const conn = await connect(server.ports.query_port, { database: 'sv' });
+  try {
+    assert.deepEqual(await queryRows(conn, "SELECT /*+ SET_VAR(batch_size = 99, enable_profile = true, runtime_filter_mode = 'OFF') */ @@batch_size, @@enable_profile, @@runtime_filter_mode"), [['99', '1', 'OFF']]);
+    assert.deepEqual(await queryRows(conn, 'SELECT @@batch_size, @@enable_profile, @@runtime_filter_mode'), [['4064', '0', 'GLOBAL']]);
+    assert.deepEqual(await queryRows(conn, 'SELECT /*+ SET_VAR(sql_select_limit=2) */ k FROM t ORDER BY k'), [['1'], ['2']]);
+    assert.equal((await queryRows(conn, 'SELECT k FROM t')).length, 20);
+    await assert.rejects(conn.query('SELECT /*+ SET_VAR(no_such_variable = 1) */ 1'), { errno: 1193 });
+    await assert.rejects(conn.query("SELECT /*+ SET_VAR(batch_size = 'x') */ 1"), { errno: 1232 });
+    assert.deepEqual(await queryRows(conn, 'SELECT @@batch_size'), [['4064']]);
+  } finally {
+    await conn.end();
+  }
+});
+
 test('SYNC answers OK; USER() is user@client-host and CURRENT_USER() user@account-host, as MySQL', async () => {
   const [ok] = await root.query('SYNC');
   assert.equal((ok as mysql.ResultSetHeader).affectedRows, 0);
