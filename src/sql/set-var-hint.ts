@@ -31,20 +31,5 @@ export function parseSetVarHint(sql: string): SetVarAssignment[] {
 
 /** Split on commas outside quotes. */
 function splitTopLevel(body: string): string[] {
-  const parts: string[] = [];
-  let quote: string | null = null;
-  let start = 0;
-  for (let charIdx = 0; charIdx < body.length; charIdx++) {
-    const char = body[charIdx];
-    if (quote !== null) {
-      if (char === '\\') charIdx++;
-      else if (char === quote) quote = null;
-    } else if (char === "'" || char === '"') quote = char;
-    else if (char === ',') {
-      parts.push(body.slice(start, charIdx));
-      start = charIdx + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts;
+  return body.match(/(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,'"])+/g) ?? [];
 }
