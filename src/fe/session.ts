@@ -25,7 +25,7 @@ import { informationSchemaRowCount, informationSchemaTable, openInformationSchem
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { STATEMENT_HANDLERS } from './statements';
-import type { StatementSession } from './statements/statement-session';
+import type { SessionWarning, StatementSession } from './statements/statement-session';
 
 /** Statement kinds allowed inside an explicit transaction. */
 const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
@@ -46,6 +46,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   multiStatements = false;
   readonly variables = new Map<string, string | number | boolean>();
   readonly userVariables = new Map<string, { type: DataType; value: RawValue }>();
+  readonly warnings: SessionWarning[] = [];
   lastInsertId = 0;
   /** Prepared statements (protocol handles and SQL-level names). */
   readonly statements = new SessionStatements(this);
@@ -124,6 +125,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       } catch (err) {
         hintError = err;
       }
+      // As MySQL: every statement but SHOW WARNINGS / SHOW ERRORS starts a new warning list.
+      if (statement.kind !== 'show' || (statement.what !== 'warnings' && statement.what !== 'errors')) this.warnings.length = 0;
       const task = this.beginTask(profile, statement.kind, text);
       const isQuery = statement.kind === 'query';
       try {

@@ -86,6 +86,23 @@ test('SET, SET SESSION, SET GLOBAL and DEFAULT on Doris variables; unknown names
   }
 });
 
+test('SET of a variable Galene does not act on answers a Note that SHOW WARNINGS lists', async () => {
+  const conn = await connect(server.ports.query_port);
+  try {
+    const [header] = await conn.query('SET enable_nereids_planner = false, query_timeout = 100');
+    assert.equal((header as mysql.ResultSetHeader).warningStatus, 1);
+    assert.deepEqual(await queryRows(conn, 'SHOW WARNINGS'), [['Note', '1105', "Variable 'enable_nereids_planner' is accepted for Doris compatibility; its value changes nothing in Galene"]]);
+    assert.equal((await queryRows(conn, 'SHOW WARNINGS')).length, 1, 'SHOW WARNINGS keeps the list');
+    await conn.query('SELECT 1');
+    assert.deepEqual(await queryRows(conn, 'SHOW WARNINGS'), []);
+    // Honoured variables, and Doris defaults written out, answer no warning.
+    const [plain] = await conn.query('SET query_timeout = 200, enable_nereids_planner = true, sql_select_limit = 10');
+    assert.equal((plain as mysql.ResultSetHeader).warningStatus, 0);
+  } finally {
+    await conn.end();
+  }
+});
+
 test("bad values: 1231 Variable 'x' can't be set to the value of 'y', 1232 Incorrect argument type", async () => {
   await assert.rejects(root.query("SET enable_profile = 'maybe'"), (err: { errno: number; message: string }) => {
     assert.equal(err.errno, 1231);

@@ -52,6 +52,7 @@ function setValue(session: StatementSession, expr: Expr, profile: QueryProfile):
 export async function set(session: StatementSession, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   // Validate every assignment before applying any, so a bad one changes nothing.
   const apply: (() => void)[] = [];
+  const notes: string[] = [];
   for (const assignment of statement.assignments) {
     if (assignment.scope === 'names' || assignment.scope === 'charset') continue;
     if (assignment.scope === 'user') {
@@ -73,9 +74,12 @@ export async function set(session: StatementSession, statement: SetStatement, _s
     }
     const value = coerceVariable(def, setValue(session, assignment.value, profile));
     apply.push(() => (assignment.scope === 'global' ? session.fe.globalVariables.set(def.name, value) : session.variables.set(def.name, value)));
+    // Nothing Galene accepts is silently ignored: a variable it does not act on says so.
+    if (!def.honoured && value !== def.defaultValue) notes.push(`Variable '${def.name}' is accepted for Doris compatibility; its value changes nothing in Galene`);
   }
   for (const change of apply) change();
-  return okResult();
+  for (const message of notes) session.warnings.push({ level: 'Note', code: 1105, message });
+  return notes.length === 0 ? okResult() : { kind: 'ok', affectedRows: 0, warnings: notes.length };
 }
 
 export async function createUser(session: StatementSession, statement: CreateUserStatement): Promise<StatementResult> {
