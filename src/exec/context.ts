@@ -56,8 +56,12 @@ export interface ParamValue {
  * statement sees the same values, wherever it runs.
  */
 export interface SessionFacts {
+  /** The user name (without host). */
   readonly user: string;
+  /** The client's host. */
   readonly host: string;
+  /** The host pattern of the account the session matched (CURRENT_USER()); '%' when absent. */
+  readonly accountHost?: string;
   readonly connectionId: number;
   readonly version: string;
   /** The session's current database at the statement's start, or null. */

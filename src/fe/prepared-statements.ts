@@ -26,6 +26,7 @@ import { literalValue } from '../exec/expr';
 import type { BinaryParam } from '../protocol/binary-params';
 import type { Expr, LiteralExpr, Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
+import { selectLimitFor } from './sql-select-limit';
 import { bindPlan, buildCachedPlan, isPlanCurrent, normalizeSql, PlanCache, planCacheKey, type CachedPlan, type ParamValue } from '../sql/plan-cache';
 import { planColumns, streamPlan } from '../sql/query';
 import type { ServerServices } from './server-services';
@@ -316,7 +317,7 @@ export class SessionStatements {
     const ctx = this.session.statementContext(profile, params);
     const entry = this.planFor(prepared, params, profile, ctx);
     const plan = entry.needsBinding ? profile.time('PlanTimeMs', () => bindPlan(entry, params)) : entry.plan;
-    return streamPlan(plan, ctx);
+    return streamPlan(plan, ctx, selectLimitFor(statement.query, this.session.getVariable('sql_select_limit')));
   }
 
   /**

@@ -22,9 +22,10 @@ import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
 import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
-import { findSessionVariable, variableRaw, variableType } from './session-variables';
+import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
+import { parseSetVarHint } from '../sql/set-var-hint';
 import { STATEMENT_HANDLERS } from './statements';
-import type { StatementSession } from './statements/statement-session';
+import type { SessionWarning, StatementSession } from './statements/statement-session';
 
 /** Statement kinds allowed inside an explicit transaction. */
 const TRANSACTION_STATEMENTS: ReadonlySet<Statement['kind']> = new Set(['insert', 'query', 'explain', 'transaction', 'set', 'show', 'describe', 'use', 'prepare', 'execute', 'deallocate']);
@@ -45,6 +46,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   multiStatements = false;
   readonly variables = new Map<string, string | number | boolean>();
   readonly userVariables = new Map<string, { type: DataType; value: RawValue }>();
+  readonly warnings: SessionWarning[] = [];
   lastInsertId = 0;
   /** Prepared statements (protocol handles and SQL-level names). */
   readonly statements = new SessionStatements(this);
@@ -115,9 +117,20 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       const text = statements.length === 1 ? sql : sql.slice(statement.pos, statement.end);
       const profile = this.newProfile(text);
       profile.add('ParseTimeMs', parseMs / statements.length);
+      // A SET_VAR hint's values hold from the task's limits to the end of planning and the first batch.
+      let restoreVariables = (): void => undefined;
+      let hintError: unknown = null;
+      try {
+        if (statement.kind === 'query') restoreVariables = this.applySetVarHint(text);
+      } catch (err) {
+        hintError = err;
+      }
+      // As MySQL: every statement but SHOW WARNINGS / SHOW ERRORS starts a new warning list.
+      if (statement.kind !== 'show' || (statement.what !== 'warnings' && statement.what !== 'errors')) this.warnings.length = 0;
       const task = this.beginTask(profile, statement.kind, text);
       const isQuery = statement.kind === 'query';
       try {
+        if (hintError !== null) throw hintError;
         this.checkAllowedInTransaction(statement);
         let result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
         if (result.kind === 'rows' && isStreamed(result)) {
@@ -134,9 +147,35 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         redactErrorMessage(err, text);
         this.endTask(task, profile, err, isQuery);
         throw err;
+      } finally {
+        restoreVariables();
       }
     }
     return results;
+  }
+
+  /**
+   * Apply the statement's `/*+ SET_VAR(k = v, ...) *\/` hint to this session's variables (validated as
+   * SET, all or none) and return what puts the previous values back.
+   */
+  private applySetVarHint(text: string): () => void {
+    const assignments = parseSetVarHint(text);
+    if (assignments.length === 0) return () => undefined;
+    const values = assignments.map(({ name, value }) => {
+      const def = findSessionVariable(name);
+      if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
+      if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
+      if (def.globalOnly) throw new GaleneError(def.globalOnly === true ? 'GLOBAL_VARIABLE' : 'SESSION_VARIABLE_READ_ONLY', [def.name]);
+      return { name: def.name, value: coerceVariable(def, value) };
+    });
+    const previous = values.map(({ name }) => ({ name, had: this.variables.has(name), value: this.variables.get(name) }));
+    for (const { name, value } of values) this.variables.set(name, value);
+    return () => {
+      for (const { name, had, value } of previous.reverse()) {
+        if (had) this.variables.set(name, value!);
+        else this.variables.delete(name);
+      }
+    };
   }
 
   /**
@@ -331,9 +370,15 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     return this.variables.get(def.name) ?? this.fe.globalVariables.get(def.name) ?? def.defaultValue;
   }
 
+  /** The host pattern of the account this session logged in as ('%' for most). */
+  private accountHost(): string {
+    const exact = this.fe.users.list().find((record) => record.user === this.user && record.host === this.host);
+    return exact?.host ?? '%';
+  }
+
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
-    return { user: `${this.user}@${this.host}`, host: this.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
+    return { user: this.user, host: this.host, accountHost: this.accountHost(), connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
   }
 
   /**

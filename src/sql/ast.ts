@@ -306,7 +306,8 @@ export type Statement =
   | PrepareStatement
   | ExecuteStatement
   | DeallocateStatement
-  | KillStatement;
+  | KillStatement
+  | SyncStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -534,6 +535,11 @@ export interface ExecuteStatement extends Span {
 export interface DeallocateStatement extends Span {
   readonly kind: 'deallocate';
   readonly name: string;
+}
+
+/** Doris `SYNC`: wait until this FE's metadata has caught up with the master (one FE here: at once). */
+export interface SyncStatement extends Span {
+  readonly kind: 'sync';
 }
 
 export interface KillStatement extends Span {

@@ -207,6 +207,9 @@ class StatementParser extends DdlParser {
         this.expectWord('PREPARE');
         return { kind: 'deallocate', name: this.parseIdent(), pos: start.pos, end: this.lastEnd };
       }
+      case 'SYNC':
+        this.advance();
+        return { kind: 'sync', pos: start.pos, end: this.lastEnd };
       case 'KILL': {
         this.advance();
         let target: 'CONNECTION' | 'QUERY' = 'CONNECTION';

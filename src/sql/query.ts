@@ -9,6 +9,7 @@ import { GaleneError } from '../common/errors';
 import type { MaterializedRows, ResultColumn, RowsResult } from '../common/result';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext, StatementContext, TaskContext } from '../exec/context';
+import { sliceBatch } from '../exec/operators/limit';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
@@ -125,34 +126,41 @@ export async function runQuery(query: QueryExpr, ctx: StatementContext, sqlText:
 /**
  * Plan a query and run it as its consumer pulls: the first batch is computed before this resolves (so
  * an error that comes at once is a clean error, not a broken result set), the rest on demand. Records
- * ExecTimeMs (until the last batch is pulled) and RowsReturned.
+ * ExecTimeMs (until the last batch is pulled) and RowsReturned. `maxRows` (the session's
+ * sql_select_limit, when it applies) ends the result after that many rows and stops the plan.
  */
-export async function streamQuery(query: QueryExpr, ctx: StatementContext, sqlText: string): Promise<RowsResult> {
-  return streamPlan(planQuery(query, ctx, { sql: sqlText }), ctx);
+export async function streamQuery(query: QueryExpr, ctx: StatementContext, sqlText: string, maxRows: number | null = null): Promise<RowsResult> {
+  return streamPlan(planQuery(query, ctx, { sql: sqlText }), ctx, maxRows);
 }
 
 /** streamQuery for a plan already made (prepared statements). */
-export async function streamPlan(plan: PhysicalPlan, ctx: TaskContext): Promise<RowsResult> {
+export async function streamPlan(plan: PhysicalPlan, ctx: TaskContext, maxRows: number | null = null): Promise<RowsResult> {
   const started = performance.now();
   const iterator = executePlan(plan, ctx)[Symbol.asyncIterator]();
   const first = await iterator.next();
   const profile = ctx.profile;
+  let remaining = maxRows ?? Number.POSITIVE_INFINITY;
+  /** The part of a batch still within maxRows. */
+  const within = (batch: Batch): Batch => {
+    const kept = batch.length <= remaining ? batch : sliceBatch(batch, 0, remaining);
+    remaining -= kept.length;
+    profile.add('RowsReturned', kept.length);
+    return kept;
+  };
   async function* rows(): AsyncIterable<Batch> {
     let finished = first.done === true;
     try {
-      if (finished) return;
-      if (first.value.length > 0) {
-        profile.add('RowsReturned', first.value.length);
-        yield first.value;
-      }
-      for (;;) {
+      if (finished || remaining <= 0) return;
+      if (first.value.length > 0) yield within(first.value);
+      while (remaining > 0) {
         const step = await iterator.next();
-        if (step.done) break;
+        if (step.done) {
+          finished = true;
+          break;
+        }
         if (step.value.length === 0) continue;
-        profile.add('RowsReturned', step.value.length);
-        yield step.value;
+        yield within(step.value);
       }
-      finished = true;
     } finally {
       profile.add('ExecTimeMs', performance.now() - started);
       if (!finished && iterator.return) await iterator.return();

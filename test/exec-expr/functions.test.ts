@@ -121,8 +121,8 @@ test('session functions read the context', () => {
   assert.equal(evalOne(call('database'), context), 'sales');
   assert.equal(evalOne(call('schema'), makeContext({ sessionInfo: { ...ctx.sessionInfo, database: null } })), null);
   assert.equal(evalOne(call('version'), context), '5.7.99 Galene');
-  assert.equal(evalOne(call('user'), context), "'root'@'127.0.0.1'");
-  assert.equal(evalOne(call('current_user'), context), "'root'@'%'");
+  assert.equal(evalOne(call('current_user'), context), 'root@%');
+  assert.equal(evalOne(call('user'), context), 'root@127.0.0.1');
   assert.equal(evalOne(call('connection_id'), context), '42');
 });
 

@@ -2,6 +2,7 @@
  * Session and server administration: USE, SET, users, transactions, prepared statements, KILL.
  */
 import type { RawValue } from '../../common/column';
+import { formatValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
@@ -36,16 +37,22 @@ export async function use(session: StatementSession, statement: UseStatement): P
   return okResult();
 }
 
-/** Evaluate a SET right-hand side; a bare identifier (SET group_commit = async_mode) is its name as a string. */
+/**
+ * Evaluate a SET right-hand side to the text a variable parses (a decimal literal 1.5 as '1.5', not its
+ * scaled integer); a bare identifier (SET group_commit = async_mode) is its name. NULL stays null.
+ */
 function setValue(session: StatementSession, expr: Expr, profile: QueryProfile): RawValue {
   if (expr.kind === 'column' && expr.qualifier.length === 0) return expr.name;
   const ctx = session.statementContext(profile);
-  return evaluateConstant(bindScalarExpr(expr, ctx), ctx);
+  const bound = bindScalarExpr(expr, ctx);
+  const value = evaluateConstant(bound, ctx);
+  return value === null || typeof value === 'string' || typeof value === 'boolean' ? value : formatValue(bound.type, value);
 }
 
 export async function set(session: StatementSession, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   // Validate every assignment before applying any, so a bad one changes nothing.
   const apply: (() => void)[] = [];
+  const notes: string[] = [];
   for (const assignment of statement.assignments) {
     if (assignment.scope === 'names' || assignment.scope === 'charset') continue;
     if (assignment.scope === 'user') {
@@ -67,9 +74,12 @@ export async function set(session: StatementSession, statement: SetStatement, _s
     }
     const value = coerceVariable(def, setValue(session, assignment.value, profile));
     apply.push(() => (assignment.scope === 'global' ? session.fe.globalVariables.set(def.name, value) : session.variables.set(def.name, value)));
+    // Nothing Galene accepts is silently ignored: a variable it does not act on says so.
+    if (!def.honoured && value !== def.defaultValue) notes.push(`Variable '${def.name}' is accepted for Doris compatibility; its value changes nothing in Galene`);
   }
   for (const change of apply) change();
-  return okResult();
+  for (const message of notes) session.warnings.push({ level: 'Note', code: 1105, message });
+  return notes.length === 0 ? okResult() : { kind: 'ok', affectedRows: 0, warnings: notes.length };
 }
 
 export async function createUser(session: StatementSession, statement: CreateUserStatement): Promise<StatementResult> {
@@ -148,6 +158,14 @@ export async function deallocate(session: StatementSession, statement: Deallocat
  * (MySQL's rule, before the privilege model: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
  * next checkpoint with "cancel query by user"; KILL CONNECTION also closes the connection.
  */
+/**
+ * Doris `SYNC` waits until a follower FE has replayed the master's metadata log. Galene's FE reads the
+ * meta store it writes, so every session already sees the latest metadata: OK at once.
+ */
+export async function sync(): Promise<StatementResult> {
+  return okResult();
+}
+
 export async function kill(session: StatementSession, statement: KillStatement): Promise<StatementResult> {
   const target = session.fe.sessions.get(statement.id);
   if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);

@@ -42,4 +42,5 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   execute: admin.execute,
   deallocate: admin.deallocate,
   kill: admin.kill,
+  sync: admin.sync,
 };

@@ -8,9 +8,10 @@ import type { ExplainStatement, QueryStatement } from '../../sql/ast';
 import { executePlan, explainAnalyzed, explainPlan, planQuery, streamQuery } from '../../sql/query';
 import type { StatementSession } from './statement-session';
 import { rowsResult } from './result-rows';
+import { selectLimitFor } from '../sql-select-limit';
 
 export async function runQueryStatement(session: StatementSession, statement: QueryStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
-  return streamQuery(statement.query, session.statementContext(profile), sqlText);
+  return streamQuery(statement.query, session.statementContext(profile), sqlText, selectLimitFor(statement.query, session.getVariable('sql_select_limit')));
 }
 
 export async function runExplain(session: StatementSession, statement: ExplainStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {

@@ -307,7 +307,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
         return [BigInt(other.connectionId), other.user, other.host, other.database, command, other.stateSeconds(), task?.state ?? '', other.currentStatementText];
       }),
     ),
-  warnings: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
+  warnings: (session) => rowsResult([['Level'], ['Code', Types.INT], ['Message']], session.warnings.map((warning) => [warning.level, warning.code, warning.message])),
   errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
   status: (_session, statement) => result(statement, [['Variable_name'], ['Value']], []),
   'table status': (session, statement) => {

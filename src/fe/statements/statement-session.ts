@@ -10,6 +10,13 @@ import type { TableSchema } from '../../meta/schema';
 import type { ExplicitTransaction } from '../explicit-transaction';
 import type { PreparedStatementHost, SessionStatements } from '../prepared-statements';
 
+/** One SHOW WARNINGS row. */
+export interface SessionWarning {
+  readonly level: 'Note' | 'Warning';
+  readonly code: number;
+  readonly message: string;
+}
+
 /** What prepared statements use of a session (fe, database, getVariable, runParsedStatement, statementContext), and more. */
 export interface StatementSession extends PreparedStatementHost {
   readonly user: string;
@@ -22,6 +29,8 @@ export interface StatementSession extends PreparedStatementHost {
   readonly variables: Map<string, string | number | boolean>;
   /** User variables (@name), by lower-case name. */
   readonly userVariables: Map<string, { type: DataType; value: RawValue }>;
+  /** Warnings of the last statement (SHOW WARNINGS); cleared when the next statement starts. */
+  readonly warnings: SessionWarning[];
   /** Prepared statements (SQL-level PREPARE / EXECUTE / DEALLOCATE). */
   readonly statements: SessionStatements;
   /** The database a statement names, or the current one; throws NO_DATABASE_SELECTED. */

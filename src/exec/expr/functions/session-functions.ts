@@ -29,8 +29,10 @@ function sessionFunction(name: string, aliases: string[], type: typeof Types.STR
 export const SESSION_FUNCTIONS: readonly FunctionDef[] = [
   sessionFunction('version', [], Types.STRING, (ctx) => ctx.sessionInfo.version, 'The server version string (MySQL-compatible form).'),
   sessionFunction('database', ['schema'], Types.STRING, (ctx) => ctx.sessionInfo.database, 'The current database, NULL when none is selected.'),
-  sessionFunction('user', ['session_user'], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'${ctx.sessionInfo.host}'`, "The connected user as 'user'@'host'."),
-  sessionFunction('current_user', [], Types.STRING, (ctx) => `'${ctx.sessionInfo.user}'@'%'`, "The account the session authenticated as, 'user'@'%'."),
+  // MySQL's forms (https://dev.mysql.com/doc/refman/8.0/en/information-functions.html#function_user):
+  // USER() is the client's user@host, CURRENT_USER() the account it matched, user@host-pattern; no quotes.
+  sessionFunction('user', ['session_user', 'system_user'], Types.STRING, (ctx) => `${ctx.sessionInfo.user}@${ctx.sessionInfo.host}`, 'The connected user and the host it connected from, as user@host (e.g. root@127.0.0.1).'),
+  sessionFunction('current_user', [], Types.STRING, (ctx) => `${ctx.sessionInfo.user}@${ctx.sessionInfo.accountHost ?? '%'}`, "The account the session authenticated as, user@host-pattern (e.g. root@%)."),
   sessionFunction('connection_id', [], Types.BIGINT, (ctx) => ctx.sessionInfo.connectionId, 'The id of this connection.'),
   sessionFunction('current_catalog', [], Types.STRING, () => 'internal', "The current catalog (always 'internal')."),
 ];
