@@ -7,11 +7,14 @@ import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
+import { createBeMetrics, LoadCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
+import type { Registry } from '../common/metrics';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
 import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
 import { auditLogFor, type AuditLog } from './audit-log';
+import { FeMetrics } from './fe-metrics';
 import type { ServerServices } from './server-services';
 import { Session } from './session';
 import { findSessionVariable, SERVER_VERSION } from './session-variables';
@@ -29,6 +32,12 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly auditLog: AuditLog;
   /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
   readonly compaction: CompactionScheduler;
+  /** Rows and bytes loaded (BE and FE /metrics). */
+  readonly loadCounts = new LoadCounts();
+  /** The FE's /metrics (http_port). */
+  readonly metrics: FeMetrics;
+  /** The BE's /metrics (webserver_port). */
+  readonly beMetrics: Registry;
 
   private constructor(
     readonly config: Config,
@@ -39,6 +48,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
     this.auditLog = auditLogFor(config.getString('data_dir'));
+    this.metrics = new FeMetrics(this);
+    this.beMetrics = createBeMetrics(backend, catalog, this.compaction.stats, this.loadCounts);
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');

@@ -11,6 +11,7 @@ import type { QueryProfile } from '../common/profile';
 import type { QueryTask } from '../exec/query-task';
 import type { Catalog } from '../meta/catalog';
 import type { AuditLog } from './audit-log';
+import type { FeMetrics } from './fe-metrics';
 import type { UserManager } from './users';
 
 /** One open session as SHOW PROCESSLIST shows it and KILL reaches it. */
@@ -41,6 +42,8 @@ export interface ServerServices {
   readonly globalVariables: Map<string, string | number | boolean>;
   /** The FE audit log every statement is written to. */
   readonly auditLog: AuditLog;
+  /** The FE's /metrics counters (statements, queries, latency). */
+  readonly metrics: FeMetrics;
   /** Open sessions by connection id. */
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
   /** A new query id (profiles, messages). */

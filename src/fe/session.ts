@@ -163,6 +163,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     }
     profile.add('PeakMemoryBytes', task.peakBytes);
     this.finishProfile(profile, err);
+    this.fe.metrics.statementEnded(profile.endTime - profile.startTime, err !== null && err !== undefined, isQuery);
     if (preparedStmtId === undefined) this.audit(profile, err, isQuery, result);
     else this.auditPrepared(profile, err, preparedStmtId, isQuery, result);
   }
