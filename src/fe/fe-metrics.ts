@@ -28,9 +28,9 @@ export class FeMetrics {
   constructor(source: FeMetricsSource) {
     const registers = [this.registry];
     this.requestTotal = new Counter({ name: 'doris_fe_request_total', help: 'Statements received (text, prepared and executed)', registers });
-    this.queryTotal = new Counter({ name: 'doris_fe_query_total', help: 'Queries (SELECT and other statements that return rows from tables) run', registers });
+    this.queryTotal = new Counter({ name: 'doris_fe_query_total', help: 'Queries (SELECT statements) run', registers });
     this.queryErr = new Counter({ name: 'doris_fe_query_err', help: 'Queries that ended in an error', registers });
-    this.queryLatency = new Summary({ name: 'doris_fe_query_latency_ms', help: 'Query latency in milliseconds', percentiles: LATENCY_QUANTILES, registers });
+    this.queryLatency = new Summary({ name: 'doris_fe_query_latency_ms', help: 'Query latency in milliseconds', percentiles: LATENCY_QUANTILES, maxAgeSeconds: 600, ageBuckets: 5, registers });
     scrapedGauge(this.registry, 'doris_fe_connection_total', 'Open MySQL connections (a gauge, Doris\'s name)', () => source.sessions.size);
     scrapedGauge(this.registry, 'doris_fe_database_num', 'Databases', () => source.catalog.listDatabases().length);
     const txn = source.meta.txnCounts;

@@ -10,6 +10,7 @@ import { Backend } from '../be/backend';
 import { createBeMetrics, LoadCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
 import type { Registry } from '../common/metrics';
+import { ServerLog } from '../common/server-log';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
 import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
@@ -38,6 +39,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly metrics: FeMetrics;
   /** The BE's /metrics (webserver_port). */
   readonly beMetrics: Registry;
+  /** fe.log / fe.warn.log under sys_log_dir. */
+  readonly serverLog: ServerLog;
 
   private constructor(
     readonly config: Config,
@@ -49,6 +52,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
     this.compaction = new CompactionScheduler(catalog, backend);
     this.auditLog = auditLogFor(config.getString('data_dir'));
     this.metrics = new FeMetrics(this);
+    this.serverLog = new ServerLog(config, 'fe');
+    this.serverLog.log('INFO', 'main', `FE opened data_dir ${config.getString('data_dir')}`);
     this.beMetrics = createBeMetrics(backend, catalog, this.compaction.stats, this.loadCounts);
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
@@ -117,6 +122,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   }
 
   close(): void {
+    this.serverLog.log('INFO', 'main', 'FE closed');
+    this.serverLog.close();
     this.meta.close();
   }
 }

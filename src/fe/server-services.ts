@@ -6,6 +6,7 @@
  * on frontend.ts (no import cycle in fe/).
  */
 import type { Backend } from '../be/backend';
+import type { ServerLog } from '../common/server-log';
 import type { Config } from '../common/config';
 import type { QueryProfile } from '../common/profile';
 import type { QueryTask } from '../exec/query-task';
@@ -44,6 +45,8 @@ export interface ServerServices {
   readonly auditLog: AuditLog;
   /** The FE's /metrics counters (statements, queries, latency). */
   readonly metrics: FeMetrics;
+  /** The server log (fe.log): every error a client sees is logged with its query id. */
+  readonly serverLog: ServerLog;
   /** Open sessions by connection id. */
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
   /** A new query id (profiles, messages). */

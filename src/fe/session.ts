@@ -289,6 +289,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     profile.endTime = Date.now();
     profile.state = err ? 'ERR' : 'OK';
     if (err) profile.errorMessage = toGaleneError(err).message;
+    if (err) this.fe.serverLog.log('WARN', `mysql-${this.connectionId}`, `${this.user}@${this.host} error ${toGaleneError(err).errno}: ${profile.errorMessage} (statement: ${profile.sql.slice(0, 200)})`, profile.queryId);
     this.fe.recordProfile(profile);
   }
 
