@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { startGalene } from '../helpers/galene-process';
-import { connect } from '../helpers/mysql-client';
+import { connect, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
 
 /** `promtool check metrics` on `text`: its exit code and what it printed. */
@@ -115,6 +115,17 @@ test('FE and BE /metrics: promtool parses them, Doris names and types, counters 
     assert.equal(bad.json.Status, 'Fail', bad.body);
     const fe2 = await scrape(fePort);
     assert.equal(sample(fe2, 'doris_fe_txn_failed') - sample(fe1, 'doris_fe_txn_failed'), 1);
+
+    // The error the client saw is in fe.log and fe.warn.log with the statement's query id.
+    const profiles = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
+    const failed = profiles.find((row) => row[8] === 'SELECT nope FROM t');
+    assert.ok(failed, 'the failed query has a profile');
+    for (const name of ['fe.log', 'fe.warn.log']) {
+      const log = fs.readFileSync(path.join(server.dataDir, 'log', name), 'utf8');
+      const line = log.split('\n').find((item) => item.includes(`[query_id=${failed[0]}]`));
+      assert.ok(line, `${name} has query ${failed[0]}: ${log}`);
+      assert.match(line, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARN \(fe\|mysql-\d+\) .* error 1054: .*nope/);
+    }
 
     await second.end();
     await conn.end();
