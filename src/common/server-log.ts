@@ -8,7 +8,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Config } from './config';
+
+/** What the log reads of the config (config.ts validates its settings with this file's validators). */
+export interface LogSettings {
+  getString(name: string): string;
+  getInt(name: string): number;
+  onChange(name: string, listener: (value: unknown) => void): void;
+}
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -76,7 +82,7 @@ export class ServerLog {
 
   /** Open `<dir>/<role>.log` and `<dir>/<role>.warn.log` with the config's sys_log_* settings (followed when they change). */
   constructor(
-    config: Config,
+    config: LogSettings,
     private readonly role: string,
   ) {
     const dir = config.getString('sys_log_dir') || path.join(config.getString('data_dir'), 'log');
