@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { DEFAULT_SLICE_MS } from './cooperative-scheduler';
 import { GaleneError } from './errors';
+import { logLevelProblem, rollModeProblem } from './server-log';
 
 export type SettingType = 'int' | 'bool' | 'string' | 'bytes';
 
@@ -48,7 +49,10 @@ export const SETTINGS: readonly SettingDef[] = [
   def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
   def('parallel_scan_min_rows_per_scanner', 'int', 65536, 'Tables with fewer rows scan on the main thread; larger scans, filters and aggregates run in the scan_thread_num worker threads (0 threads: always on the main thread).'),
   def('exec_yield_slice_ms', 'int', DEFAULT_SLICE_MS, 'Milliseconds a running statement computes before it lets the event loop serve other sessions (cooperative time slicing; all running statements together get at most twice this per loop turn). 0 turns slicing off: a heavy statement then delays every other client until it ends (for measuring).', true, (v) => ((v as number) >= 0 && (v as number) <= 1000 ? null : 'must be 0..1000')),
-  def('sys_log_level', 'string', 'INFO', 'Log level: DEBUG, INFO, WARN, ERROR.', true),
+  def('sys_log_level', 'string', 'INFO', 'Lowest level written to fe.log: DEBUG, INFO, WARN, ERROR, FATAL (fe.warn.log always gets WARN and above).', true, logLevelProblem),
+  def('sys_log_dir', 'string', '', 'Directory of the server log (fe.log, fe.warn.log). Default: <data_dir>/log.'),
+  def('sys_log_roll_num', 'int', 10, 'Rolled log files kept per log (fe.log.1 ... fe.log.<n>); older ones are deleted.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('sys_log_roll_mode', 'string', 'SIZE-MB-1024', 'When a log file rolls: SIZE-MB-<n>, at n megabytes.', true, rollModeProblem),
   def('group_commit_wal_path', 'string', '', 'Group Commit WAL directories, separated by `;` (each new WAL goes to a random one with space). Default: <data_dir>/wal.'),
   def('group_commit_max_wal_num_per_table', 'int', 10, 'Most Group Commit WAL files one table may have (open async batches plus WALs waiting for replay); past it async loads to the table fail with EXCEEDED_LIMIT. 0 = unlimited.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   def('group_commit_queue_mem_limit', 'bytes', 67108864, 'Bytes all open Group Commit batches may hold together; writers beyond it wait (and open batches commit early).', true),

@@ -7,11 +7,15 @@ import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
+import { createBeMetrics, LoadCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
+import type { Registry } from '../common/metrics';
+import { ServerLog } from '../common/server-log';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
 import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
 import { auditLogFor, type AuditLog } from './audit-log';
+import { FeMetrics } from './fe-metrics';
 import type { ServerServices } from './server-services';
 import { Session } from './session';
 import { findSessionVariable, SERVER_VERSION } from './session-variables';
@@ -29,6 +33,14 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly auditLog: AuditLog;
   /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
   readonly compaction: CompactionScheduler;
+  /** Rows and bytes loaded (BE and FE /metrics). */
+  readonly loadCounts = new LoadCounts();
+  /** The FE's /metrics (http_port). */
+  readonly metrics: FeMetrics;
+  /** The BE's /metrics (webserver_port). */
+  readonly beMetrics: Registry;
+  /** fe.log / fe.warn.log under sys_log_dir. */
+  readonly serverLog: ServerLog;
 
   private constructor(
     readonly config: Config,
@@ -39,6 +51,10 @@ export class Frontend implements ProtocolBackend, ServerServices {
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
     this.auditLog = auditLogFor(config.getString('data_dir'));
+    this.metrics = new FeMetrics(this);
+    this.serverLog = new ServerLog(config, 'fe');
+    this.serverLog.log('INFO', 'main', `FE opened data_dir ${config.getString('data_dir')}`);
+    this.beMetrics = createBeMetrics(backend, catalog, this.compaction.stats, this.loadCounts);
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');
@@ -106,6 +122,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   }
 
   close(): void {
+    this.serverLog.log('INFO', 'main', 'FE closed');
+    this.serverLog.close();
     this.meta.close();
   }
 }

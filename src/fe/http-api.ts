@@ -18,8 +18,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { GaleneError } from '../common/errors';
+import { METRICS_CONTENT_TYPE } from '../common/metrics';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
-import { groupCommitMetrics, walSizeAnswer } from '../load/group-commit';
+import { walSizeAnswer } from '../load/group-commit';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
@@ -32,35 +33,6 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-/** Prometheus text metrics (names as Doris: doris_fe_* / doris_be_*). */
-function metricsText(fe: Frontend, role: 'fe' | 'be'): string {
-  const lines: string[] = [];
-  const gauge = (name: string, value: number, help: string): void => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
-  };
-  if (role === 'fe') {
-    gauge('doris_fe_connection_total', fe.sessions.size, 'Open MySQL connections');
-    gauge('doris_fe_database_num', fe.catalog.listDatabases().length, 'Databases');
-  } else {
-    const memory = process.memoryUsage();
-    gauge('doris_be_process_rss_bytes', memory.rss, 'Resident set size');
-    gauge('doris_be_page_cache_bytes', fe.backend.pageCache.stats().usedBytes, 'Decoded page cache bytes in use');
-    const compaction = fe.compaction.stats;
-    gauge('doris_be_compaction_cumulative_total', compaction.cumulativeRuns, 'Cumulative compactions finished');
-    gauge('doris_be_compaction_base_total', compaction.baseRuns, 'Base compactions finished');
-    gauge('doris_be_compaction_rowsets_merged_total', compaction.rowsetsMerged, 'Rowsets merged by compaction');
-    gauge('doris_be_compaction_failures_total', compaction.failures, 'Compactions that failed');
-    const versions = fe.catalog.listDatabases().flatMap((db) => fe.catalog.listTables(db.name)).reduce((max, table) => {
-      const perTablet = new Map<number, number>();
-      for (const rowset of table.rowsets) perTablet.set(rowset.tabletId, (perTablet.get(rowset.tabletId) ?? 0) + 1);
-      return Math.max(max, ...perTablet.values());
-    }, 0);
-    gauge('doris_be_max_tablet_version_num', versions, 'Most rowsets (versions) any tablet has');
-    for (const [name, value, help] of groupCommitMetrics(fe.backend)) gauge(name, value, help);
-  }
-  return lines.join('\n') + '\n';
 }
 
 /** One Stream Load service per server process, shared by its FE and BE HTTP servers. */
@@ -198,6 +170,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   if (expectContinue) res.writeContinue();
   try {
     const result = await outcome.run(req, signal);
+    fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes);
     if (!res.destroyed) {
       if (req.complete) {
         const text = JSON.stringify(result, null, 4);
@@ -250,9 +223,10 @@ function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.Se
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
     '/api/health': (_req, res) => sendJson(res, 200, { status: 'OK', role }),
-    '/metrics': (_req, res) => {
-      const text = metricsText(fe, role === 'fe' ? 'fe' : 'be');
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
+    // Prometheus text format, names as Doris (fe-metrics.ts, be-metrics.ts).
+    '/metrics': async (_req, res) => {
+      const text = role === 'fe' ? await fe.metrics.text() : await fe.beMetrics.metrics();
+      res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
     },
   };

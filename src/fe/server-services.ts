@@ -6,11 +6,13 @@
  * on frontend.ts (no import cycle in fe/).
  */
 import type { Backend } from '../be/backend';
+import type { ServerLog } from '../common/server-log';
 import type { Config } from '../common/config';
 import type { QueryProfile } from '../common/profile';
 import type { QueryTask } from '../exec/query-task';
 import type { Catalog } from '../meta/catalog';
 import type { AuditLog } from './audit-log';
+import type { FeMetrics } from './fe-metrics';
 import type { UserManager } from './users';
 
 /** One open session as SHOW PROCESSLIST shows it and KILL reaches it. */
@@ -41,6 +43,10 @@ export interface ServerServices {
   readonly globalVariables: Map<string, string | number | boolean>;
   /** The FE audit log every statement is written to. */
   readonly auditLog: AuditLog;
+  /** The FE's /metrics counters (statements, queries, latency). */
+  readonly metrics: FeMetrics;
+  /** The server log (fe.log): every error a client sees is logged with its query id. */
+  readonly serverLog: ServerLog;
   /** Open sessions by connection id. */
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
   /** A new query id (profiles, messages). */

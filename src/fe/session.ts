@@ -202,6 +202,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     }
     profile.add('PeakMemoryBytes', task.peakBytes);
     this.finishProfile(profile, err);
+    this.fe.metrics.statementEnded(profile.endTime - profile.startTime, err !== null && err !== undefined, isQuery);
     if (preparedStmtId === undefined) this.audit(profile, err, isQuery, result);
     else this.auditPrepared(profile, err, preparedStmtId, isQuery, result);
   }
@@ -327,6 +328,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     profile.endTime = Date.now();
     profile.state = err ? 'ERR' : 'OK';
     if (err) profile.errorMessage = toGaleneError(err).message;
+    if (err) this.fe.serverLog.log('WARN', `mysql-${this.connectionId}`, `${this.user}@${this.host} error ${toGaleneError(err).errno}: ${profile.errorMessage} (statement: ${profile.sql.slice(0, 200)})`, profile.queryId);
     this.fe.recordProfile(profile);
   }
 

@@ -152,6 +152,8 @@ export interface NewRowset {
 
 export class MetaStore {
   private readonly db: Database.Database;
+  /** Load transactions begun, published and aborted since the process started (doris_fe_txn_* metrics). */
+  readonly txnCounts = { begin: 0, success: 0, failed: 0 };
 
   constructor(metaDir: string) {
     makePrivateDir(metaDir);
@@ -320,6 +322,7 @@ export class MetaStore {
    */
   beginTransaction(dbId: number, label: string, tableIds: readonly number[]): TransactionRecord {
     const createTime = Date.now();
+    this.txnCounts.begin++;
     this.cached('PRAGMA synchronous = NORMAL').run();
     let id: number;
     try {
@@ -355,7 +358,7 @@ export class MetaStore {
     loadedRows: number,
     extras: { readonly bitmaps?: readonly PendingBitmapDelta[]; readonly tableIds?: readonly number[]; readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] } } = {},
   ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
-    return this.transaction(() => {
+    const published = this.transaction(() => {
       const versions = new Map<number, number>();
       const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
       for (const tableId of tableIds) {
@@ -394,6 +397,8 @@ export class MetaStore {
       this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
       return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate };
     });
+    this.txnCounts.success++;
+    return published;
   }
 
   private rowsetTableId(rowsetId: number): number {
@@ -443,7 +448,7 @@ export class MetaStore {
   }
 
   abortTransaction(txnId: number, reason: string): void {
-    this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PREPARE'").run(Date.now(), reason, txnId);
+    this.txnCounts.failed += this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PREPARE'").run(Date.now(), reason, txnId).changes;
   }
 
   /** Transactions left in PREPARE by a crash are aborted at start-up. */
@@ -488,7 +493,7 @@ export class MetaStore {
   abortPrecommitted(txnId: number, reason: string): string[] {
     return this.transaction(() => {
       const keys = this.pendingRowsets(txnId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
-      this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PRECOMMITTED'").run(Date.now(), reason, txnId);
+      this.txnCounts.failed += this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PRECOMMITTED'").run(Date.now(), reason, txnId).changes;
       this.deletePendingRowsets(txnId);
       return keys;
     });

@@ -16,22 +16,34 @@ export function walSizeAnswer(target: LoadTarget, config: Config, hostPorts: str
   return { msg: 'OK', code: 0, data, count: 0 };
 }
 
-/** `[name, value, help]` gauges for the BE's /metrics. */
-export function groupCommitMetrics(target: LoadTarget): [string, number, string][] {
-  const manager = existingGroupCommitManager(target);
-  const stats = manager?.stats;
+/** A metric of the BE's /metrics: `[name, help, read]`, read at each scrape. */
+export type ScrapedMetric = [string, string, () => number];
+
+/** Sizes (gauges) for the BE's /metrics. */
+export function groupCommitGauges(target: LoadTarget): ScrapedMetric[] {
+  const manager = (): ReturnType<typeof existingGroupCommitManager> => existingGroupCommitManager(target);
   return [
-    ['doris_be_wal_total_count', manager?.totalWalCount() ?? 0, 'Group Commit WAL files on this BE (open async batches and WALs waiting for replay)'],
-    ['doris_be_wal_total_bytes', manager?.totalWalBytes() ?? 0, 'Bytes of Group Commit WAL files on this BE'],
-    ['doris_be_wal_fsync_total', stats?.walFsyncs ?? 0, 'WAL fsyncs (each covers every async append queued before it)'],
-    ['doris_be_wal_replay_total', stats?.walReplayed ?? 0, 'WALs replayed into their tables'],
-    ['doris_be_wal_corrupt_records_total', stats?.walCorruptRecords ?? 0, 'Damaged WAL stretches skipped at replay (each loses one record or header copy; intact records after it are kept)'],
-    ['doris_be_wal_quarantined_total', stats?.walQuarantined ?? 0, 'WALs with no intact header moved to <wal dir>/.corrupt/ instead of being replayed'],
-    ['doris_be_wal_replay_failures_total', stats?.walReplayFailures ?? 0, 'WAL replay attempts that failed (retried with backoff)'],
-    ['doris_be_group_commit_load_total', (stats?.loadsSync ?? 0) + (stats?.loadsAsync ?? 0), 'Loads that went through Group Commit'],
-    ['doris_be_group_commit_async_to_sync_total', stats?.asyncToSync ?? 0, 'async_mode loads run as sync_mode (size unknown or WAL disk short)'],
-    ['doris_be_group_commit_batch_committed_total', stats?.batchesCommitted ?? 0, 'Group Commit batches committed (one transaction each)'],
-    ['doris_be_group_commit_batch_failed_total', stats?.batchesFailed ?? 0, 'Group Commit batches whose commit failed'],
-    ['doris_be_group_commit_queue_mem_bytes', manager?.memoryInUse() ?? 0, 'Bytes held by open Group Commit batches'],
+    ['doris_be_wal_total_count', 'Group Commit WAL files on this BE (open async batches and WALs waiting for replay)', () => manager()?.totalWalCount() ?? 0],
+    ['doris_be_wal_total_bytes', 'Bytes of Group Commit WAL files on this BE', () => manager()?.totalWalBytes() ?? 0],
+    ['doris_be_group_commit_queue_mem_bytes', 'Bytes held by open Group Commit batches', () => manager()?.memoryInUse() ?? 0],
+  ];
+}
+
+/** Monotonic counts (counters) for the BE's /metrics. */
+export function groupCommitCounters(target: LoadTarget): ScrapedMetric[] {
+  const stat = (read: (stats: NonNullable<ReturnType<typeof existingGroupCommitManager>>['stats']) => number) => (): number => {
+    const stats = existingGroupCommitManager(target)?.stats;
+    return stats ? read(stats) : 0;
+  };
+  return [
+    ['doris_be_wal_fsync_total', 'WAL fsyncs (each covers every async append queued before it)', stat((stats) => stats.walFsyncs)],
+    ['doris_be_wal_replay_total', 'WALs replayed into their tables', stat((stats) => stats.walReplayed)],
+    ['doris_be_wal_corrupt_records_total', 'Damaged WAL stretches skipped at replay (each loses one record or header copy; intact records after it are kept)', stat((stats) => stats.walCorruptRecords)],
+    ['doris_be_wal_quarantined_total', 'WALs with no intact header moved to <wal dir>/.corrupt/ instead of being replayed', stat((stats) => stats.walQuarantined)],
+    ['doris_be_wal_replay_failures_total', 'WAL replay attempts that failed (retried with backoff)', stat((stats) => stats.walReplayFailures)],
+    ['doris_be_group_commit_load_total', 'Loads that went through Group Commit', stat((stats) => stats.loadsSync + stats.loadsAsync)],
+    ['doris_be_group_commit_async_to_sync_total', 'async_mode loads run as sync_mode (size unknown or WAL disk short)', stat((stats) => stats.asyncToSync)],
+    ['doris_be_group_commit_batch_committed_total', 'Group Commit batches committed (one transaction each)', stat((stats) => stats.batchesCommitted)],
+    ['doris_be_group_commit_batch_failed_total', 'Group Commit batches whose commit failed', stat((stats) => stats.batchesFailed)],
   ];
 }

@@ -13,5 +13,6 @@ export { groupCommitInsert, prepareGroupCommitStreamLoad } from './group-commit-
 export type { GroupCommitStreamLoadHost } from './group-commit-loads';
 export { parseGroupCommitMode, insertGroupCommitMode, streamLoadGroupCommitMode, tableGroupCommitMode } from './group-commit-mode';
 export type { GroupCommitMode, InsertGroupCommitFacts } from './group-commit-mode';
-export { walSizeAnswer, groupCommitMetrics } from './group-commit-http';
+export { walSizeAnswer, groupCommitCounters, groupCommitGauges } from './group-commit-http';
+export type { ScrapedMetric } from './group-commit-http';
 export { readWal, listWalFiles, walFilePath } from './wal-file';
