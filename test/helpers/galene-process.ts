@@ -75,3 +75,17 @@ export async function startGalene(options: { dataDir?: string; args?: string[]; 
     },
   };
 }
+
+/**
+ * Lines of the server's audit log (`<data_dir>/log/fe.audit.log`) that contain `contains`, once at least
+ * `atLeast` are there or 5 s have passed (the log is written asynchronously, within ~100 ms).
+ */
+export async function auditLines(dataDir: string, contains: string, atLeast: number): Promise<string[]> {
+  const file = path.join(dataDir, 'log', 'fe.audit.log');
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(contains)) : [];
+    if (lines.length >= atLeast || Date.now() > deadline) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

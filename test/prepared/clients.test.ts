@@ -11,9 +11,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
+import { auditLines, GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
 
 const MARIADB = '/usr/bin/mariadb';
 const JAVA = '/usr/bin/java';
@@ -42,16 +42,6 @@ function cli(sql: string): Promise<{ code: number; stdout: string; stderr: strin
   return run(MARIADB, ['-h127.0.0.1', `-P${server.ports.query_port}`, '-uroot', '-Dps', '--batch', '-e', sql]);
 }
 
-/** Audit lines once the log has been flushed (it is written asynchronously, within ~100 ms). */
-async function auditLines(contains: string, atLeast: number): Promise<string[]> {
-  const file = path.join(server.dataDir, 'log', 'fe.audit.log');
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(contains)) : [];
-    if (lines.length >= atLeast || Date.now() > deadline) return lines;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test('the mariadb client runs SQL-level PREPARE, EXECUTE and DEALLOCATE', { skip: existsSync(MARIADB) ? false : 'mariadb client not installed' }, async () => {
   const setup = await cli(`CREATE TABLE cli (k INT, v VARCHAR(10)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1;
@@ -73,10 +63,10 @@ test('the mariadb client runs SQL-level PREPARE, EXECUTE and DEALLOCATE', { skip
   assert.match(missing.stderr, /ERROR 1210 \(HY000\).*Incorrect arguments to EXECUTE/);
   const unknown = await cli('EXECUTE nothing_here');
   assert.match(unknown.stderr, /ERROR 1243 \(HY000\).*Unknown prepared statement handler \(nothing_here\) given to EXECUTE/);
-  const lines = await auditLines('PREPARE sel FROM @text', 1);
+  const lines = await auditLines(server.dataDir, 'PREPARE sel FROM @text', 1);
   assert.equal(lines.length, 1, 'text statements are audited');
   assert.match(lines[0], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[query\] \|Client=127\.0\.0\.1\|User=root\|Ctl=internal\|Db=ps\|State=OK\|ErrorCode=0\|ErrorMessage=\|Time\(ms\)=\d+\|ScanBytes=0\|ScanRows=0\|ReturnRows=0\|StmtId=\d+\|/);
-  const failed = await auditLines('Stmt=EXECUTE nothing_here', 1);
+  const failed = await auditLines(server.dataDir, 'Stmt=EXECUTE nothing_here', 1);
   assert.match(failed[0], /State=ERR\|ErrorCode=1243\|/);
 });
 
@@ -95,15 +85,15 @@ const JDBC_OUTPUT = 'inserted 40\nrows 28|n28|28.25|2024-05-01 30|n30|30.25|null
 test('MariaDB JDBC: batch insert and parameterized select with the issue URL', { skip: javaSkip }, async () => {
   const output = await runJdbc('useServerPrepStmts=true&cachePrepStmts=true&rewriteBatchedStatements=true', 'jdbc_rewrite');
   assert.equal(output, JDBC_OUTPUT);
-  assert.equal((await auditLines('IsPrepared=true', 0)).length, 0, 'prepared executions are not audited by default');
+  assert.equal((await auditLines(server.dataDir, 'IsPrepared=true', 0)).length, 0, 'prepared executions are not audited by default');
 });
 
 test('MariaDB JDBC: server-side statements only, every batched row a COM_STMT_EXECUTE', { skip: javaSkip }, async () => {
   const output = await runJdbc('useServerPrepStmts=true&cachePrepStmts=true&sessionVariables=enable_prepared_stmt_audit_log=1', 'jdbc_server');
   assert.equal(output, JDBC_OUTPUT);
-  const inserts = await auditLines('|Stmt=INSERT INTO jdbc_server VALUES (?, ?, ?, ?)', 41);
+  const inserts = await auditLines(server.dataDir, '|Stmt=INSERT INTO jdbc_server VALUES (?, ?, ?, ?)', 41);
   assert.equal(inserts.length, 41, 'one PREPARE and 40 executions, audited because the session turned it on');
   assert.ok(inserts.every((line) => line.includes('|IsPrepared=true|PreparedStmtId=')));
-  const selects = await auditLines('|Stmt=SELECT id, name, amount, day FROM jdbc_server', 3);
+  const selects = await auditLines(server.dataDir, '|Stmt=SELECT id, name, amount, day FROM jdbc_server', 3);
   assert.match(selects[selects.length - 1], /State=EOF\|.*\|ReturnRows=2\|/);
 });

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type * as mysql from 'mysql2/promise';
 import { SESSION_VARIABLES } from '../../src/fe/session-variables';
-import { GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
+import { auditLines, GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 
 const MARIADB = '/usr/bin/mariadb';
@@ -197,16 +197,6 @@ test('a Doris script runs through the mariadb client: SET of Doris variables, SY
   assert.equal(result.stdout, '3600\troot@127.0.0.1\troot@%\n');
 });
 
-/** Audit lines once the log has been flushed (it is written asynchronously, within ~100 ms). */
-async function auditLines(contains: string, atLeast: number): Promise<string[]> {
-  const file = path.join(server.dataDir, 'log', 'fe.audit.log');
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(contains)) : [];
-    if (lines.length >= atLeast || Date.now() > deadline) return lines;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const javaSkip = existsSync(JAVA) && existsSync(JDBC_JAR) ? false : 'java or libmariadb-java not installed';
 
@@ -218,7 +208,7 @@ for (const serverPrep of [false, true]) {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, 'statement 1 2 3 4\nlimit 1 2\nprepared 11 12 13 14\nafter 20\n');
     // The server sent 4 rows (the driver did not just drop the rest): the audit log says so.
-    const lines = await auditLines('|Stmt=SELECT k AS jdbc_k FROM t ORDER BY k', serverPrep ? 2 : 1);
+    const lines = await auditLines(server.dataDir, '|Stmt=SELECT k AS jdbc_k FROM t ORDER BY k', serverPrep ? 2 : 1);
     assert.ok(lines.length > 0);
     for (const line of lines) assert.match(line, /\|ReturnRows=4\|/);
   });
