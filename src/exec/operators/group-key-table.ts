@@ -38,17 +38,38 @@ function hashNumber(value: number): number {
   return Math.imul(scratchI32[0] ^ Math.imul(scratchI32[1], 0x85ebca6b), 0x9e3779b1) >>> 0;
 }
 
-/** Open addressing on numeric keys (all fixed kinds except BIGINT, which needs bigint equality). */
-class NumericKeyTable implements GroupKeyTable {
+/**
+ * What the one-key tables share: the group count, the representative value of each group, and the group
+ * of NULL (a group of its own, created the first time a NULL key is seen).
+ */
+abstract class SingleKeyTable implements GroupKeyTable {
   groupCount = 0;
-  private slotKeys = new Float64Array(1024);
-  private slotGroups = new Int32Array(1024).fill(-1);
   private nullGroup = -1;
-  private readonly builder: VectorBuilder;
+  protected readonly builder: VectorBuilder;
 
   constructor(type: DataType) {
     this.builder = new VectorBuilder(type);
   }
+
+  abstract assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void;
+
+  protected nullGroupId(): number {
+    if (this.nullGroup < 0) {
+      this.nullGroup = this.groupCount++;
+      this.builder.append(null);
+    }
+    return this.nullGroup;
+  }
+
+  finishKeys(): Vector[] {
+    return [this.builder.finish()];
+  }
+}
+
+/** Open addressing on numeric keys (all fixed kinds except BIGINT, which needs bigint equality). */
+class NumericKeyTable extends SingleKeyTable {
+  private slotKeys = new Float64Array(1024);
+  private slotGroups = new Int32Array(1024).fill(-1);
 
   private grow(): void {
     const oldKeys = this.slotKeys;
@@ -72,11 +93,7 @@ class NumericKeyTable implements GroupKeyTable {
     const nulls = vec.nulls;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (nulls !== null && nulls[rowIdx] === 1) {
-        if (this.nullGroup < 0) {
-          this.nullGroup = this.groupCount++;
-          this.builder.append(null);
-        }
-        out[rowIdx] = this.nullGroup;
+        out[rowIdx] = this.nullGroupId();
         continue;
       }
       let value = values[rowIdx];
@@ -103,10 +120,6 @@ class NumericKeyTable implements GroupKeyTable {
       }
     }
   }
-
-  finishKeys(): Vector[] {
-    return [this.builder.finish()];
-  }
 }
 
 /** The BIGINT values of a key vector as a BigInt64Array (the vector's own array when it is one). */
@@ -125,17 +138,10 @@ function hashHalves(lo: number, hi: number): number {
 }
 
 /** One BIGINT key: open addressing on each value's low and high 32-bit halves, compared as two ints. */
-class Int64KeyTable implements GroupKeyTable {
-  groupCount = 0;
+class Int64KeyTable extends SingleKeyTable {
   private slotLo = new Int32Array(1024);
   private slotHi = new Int32Array(1024);
   private slotGroups = new Int32Array(1024).fill(-1);
-  private nullGroup = -1;
-  private readonly builder: VectorBuilder;
-
-  constructor(type: DataType) {
-    this.builder = new VectorBuilder(type);
-  }
 
   private grow(): void {
     const { slotLo: oldLo, slotHi: oldHi, slotGroups: oldGroups } = this;
@@ -161,11 +167,7 @@ class Int64KeyTable implements GroupKeyTable {
     const nulls = vec.nulls;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (nulls !== null && nulls[rowIdx] === 1) {
-        if (this.nullGroup < 0) {
-          this.nullGroup = this.groupCount++;
-          this.builder.append(null);
-        }
-        out[rowIdx] = this.nullGroup;
+        out[rowIdx] = this.nullGroupId();
         continue;
       }
       const lo = halves[2 * rowIdx];
@@ -192,24 +194,13 @@ class Int64KeyTable implements GroupKeyTable {
       }
     }
   }
-
-  finishKeys(): Vector[] {
-    return [this.builder.finish()];
-  }
 }
 
 /** One string key: per-dictionary code -> group maps for dict vectors, a Map for plain strings. */
-class StringKeyTable implements GroupKeyTable {
-  groupCount = 0;
+class StringKeyTable extends SingleKeyTable {
   private readonly groups = new Map<string, number>();
-  private nullGroup = -1;
-  private readonly builder: VectorBuilder;
   private lastDict: readonly string[] | null = null;
   private codeGroups = new Int32Array(0);
-
-  constructor(type: DataType) {
-    this.builder = new VectorBuilder(type);
-  }
 
   private groupOf(value: string): number {
     let group = this.groups.get(value);
@@ -219,14 +210,6 @@ class StringKeyTable implements GroupKeyTable {
       this.builder.append(value);
     }
     return group;
-  }
-
-  private nullGroupId(): number {
-    if (this.nullGroup < 0) {
-      this.nullGroup = this.groupCount++;
-      this.builder.append(null);
-    }
-    return this.nullGroup;
   }
 
   assign(keys: readonly Vector[], rowCount: number, out: Int32Array): void {
@@ -259,10 +242,6 @@ class StringKeyTable implements GroupKeyTable {
       if (nulls !== null && nulls[rowIdx] === 1) out[rowIdx] = this.nullGroupId();
       else out[rowIdx] = this.groupOf(decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]));
     }
-  }
-
-  finishKeys(): Vector[] {
-    return [this.builder.finish()];
   }
 }
 
