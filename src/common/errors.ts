@@ -74,6 +74,15 @@ export const ERROR_CODES = {
   // privileges (Doris ErrorCode ERR_SPECIFIC_ACCESS_DENIED_ERROR / ERR_DBACCESS_DENIED_ERROR, as UserException prints them)
   SPECIFIC_ACCESS_DENIED: entry(1227, '42000', 'errCode = 2, detailMessage = Access denied; you need (at least one of) the ({0}) privilege(s) for this operation'),
   DB_ACCESS_DENIED: entry(1044, '42000', "errCode = 2, detailMessage = Access denied for user '{0}' to database '{1}'"),
+  // Doris ERR_TABLEACCESS_DENIED_ERROR; the table is Doris's `ctl: db: t` (SELECT) or `db: t` (LOAD, CREATE, ...).
+  TABLE_ACCESS_DENIED: entry(1142, '42000', "errCode = 2, detailMessage = {0} command denied to user '{1}'@'{2}' for table '{3}'"),
+  // Doris ERR_NONEXISTING_GRANT, ERR_MUST_CHANGE_PASSWORD_LOGIN, ERR_USER_ACCESS_DENIED_FOR_USER_ACCOUNT_BLOCKED_BY_PASSWORD_LOCK
+  NONEXISTING_GRANT: entry(1141, '42000', "errCode = 2, detailMessage = There is no such grant defined for user '{0}' on host '{1}'"),
+  PASSWORD_EXPIRED: entry(1862, 'HY000', 'Your password has expired. To log in you must change it using a client that supports expired passwords.'),
+  ACCOUNT_LOCKED: entry(3955, 'HY000', "Access denied for user '{0}'@'{1}'. Account is blocked for {2} second(s) ({3} second(s) remaining) due to {4} consecutive failed logins."),
+  ROLE_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = Role {0} already exists"),
+  ROLE_NOT_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = Role {0} does not exist"),
+  GRANT_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   ROOT_PASSWORD_ONLY_BY_ROOT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Can not set password for root user, except root itself'),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
   USER_NOT_EXISTS: entry(1396, 'HY000', "Operation {0} failed for '{1}'@'{2}'"),

@@ -19,7 +19,8 @@ import { FeMetrics } from './fe-metrics';
 import type { ServerServices } from './server-services';
 import { Session } from './session';
 import { findSessionVariable, SERVER_VERSION } from './session-variables';
-import { UserManager } from './users';
+import { requireVisibleDatabase } from './statements/statement-privileges';
+import { LoginOutcome, UserManager } from './users';
 
 /** How many finished query profiles SHOW QUERY PROFILE keeps. */
 const PROFILE_HISTORY = 100;
@@ -88,16 +89,26 @@ export class Frontend implements ProtocolBackend, ServerServices {
     config.onChange('max_tablet_version_num', (value) => (catalog.maxTabletVersions = value as number));
     const backend = await Backend.open(config, catalog);
     await backend.removeOrphans(meta.allSegmentKeys());
-    return new Frontend(config, meta, catalog, new UserManager(meta), backend);
+    // PASSWORD_EXPIRE DEFAULT follows the global default_password_lifetime (days).
+    const users = new UserManager(meta, () => Number(frontend.globalVariables.get('default_password_lifetime') ?? 0));
+    const frontend: Frontend = new Frontend(config, meta, catalog, users, backend);
+    return frontend;
   }
 
   lookupUser(user: string, host: string): UserAuthInfo | null {
     return this.users.lookup(user, host);
   }
 
+  /** ProtocolBackend.checkLogin: lock-out, password expiry and the failed-login throttle (users.ts). */
+  checkLogin(user: string, host: string, passwordOk: boolean): LoginOutcome {
+    return this.users.checkLogin(user, host, passwordOk);
+  }
+
   async openSession(info: SessionInfo): Promise<SessionHandler> {
     if (info.database !== null && !this.catalog.hasDatabase(info.database)) throw new GaleneError('UNKNOWN_DATABASE', [info.database]);
     const session = new Session(this, info);
+    // A database named in the handshake is a USE: Doris's 1044 unless the account sees it.
+    if (info.database !== null) requireVisibleDatabase(session, info.database);
     this.sessions.set(info.connectionId, session);
     return session;
   }

@@ -25,7 +25,7 @@ import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 import { prepareStreamLoad } from './load-planner';
-import { isAdminUser } from './users';
+import type { Account } from './users';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -65,8 +65,11 @@ function requestHostName(fe: Frontend, req: http.IncomingMessage): string {
   return match ? match[1] : '127.0.0.1';
 }
 
-/** The authenticated user of an HTTP Basic request, or an error message for the 401. */
-function authenticate(fe: Frontend, req: http.IncomingMessage): { user: string } | { denied: string } {
+/**
+ * The authenticated account of an HTTP Basic request, or an error message for the 401. The account's
+ * lock-out and password expiry apply as at a MySQL login (users.ts checkLogin).
+ */
+function authenticate(fe: Frontend, req: http.IncomingMessage): { user: string; account: Account } | { denied: string } {
   const header = req.headers.authorization ?? '';
   const clientHost = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
@@ -77,22 +80,27 @@ function authenticate(fe: Frontend, req: http.IncomingMessage): { user: string }
   const password = colon >= 0 ? decoded.slice(colon + 1) : '';
   const denied = new GaleneError('ACCESS_DENIED', [user, clientHost, password === '' ? 'NO' : 'YES']).message;
   const info = fe.users.lookup(user, clientHost);
-  if (!info) return { denied };
-  const stored = info.passwordDoubleSha1;
-  if (stored === null) return password === '' ? { user } : { denied };
-  const given = nativePasswordDoubleSha1(password);
-  return given !== null && given.length === stored.length && timingSafeEqual(given, stored) ? { user } : { denied };
+  let passwordOk = false;
+  if (info) {
+    const stored = info.passwordDoubleSha1;
+    const given = nativePasswordDoubleSha1(password);
+    passwordOk = stored === null ? password === '' : given !== null && given.length === stored.length && timingSafeEqual(given, stored);
+  }
+  const outcome = fe.users.checkLogin(user, clientHost, passwordOk);
+  if (outcome.refuse) return { denied: outcome.refuse.message };
+  if (!passwordOk) return { denied };
+  return { user, account: { user, host: fe.users.matchAccount(user, clientHost)?.host ?? '%' } };
 }
 
 /**
- * The authenticated admin user of a request, or the refusal to send: 401 for missing or wrong credentials
- * (with WWW-Authenticate, so curl -u / browsers retry), 403 with Doris's ADMIN access-denied message for a
- * valid non-admin user.
+ * The authenticated admin of a request, or the refusal to send: 401 for missing or wrong credentials
+ * (with WWW-Authenticate, so curl -u / browsers retry), 403 with Doris's ADMIN access-denied message for
+ * an account without ADMIN_PRIV.
  */
 function authenticateAdmin(fe: Frontend, req: http.IncomingMessage): { user: string } | { status: 401 | 403; denied: string } {
   const auth = authenticate(fe, req);
   if ('denied' in auth) return { status: 401, denied: auth.denied };
-  if (!isAdminUser(auth.user)) return { status: 403, denied: new GaleneError('SPECIFIC_ACCESS_DENIED', ['ADMIN']).message };
+  if (!fe.users.privilegesOf(auth.account).hasGlobal('ADMIN_PRIV')) return { status: 403, denied: new GaleneError('SPECIFIC_ACCESS_DENIED', ['ADMIN']).message };
   return auth;
 }
 
@@ -139,11 +147,17 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   const service = streamLoadService(fe);
   if (twoPhaseMatch) {
     // The operation is in the headers; a body, if any, is ignored.
-    const answer = await service.twoPhase(decodeSegment(twoPhaseMatch[1]), req.headers, { user: auth.user, mayActForOthers: isAdminUser(auth.user) });
+    const answer = await service.twoPhase(decodeSegment(twoPhaseMatch[1]), req.headers, { user: auth.user, mayActForOthers: fe.users.privilegesOf(auth.account).hasGlobal('ADMIN_PRIV') });
     sendJsonAndClose(res, 200, answer);
     return true;
   }
   const [dbName, tableName] = [decodeSegment(loadMatch![1]), decodeSegment(loadMatch![2])];
+  // Doris LoadAction: LOAD_PRIV on the table, checked by the FE before it redirects and again by the BE.
+  if (!fe.users.privilegesOf(auth.account).hasTable('LOAD_PRIV', dbName, tableName)) {
+    const message = new GaleneError('TABLE_ACCESS_DENIED', ['LOAD', auth.user, (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''), `${dbName}: ${tableName}`]).message;
+    sendJsonAndClose(res, 403, { Status: 'Fail', Message: message, status: 'FAILED', msg: message });
+    return true;
+  }
   if (role === 'fe') {
     // Doris: the FE picks a BE and redirects; --location-trusted resends the credentials there.
     const location = `http://${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}${url.pathname}${url.search}`;

@@ -43,7 +43,7 @@ export interface PreparedStatementHost {
   /** Run an already parsed statement through its handler (EXECUTE of a non-query prepared statement). */
   runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult>;
   /** The planning and task context of one statement (src/exec/context.ts), built from one set of facts. */
-  statementContext(profile: QueryProfile, parameters?: readonly ParamValue[]): StatementContext;
+  statementContext(profile: QueryProfile, parameters?: readonly ParamValue[], writeTarget?: { readonly database: string; readonly table: string }): StatementContext;
 }
 
 /** Server-wide state: the plan cache and the count of open statements (for max_prepared_stmt_count). */

@@ -24,7 +24,9 @@ import { ExplicitTransaction } from './explicit-transaction';
 import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
-import { STATEMENT_HANDLERS } from './statements';
+import { runStatement } from './statements';
+import { requireTable, requireVisibleDatabase } from './statements/statement-privileges';
+import type { Account } from './users';
 import type { SessionWarning, StatementSession } from './statements/statement-session';
 
 /** Statement kinds allowed inside an explicit transaction. */
@@ -42,6 +44,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
+  readonly account: Account;
   database: string | null;
   multiStatements = false;
   readonly variables = new Map<string, string | number | boolean>();
@@ -65,6 +68,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     this.connectionId = info.connectionId;
     this.user = info.user;
     this.host = info.host;
+    // The account of the login: the most specific host pattern that matches (fixed for the session).
+    this.account = { user: info.user, host: fe.users.matchAccount(info.user, info.host)?.host ?? '%' };
     this.database = info.database;
     this.interactive = info.interactive === true;
     this.initTimeoutVariables();
@@ -132,7 +137,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       try {
         if (hintError !== null) throw hintError;
         this.checkAllowedInTransaction(statement);
-        let result = await STATEMENT_HANDLERS[statement.kind](this, statement as never, text, profile);
+        let result = await runStatement(this, statement, text, profile);
         if (result.kind === 'rows' && isStreamed(result)) {
           // The last statement's rows stream to the client; the statement ends when they are sent.
           if (statementIdx === statements.length - 1) {
@@ -244,7 +249,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
   runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
     this.checkAllowedInTransaction(statement);
-    return STATEMENT_HANDLERS[statement.kind](this, statement as never, sqlText, profile);
+    return runStatement(this, statement, sqlText, profile);
   }
 
   async prepareStatement(sql: string): Promise<PreparedStatementInfo> {
@@ -332,7 +337,9 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     this.fe.recordProfile(profile);
   }
 
+  /** USE, COM_INIT_DB and the handshake's database: Doris's 1044 unless the account sees the database. */
   async useDatabase(database: string): Promise<void> {
+    requireVisibleDatabase(this, database);
     if (database !== INFORMATION_SCHEMA) this.fe.catalog.getDatabase(database);
     this.database = database;
   }
@@ -372,22 +379,18 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     return this.variables.get(def.name) ?? this.fe.globalVariables.get(def.name) ?? def.defaultValue;
   }
 
-  /** The host pattern of the account this session logged in as ('%' for most). */
-  private accountHost(): string {
-    const exact = this.fe.users.list().find((record) => record.user === this.user && record.host === this.host);
-    return exact?.host ?? '%';
-  }
-
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
-    return { user: this.user, host: this.host, accountHost: this.accountHost(), connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
+    return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
   }
 
   /**
    * The planning and task context of one statement, built from one set of facts: the binder resolves
    * tables and variables through the catalog and this session, the operators read tables through the BE.
+   * Every table the binder resolves needs SELECT_PRIV (Doris's check of each relation), except
+   * `writeTarget`: the table a DELETE or UPDATE reads to find its rows (it needs LOAD_PRIV, checked before).
    */
-  statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = []): StatementContext {
+  statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
     const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
     return {
@@ -395,7 +398,12 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
       parameters,
       sessionInfo: this.sessionFacts(),
-      getTable: (database, name) => this.resolveTable(database, name),
+      getTable: (database, name) => {
+        const schema = this.resolveTable(database, name);
+        const own = writeTarget !== undefined && writeTarget.database === schema.databaseName && writeTarget.table.toLowerCase() === schema.name.toLowerCase();
+        if (!own) requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
+        return schema;
+      },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
       estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema) : olapTable(schema).estimatedRowCount()),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),

@@ -84,6 +84,8 @@ CREATE TABLE IF NOT EXISTS transactions (id INTEGER PRIMARY KEY, db_id INTEGER N
   loaded_rows INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS transactions_by_label ON transactions (db_id, label);
 CREATE TABLE IF NOT EXISTS users (user TEXT NOT NULL, host TEXT NOT NULL, password_hash TEXT NOT NULL, PRIMARY KEY (user, host));
+CREATE TABLE IF NOT EXISTS account_info (user TEXT NOT NULL, host TEXT NOT NULL, info TEXT NOT NULL, PRIMARY KEY (user, host));
+CREATE TABLE IF NOT EXISTS roles (name TEXT PRIMARY KEY, info TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS txn_pending_rowsets (txn_id INTEGER PRIMARY KEY, rowsets TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS load_jobs (txn_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS delete_bitmaps (table_id INTEGER NOT NULL, rowset_id INTEGER NOT NULL, segment INTEGER NOT NULL, version INTEGER NOT NULL,
@@ -555,7 +557,33 @@ export class MetaStore {
   }
 
   deleteUser(user: string, host: string): boolean {
-    return this.db.prepare('DELETE FROM users WHERE user = ? AND host = ?').run(user, host).changes > 0;
+    return this.transaction(() => {
+      this.db.prepare('DELETE FROM account_info WHERE user = ? AND host = ?').run(user, host);
+      return this.db.prepare('DELETE FROM users WHERE user = ? AND host = ?').run(user, host).changes > 0;
+    });
+  }
+
+  // ------------------------------------------------------------ privileges (JSON the FE's user manager owns)
+
+  /** Per-account facts beside the credentials: grants, roles, password policy and lock-out state. */
+  listAccountInfo(): { user: string; host: string; info: string }[] {
+    return this.db.prepare('SELECT user, host, info FROM account_info').all() as { user: string; host: string; info: string }[];
+  }
+
+  putAccountInfo(user: string, host: string, info: string): void {
+    this.db.prepare('INSERT INTO account_info (user, host, info) VALUES (?, ?, ?) ON CONFLICT(user, host) DO UPDATE SET info = excluded.info').run(user, host, info);
+  }
+
+  listRoles(): { name: string; info: string }[] {
+    return this.db.prepare('SELECT name, info FROM roles ORDER BY name').all() as { name: string; info: string }[];
+  }
+
+  putRole(name: string, info: string): void {
+    this.db.prepare('INSERT INTO roles (name, info) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET info = excluded.info').run(name, info);
+  }
+
+  deleteRole(name: string): boolean {
+    return this.db.prepare('DELETE FROM roles WHERE name = ?').run(name).changes > 0;
   }
 }
 

@@ -95,6 +95,12 @@ export interface ProtocolBackend {
   readonly serverVersion: string;
   /** The user's stored credentials, or null when no such user exists. */
   lookupUser(user: string, host: string): UserAuthInfo | null;
+  /**
+   * After the password check of a login (`passwordOk`): the error to refuse it with instead (account locked,
+   * password expired; null: the password decides) and how long to hold the answer back (throttling repeated
+   * failures). Optional: without it the password alone decides, at once.
+   */
+  checkLogin?(user: string, host: string, passwordOk: boolean): { readonly refuse: Error | null; readonly delayMs: number };
   /** A new session after successful authentication. Throws (e.g. UNKNOWN_DATABASE) to refuse it. */
   openSession(info: SessionInfo): Promise<SessionHandler>;
   /** Current limits; fields left out keep the server's own options (MysqlServerOptions). */

@@ -270,12 +270,20 @@ export class MysqlConnection implements CommandContext, ResultSink {
     const backend = this.options.backend;
     let authorized = false;
     if (this.socketClosed) return;
+    let policyRefusal: Error | null = null;
     try {
       const info = backend.lookupUser(user, this.host);
       authorized = info !== null && verifyNativePassword(token, this.scramble, info.passwordDoubleSha1);
+      const outcome = backend.checkLogin?.(user, this.host, authorized);
+      if (outcome) {
+        policyRefusal = outcome.refuse;
+        if (outcome.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, outcome.delayMs));
+        if (this.socketClosed) return;
+      }
     } catch (err) {
       return this.failAndClose(toWireError(err), replySeq);
     }
+    if (policyRefusal !== null) return this.failAndClose(toWireError(policyRefusal), replySeq);
     if (!authorized) {
       return this.failAndClose(new GaleneError('ACCESS_DENIED', [user, this.host, token.length > 0 ? 'YES' : 'NO']), replySeq);
     }

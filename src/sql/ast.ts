@@ -307,7 +307,11 @@ export type Statement =
   | ExecuteStatement
   | DeallocateStatement
   | KillStatement
-  | SyncStatement;
+  | SyncStatement
+  | GrantStatement
+  | CreateRoleStatement
+  | DropRoleStatement
+  | AlterUserStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -466,6 +470,8 @@ export interface ShowStatement extends Span {
   /** A string argument (SHOW QUERY PROFILE '/queryId', SHOW PROC '/path'). */
   readonly path: string | null;
   readonly limit: LimitClause | null;
+  /** SHOW GRANTS FOR 'u'@'h'. */
+  readonly forUser?: UserIdentity | null;
 }
 
 export interface DescribeStatement extends Span {
@@ -498,6 +504,9 @@ export interface CreateUserStatement extends Span {
   readonly user: UserIdentity;
   readonly password: string | null;
   readonly ifNotExists: boolean;
+  /** DEFAULT ROLE 'r': the role the new user holds. */
+  readonly defaultRole: string | null;
+  readonly passwordOptions: PasswordOptions;
 }
 
 export interface DropUserStatement extends Span {
@@ -511,6 +520,8 @@ export interface SetPasswordStatement extends Span {
   /** null = the current user. */
   readonly user: UserIdentity | null;
   readonly password: string;
+  /** `= '*HEX'` (the stored form) rather than `= PASSWORD('clear')`. */
+  readonly hashed: boolean;
 }
 
 export interface TransactionStatement extends Span {
@@ -546,4 +557,59 @@ export interface KillStatement extends Span {
   readonly kind: 'kill';
   readonly target: 'CONNECTION' | 'QUERY';
   readonly id: number;
+}
+
+/**
+ * Doris's password options of CREATE USER / ALTER USER; a field left out is unchanged. Seconds: 0 is
+ * never / disabled, -1 DEFAULT (the global default_password_lifetime) for expiry and UNBOUNDED for the lock.
+ */
+export interface PasswordOptions {
+  readonly expireSeconds?: number;
+  readonly failedLoginAttempts?: number;
+  readonly lockSeconds?: number;
+  readonly accountUnlock?: boolean;
+}
+
+/** A GRANT / REVOKE target: `ctl.db.tbl` with `*` wildcards (`db.tbl` means catalog internal), or a named resource. */
+export type PrivilegeTarget =
+  | { readonly kind: 'table'; readonly catalog: string; readonly database: string; readonly table: string }
+  | { readonly kind: 'resource'; readonly resourceType: 'COMPUTE GROUP' | 'RESOURCE' | 'WORKLOAD GROUP'; readonly name: string };
+
+/** The grantee of GRANT / REVOKE: an account or ROLE 'r'. */
+export type Grantee = { readonly kind: 'user'; readonly user: UserIdentity } | { readonly kind: 'role'; readonly role: string };
+
+/**
+ * `GRANT privs ON target TO grantee`, `GRANT 'role', ... TO user` and the REVOKE ... FROM forms.
+ * Privileges are Doris's names (SELECT_PRIV, ...), the MySQL spellings already mapped.
+ */
+export interface GrantStatement extends Span {
+  readonly kind: 'grant';
+  readonly revoke: boolean;
+  readonly privileges: readonly string[];
+  readonly target: PrivilegeTarget | null;
+  /** The roles of `GRANT 'r' TO u` (then privileges is empty and target null). */
+  readonly roles: readonly string[];
+  readonly grantee: Grantee;
+}
+
+export interface CreateRoleStatement extends Span {
+  readonly kind: 'createRole';
+  readonly role: string;
+  readonly ifNotExists: boolean;
+  readonly comment: string;
+}
+
+export interface DropRoleStatement extends Span {
+  readonly kind: 'dropRole';
+  readonly role: string;
+  readonly ifExists: boolean;
+}
+
+/** `ALTER USER u [IDENTIFIED BY 'p'] [password options]`. */
+export interface AlterUserStatement extends Span {
+  readonly kind: 'alterUser';
+  readonly user: UserIdentity;
+  readonly ifExists: boolean;
+  readonly password: string | null;
+  readonly passwordOptions: PasswordOptions;
 }

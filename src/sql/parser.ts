@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { DdlParser } from './parse-ddl';
+import { AccountParser } from './parse-account';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -87,7 +87,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends DdlParser {
+class StatementParser extends AccountParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -147,20 +147,26 @@ class StatementParser extends DdlParser {
         this.advance();
         const ddl = this.parseCreateDdl(start);
         if (ddl) return ddl;
-        if (this.isWord('USER')) return this.parseCreateUser(start);
+        const account = this.parseCreateAccount(start);
+        if (account) return account;
         throw this.error();
       }
       case 'DROP': {
         this.advance();
         const ddl = this.parseDropDdl(start);
         if (ddl) return ddl;
-        if (this.isWord('USER')) return this.parseDropUser(start);
+        const account = this.parseDropAccount(start);
+        if (account) return account;
         if (this.acceptWord('PREPARE')) return { kind: 'deallocate', name: this.parseIdent(), pos: start.pos, end: this.lastEnd };
         throw this.error();
       }
       case 'ALTER':
         this.advance();
+        if (this.isWord('USER')) return this.parseAlterUser(start);
         return this.parseAlterTable(start);
+      case 'GRANT':
+      case 'REVOKE':
+        return this.parseGrant();
       case 'TRUNCATE':
         this.advance();
         return this.parseTruncate(start);
@@ -315,12 +321,13 @@ class StatementParser extends DdlParser {
     const start = this.advance();
     let full = false;
     let global = false;
+    let all = false;
     while (true) {
       if (this.acceptWord('FULL')) full = true;
       else if (this.acceptWord('GLOBAL')) global = true;
       else if (this.isWord('SESSION') || this.isWord('LOCAL')) this.advance();
       else if (this.isWord('BUILTIN') && this.isWordAt(1, 'FUNCTIONS')) this.advance();
-      else if (this.isWord('ALL') && (this.isWordAt(1, 'GRANTS') || this.isWordAt(1, 'PROPERTIES'))) this.advance();
+      else if (this.isWord('ALL') && (this.isWordAt(1, 'GRANTS') || this.isWordAt(1, 'PROPERTIES'))) all = this.advance() !== null;
       else break;
     }
     let spec: ShowSpec | undefined;
@@ -368,7 +375,10 @@ class StatementParser extends DdlParser {
     if (spec.like && this.acceptWord('LIKE')) like = this.parseStringLiteral();
     else if (spec.where && this.acceptWord('WHERE')) where = this.parseExpr();
     if (spec.limit && this.isWord('LIMIT')) limit = this.parseLimit();
-    return { kind: 'show', what: spec.what, full, global, target, database, like, where, path, limit, pos: start.pos, end: this.lastEnd };
+    // SHOW ALL GRANTS; SHOW GRANTS FOR 'u'@'h'.
+    const forUser = spec.what === 'grants' && !all && this.acceptWord('FOR') ? this.parseUserIdentity() : null;
+    const what = spec.what === 'grants' && all ? 'all grants' : spec.what;
+    return { kind: 'show', what, full, global, target, database, like, where, path, limit, forUser, pos: start.pos, end: this.lastEnd };
   }
 
   /** DESC t [ALL] | EXPLAIN [VERBOSE|ANALYZE] stmt | DESC SELECT ... (an EXPLAIN). */
@@ -509,7 +519,9 @@ class StatementParser extends DdlParser {
     if (this.acceptWord('FOR')) user = this.parseUserIdentity();
     this.expectOp('=');
     let password: string;
-    if (this.isWord('PASSWORD') && this.isOpAt(1, '(')) {
+    // Doris: PASSWORD('clear') or the stored form '*<40 hex digits>' (what SHOW GRANTS / mysqldump give).
+    const hashed = !(this.isWord('PASSWORD') && this.isOpAt(1, '('));
+    if (!hashed) {
       this.advance();
       this.advance();
       password = this.parseStringLiteral();
@@ -517,41 +529,10 @@ class StatementParser extends DdlParser {
     } else {
       password = this.parseStringLiteral();
     }
-    return { kind: 'setPassword', user, password, pos: start.pos, end: this.lastEnd };
+    return { kind: 'setPassword', user, password, hashed, pos: start.pos, end: this.lastEnd };
   }
 
   // ------------------------------------------------------------ users, transactions
-
-  /** 'user'[@'host'] | user[@host]; host defaults to '%'. */
-  private parseUserIdentity(): UserIdentity {
-    const user = this.parseIdentOrString();
-    let host = '%';
-    if (this.tok.kind === TokenKind.UserVar) {
-      host = this.advance().text;
-    } else if (this.acceptOp('@')) {
-      host = this.parseIdentOrString();
-    }
-    return { user, host };
-  }
-
-  private parseCreateUser(start: Token): Statement {
-    this.advance();
-    const ifNotExists = this.acceptWords('IF', 'NOT', 'EXISTS');
-    const user = this.parseUserIdentity();
-    let password: string | null = null;
-    if (this.acceptWords('IDENTIFIED', 'BY')) {
-      if (this.acceptWord('PASSWORD')) throw this.unsupported('IDENTIFIED BY PASSWORD (hashed password)');
-      password = this.parseStringLiteral();
-    }
-    return { kind: 'createUser', user, password, ifNotExists, pos: start.pos, end: this.lastEnd };
-  }
-
-  private parseDropUser(start: Token): Statement {
-    this.advance();
-    const ifExists = this.acceptWords('IF', 'EXISTS');
-    const user = this.parseUserIdentity();
-    return { kind: 'dropUser', user, ifExists, pos: start.pos, end: this.lastEnd };
-  }
 
   /** BEGIN [WORK] [WITH LABEL l] | START TRANSACTION [...] | COMMIT [WORK] | ROLLBACK [WORK]. */
   private parseTransaction(): Statement {

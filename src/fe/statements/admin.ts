@@ -1,5 +1,5 @@
 /**
- * Session and server administration: USE, SET, users, transactions, prepared statements, KILL.
+ * Session and server administration: USE, SET, transactions, prepared statements, KILL (users: account.ts).
  */
 import type { RawValue } from '../../common/column';
 import { formatValue } from '../../common/convert';
@@ -8,14 +8,11 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { evaluateConstant } from '../../exec/expr';
 import type {
-  CreateUserStatement,
   DeallocateStatement,
-  DropUserStatement,
   ExecuteStatement,
   Expr,
   KillStatement,
   PrepareStatement,
-  SetPasswordStatement,
   SetStatement,
   TransactionStatement,
   UseStatement,
@@ -26,7 +23,7 @@ import { generateLabel } from '../../load/load-transaction';
 import { ExplicitTransaction } from '../explicit-transaction';
 import type { StatementSession } from './statement-session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
-import { isAdminUser, requireAdminUser } from '../users';
+import { privilegesOf } from './statement-privileges';
 import { okResult } from './result-rows';
 
 export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
@@ -64,8 +61,6 @@ export async function set(session: StatementSession, statement: SetStatement, _s
     }
     const def = findSessionVariable(assignment.name);
     if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [assignment.name]);
-    // Doris VariableMgr: a GLOBAL change needs the ADMIN privilege.
-    if (assignment.scope === 'global') requireAdminUser(session.user, 'ADMIN');
     if (def.readOnly) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, 'read-only variable']);
     if (def.globalOnly && assignment.scope !== 'global') throw new GaleneError(def.globalOnly === true ? 'GLOBAL_VARIABLE' : 'SESSION_VARIABLE_READ_ONLY', [def.name]);
     if (assignment.value === null || assignment.value.kind === 'default') {
@@ -80,29 +75,6 @@ export async function set(session: StatementSession, statement: SetStatement, _s
   for (const change of apply) change();
   for (const message of notes) session.warnings.push({ level: 'Note', code: 1105, message });
   return notes.length === 0 ? okResult() : { kind: 'ok', affectedRows: 0, warnings: notes.length };
-}
-
-export async function createUser(session: StatementSession, statement: CreateUserStatement): Promise<StatementResult> {
-  requireAdminUser(session.user, 'GRANT');
-  session.fe.users.create(statement.user.user, statement.user.host, statement.password, statement.ifNotExists);
-  return okResult();
-}
-
-export async function dropUser(session: StatementSession, statement: DropUserStatement): Promise<StatementResult> {
-  requireAdminUser(session.user, 'GRANT');
-  session.fe.users.drop(statement.user.user, statement.user.host, statement.ifExists);
-  return okResult();
-}
-
-export async function setPassword(session: StatementSession, statement: SetPasswordStatement): Promise<StatementResult> {
-  const target = statement.user ?? { user: session.user, host: session.host };
-  // Doris SetPassVar.analyze: root's password only by root; another user's only with the GRANT privilege.
-  if (target.user !== session.user) {
-    if (target.user === 'root') throw new GaleneError('ROOT_PASSWORD_ONLY_BY_ROOT');
-    if (!isAdminUser(session.user)) throw new GaleneError('SPECIFIC_ACCESS_DENIED', ['GRANT']);
-  }
-  session.fe.users.setPassword(target.user, target.host, statement.password);
-  return okResult();
 }
 
 export async function transaction(session: StatementSession, statement: TransactionStatement): Promise<StatementResult> {
@@ -154,8 +126,8 @@ export async function deallocate(session: StatementSession, statement: Deallocat
 }
 
 /**
- * KILL [CONNECTION | QUERY] id: a user may kill their own sessions' statements; root and admin any
- * (MySQL's rule, before the privilege model: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
+ * KILL [CONNECTION | QUERY] id: a user may kill their own sessions' statements; ADMIN_PRIV any
+ * (Doris: ER_KILL_DENIED_ERROR otherwise). The statement stops at its
  * next checkpoint with "cancel query by user"; KILL CONNECTION also closes the connection.
  */
 /**
@@ -169,7 +141,7 @@ export async function sync(): Promise<StatementResult> {
 export async function kill(session: StatementSession, statement: KillStatement): Promise<StatementResult> {
   const target = session.fe.sessions.get(statement.id);
   if (target === undefined) throw new GaleneError('UNKNOWN_THREAD', [statement.id]);
-  if (!isAdminUser(session.user) && target.user !== session.user) throw new GaleneError('KILL_DENIED', [statement.id]);
+  if (target.user !== session.user && !privilegesOf(session).hasGlobal('ADMIN_PRIV')) throw new GaleneError('KILL_DENIED', [statement.id]);
   target.kill(session.host, statement.target === 'CONNECTION');
   return okResult();
 }

@@ -19,7 +19,6 @@ import type {
 import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
 import { tableCompression } from '../../load/table-writer';
 import type { StatementSession } from './statement-session';
-import { isAdminUser } from '../users';
 import { okResult } from './result-rows';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
@@ -31,9 +30,8 @@ export async function createDatabase(session: StatementSession, statement: Creat
 }
 
 export async function dropDatabase(session: StatementSession, statement: DropDatabaseStatement): Promise<StatementResult> {
-  // Doris DropDbStmt checks the DROP privilege on the database (ERR_DBACCESS_DENIED_ERROR); until the
-  // privilege model lands only the admin users hold it. Checked first, so it reveals nothing about the name.
-  if (!isAdminUser(session.user)) throw new GaleneError('DB_ACCESS_DENIED', [session.user, statement.name]);
+  // Doris DropDbStmt: DROP_PRIV on the database, checked before anything (statement-privileges.ts), so a
+  // refusal reveals nothing about the name.
   if (statement.ifExists && !session.fe.catalog.hasDatabase(statement.name)) return okResult();
   const keys = session.fe.catalog.dropDatabase(statement.name);
   if (session.database === statement.name) session.database = null;

@@ -544,7 +544,7 @@ export async function runDelete(session: StatementSession, statement: DeleteStat
     return fe.catalog.withTableLock([schema.id], async () => {
       // Holding the lock: no publish or compaction changes the table between reading the keys and deleting them.
       const current = fe.catalog.getTable(database, statement.table);
-      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.statementContext(profile), sqlText));
+      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
       if (keys.length === 0) return okResult(0);
       const { bitmaps, deletedRows } = await storage.deleteKeys(current, keys.columns, keys.length);
       const txn = meta.beginTransaction(current.dbId, generateLabel('delete'), [schema.id]);
@@ -561,7 +561,7 @@ export async function runDelete(session: StatementSession, statement: DeleteStat
   if (statement.where === null) throw dmlError('delete all rows is forbidden temporary.');
   const conditions = deleteConditions(session, table, statement.where, sqlText, profile);
   const countExpr: Expr = { kind: 'call', name: 'count', args: [{ kind: 'star', qualifier: [], pos: statement.pos, end: statement.end }], distinct: false, pos: statement.pos, end: statement.end };
-  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.statementContext(profile), sqlText));
+  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
   const deletedRows = counted.length > 0 ? Number(getRaw(counted.columns[0], 0)) : 0;
   const txn = meta.beginTransaction(table.dbId, generateLabel('delete'), [schema.id]);
   try {
@@ -594,7 +594,7 @@ export async function runUpdate(session: StatementSession, statement: UpdateStat
     assigned.set(column, assignment.value);
   }
   const items = schema.columns.map((column) => assigned.get(column) ?? columnRef(column.name, statement));
-  const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.statementContext(profile), sqlText));
+  const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
   if (rows.length === 0) return okResult(0);
   const columns = schema.columns.map((column, colIdx) => {
     const vec = castVector(rows.columns[colIdx], column.type, 'insert', column.name, 1);

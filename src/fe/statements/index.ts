@@ -8,11 +8,13 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import type { Statement } from '../../sql/ast';
 import type { StatementSession } from './statement-session';
+import * as account from './account';
 import * as admin from './admin';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
+import { checkStatement } from './statement-privileges';
 
 export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
 
@@ -34,13 +36,23 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   show: show.runShow,
   describe: show.runDescribe,
   set: admin.set,
-  createUser: admin.createUser,
-  dropUser: admin.dropUser,
-  setPassword: admin.setPassword,
+  createUser: account.createUser,
+  dropUser: account.dropUser,
+  setPassword: account.setPassword,
   transaction: admin.transaction,
   prepare: admin.prepare,
   execute: admin.execute,
   deallocate: admin.deallocate,
   kill: admin.kill,
   sync: admin.sync,
+  grant: account.grant,
+  createRole: account.createRole,
+  dropRole: account.dropRole,
+  alterUser: account.alterUser,
 };
+
+/** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */
+export function runStatement(session: StatementSession, statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  checkStatement(session, statement);
+  return STATEMENT_HANDLERS[statement.kind](session, statement as never, sqlText, profile);
+}

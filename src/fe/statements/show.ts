@@ -19,6 +19,8 @@ import type { StatementSession } from './statement-session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
 import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
+import { ACCOUNT_SHOW_HANDLERS } from './account';
+import { privilegesOf } from './statement-privileges';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -125,7 +127,8 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
     if (statement.full) return result(statement, [[name], ['Table_type']], views.map((view) => [view, 'SYSTEM VIEW']));
     return result(statement, [[name]], views.map((view) => [view]));
   }
-  const tables = session.fe.catalog.listTables(database);
+  const privileges = privilegesOf(session);
+  const tables = session.fe.catalog.listTables(database).filter((table) => privileges.seesTable(database, table.schema.name, false));
   if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
 }
@@ -278,7 +281,11 @@ function showTransaction(session: StatementSession, statement: ShowStatement): S
 type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
-  databases: (session, statement) => result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().map((db) => [db.name])]),
+  // Doris: only the databases the account has a privilege in (information_schema for everyone).
+  databases: (session, statement) => {
+    const privileges = privilegesOf(session);
+    return result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().filter((db) => privileges.seesDatabase(db.name, false)).map((db) => [db.name])]);
+  },
   schemas: (session, statement) => SHOW_HANDLERS.databases(session, statement, null as never),
   tables: showTables,
   'create table': (session, statement) => {
@@ -331,7 +338,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   engines: () => rowsResult([['Engine'], ['Support'], ['Comment'], ['Transactions'], ['XA'], ['Savepoints']], [['Olap engine', 'DEFAULT', 'Default storage engine of Galene', 'YES', 'NO', 'NO']]),
   charset: () => rowsResult([['Charset'], ['Description'], ['Default collation'], ['Maxlen', Types.INT]], [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_0900_bin', 4]]),
   collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),
-  grants: (session) => rowsResult([['UserIdentity'], ['GlobalPrivs']], [[`'${session.user}'@'${session.host}'`, 'Admin_priv']]),
+  ...ACCOUNT_SHOW_HANDLERS,
   backends: (session) =>
     rowsResult(
       [['BackendId', Types.BIGINT], ['Host'], ['HeartbeatPort', Types.INT], ['BePort', Types.INT], ['HttpPort', Types.INT], ['BrpcPort', Types.INT], ['Alive'], ['Tag']],

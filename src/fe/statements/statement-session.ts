@@ -9,6 +9,7 @@ import type { DataType } from '../../common/types';
 import type { TableSchema } from '../../meta/schema';
 import type { ExplicitTransaction } from '../explicit-transaction';
 import type { PreparedStatementHost, SessionStatements } from '../prepared-statements';
+import type { Account } from '../users';
 
 /** One SHOW WARNINGS row. */
 export interface SessionWarning {
@@ -21,6 +22,8 @@ export interface SessionWarning {
 export interface StatementSession extends PreparedStatementHost {
   readonly user: string;
   readonly host: string;
+  /** The account the session logged in as ('user'@'host pattern'): whose privileges it uses. */
+  readonly account: Account;
   /** The current database, or null (DROP DATABASE of the current one clears it). */
   database: string | null;
   /** The open explicit transaction (BEGIN ... COMMIT), if any. */
