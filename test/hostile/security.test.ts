@@ -57,6 +57,7 @@ describe('security', () => {
     await root.query('CREATE DATABASE sec');
     await root.query('CREATE TABLE sec.t (k INT, v VARCHAR(20)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
     await root.query("CREATE USER 'bob'@'%' IDENTIFIED BY 'bobs-secret-pw'");
+    await root.query("GRANT SELECT_PRIV, LOAD_PRIV ON sec.t TO 'bob'@'%'");
     bob = await connect(server.ports.query_port, { user: 'bob', password: 'bobs-secret-pw' });
   });
 
@@ -108,7 +109,7 @@ describe('security', () => {
     await root.query("SET PASSWORD FOR 'carol'@'%' = PASSWORD('carol-pw-5678')");
     await bob.query("SET PASSWORD = PASSWORD('bobs-secret-pw')");
     // Unparseable statements carrying a password: the syntax error quotes the text.
-    await assert.rejects(root.query("ALTER USER carol IDENTIFIED BY 'alter-pw-9999'"), (err: Error) => {
+    await assert.rejects(root.query("ALTER USER carol IDENTIFIED BY 'alter-pw-9999' garbage"), (err: Error) => {
       assert.doesNotMatch(err.message, /alter-pw-9999/);
       return true;
     });

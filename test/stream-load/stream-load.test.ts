@@ -88,6 +88,7 @@ describe('Stream Load', () => {
       assert.equal(direct.status, 401, `auth ${auth} on the BE`);
     }
     assert.equal(await count(conn, 'sl.t'), before);
+    await conn.query("GRANT LOAD_PRIV ON sl.t TO 'loader'@'%'");
     const ok = await curlLoad(feUrl('t'), csv, ['column_separator:,', 'label:by_loader'], 'loader:secret');
     assert.equal(ok.json.Status, 'Success', ok.body);
     assert.equal(await count(conn, 'sl.t'), before + 1);
