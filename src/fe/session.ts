@@ -21,7 +21,7 @@ import { redactSecrets } from '../common/redact';
 import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
-import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
+import { InformationSchemaView, informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { runStatement } from './statements';
@@ -379,6 +379,18 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     return this.variables.get(def.name) ?? this.fe.globalVariables.get(def.name) ?? def.defaultValue;
   }
 
+  /** What information_schema shows this session's account (its objects; the privilege tables' rows). */
+  private informationSchemaView(): InformationSchemaView {
+    const users = this.fe.users;
+    const privileges = users.privilegesOf(this.account);
+    return {
+      visible: (database, table) => (table === null ? privileges.seesDatabase(database, database === INFORMATION_SCHEMA) : privileges.seesTable(database, table, database === INFORMATION_SCHEMA)),
+      accounts: () => users.list().map((record) => ({ account: record, grants: users.privilegesOf(record).grants })),
+      reader: this.account,
+      readerSeesAll: privileges.hasGlobal('GRANT_PRIV'),
+    };
+  }
+
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
     return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
@@ -405,9 +417,9 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         return schema;
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema) : olapTable(schema).estimatedRowCount()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema, this.informationSchemaView()) : olapTable(schema).estimatedRowCount()),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
-      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(catalog, schema) : olapTable(schema)),
+      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(catalog, schema, this.informationSchemaView()) : olapTable(schema)),
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

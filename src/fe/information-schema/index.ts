@@ -18,6 +18,7 @@ import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
 import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
+import { PrivilegeFacts, privilegeTables } from './privilege-tables';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -31,7 +32,15 @@ const PRIMARY = 'PRIMARY';
 
 interface VirtualTable {
   readonly columns: readonly (readonly [string, DataType])[];
-  rows(catalog: Catalog): RawValue[][];
+  rows(catalog: Catalog, view: InformationSchemaView | undefined): RawValue[][];
+}
+
+/**
+ * The reading session's view: which databases and tables its account may see (rows of other objects are
+ * left out, as Doris does) and the grants the privilege tables list. Without a view every row shows.
+ */
+export interface InformationSchemaView extends PrivilegeFacts {
+  visible(database: string, table: string | null): boolean;
 }
 
 /** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
@@ -191,7 +200,18 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     columns: [...columns(S, 'COLLATION_NAME', 'CHARACTER_SET_NAME'), ...columns(N, 'ID'), ...columns(S, 'IS_DEFAULT', 'IS_COMPILED'), ...columns(N, 'SORTLEN'), ...columns(S, 'PAD_ATTRIBUTE')],
     rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
   },
+  ...Object.fromEntries(Object.entries(privilegeTables(S)).map(([name, table]) => [name, { columns: table.columns, rows: (_catalog: Catalog, view: InformationSchemaView | undefined) => (view ? table.rows(view) : []) }])),
 };
+
+/** Rows of objects the view may not see left out, by the table's TABLE_SCHEMA / SCHEMA_NAME and TABLE_NAME columns. */
+function visibleRows(table: VirtualTable, rows: RawValue[][], view: InformationSchemaView | undefined): RawValue[][] {
+  if (!view) return rows;
+  const names = table.columns.map(([name]) => name);
+  const dbIdx = names.includes('TABLE_SCHEMA') ? names.indexOf('TABLE_SCHEMA') : names.indexOf('SCHEMA_NAME');
+  if (dbIdx < 0 || names[0] === 'GRANTEE') return rows;
+  const tableIdx = names.indexOf('TABLE_NAME');
+  return rows.filter((row) => row[dbIdx] === null || view.visible(String(row[dbIdx]), tableIdx >= 0 && row[tableIdx] !== null ? String(row[tableIdx]) : null));
+}
 
 /** The schema of information_schema.<name>; throws UNKNOWN_TABLE. */
 export function informationSchemaTable(name: string): TableSchema {
@@ -201,13 +221,15 @@ export function informationSchemaTable(name: string): TableSchema {
 }
 
 /** A source over the catalog's state now. */
-export function openInformationSchemaTable(catalog: Catalog, schema: TableSchema): TableSource {
-  return MemoryTable.fromRows(schema, VIRTUAL_TABLES[schema.name].rows(catalog));
+export function openInformationSchemaTable(catalog: Catalog, schema: TableSchema, view?: InformationSchemaView): TableSource {
+  const table = VIRTUAL_TABLES[schema.name];
+  return MemoryTable.fromRows(schema, visibleRows(table, table.rows(catalog, view), view));
 }
 
 /** The row count a scan of the table would return now (the planner's estimate). */
-export function informationSchemaRowCount(catalog: Catalog, schema: TableSchema): number {
-  return VIRTUAL_TABLES[schema.name].rows(catalog).length;
+export function informationSchemaRowCount(catalog: Catalog, schema: TableSchema, view?: InformationSchemaView): number {
+  const table = VIRTUAL_TABLES[schema.name];
+  return visibleRows(table, table.rows(catalog, view), view).length;
 }
 
 export function informationSchemaTableNames(): string[] {
