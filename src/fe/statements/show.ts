@@ -322,7 +322,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     return result(
       statement,
       [['Name'], ['Engine'], ['Version', Types.BIGINT], ['Rows', Types.BIGINT], ['Create_time'], ['Comment']],
-      session.fe.catalog.listTables(database).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
+      session.fe.catalog.listTables(database).filter((table) => privilegesOf(session).seesTable(database, table.schema.name, false)).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
     );
   },
   // Doris's SHOW INDEX columns, one row per index column; a UNIQUE KEY table's key is listed as PRIMARY.
