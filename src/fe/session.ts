@@ -344,8 +344,10 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     this.database = database;
   }
 
+  /** COM_FIELD_LIST: the columns of a table the account holds some privilege on (else Doris's 1142). */
   async fieldList(table: string): Promise<ResultColumn[]> {
     const schema = this.resolveTable(null, table);
+    if (!this.fe.users.privilegesOf(this.account).seesTable(schema.databaseName, schema.name, schema.databaseName === INFORMATION_SCHEMA)) requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
     return schema.columns.map((column) => ({ name: column.name, type: column.type, table: schema.name, orgTable: schema.name, orgName: column.name, database: schema.databaseName, nullable: column.nullable }));
   }
 

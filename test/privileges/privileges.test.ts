@@ -112,6 +112,22 @@ describe('privileges', () => {
       await assert.rejects(conn.query('USE other'), denied(1044, new RegExp(`Access denied for user '${user}' to database 'other'`)));
       await conn.end();
     }
+    // Prepared statements (binary protocol and SQL PREPARE / EXECUTE) are checked the same way.
+    // (mysql2's own binary decoding: the helper's text typeCast does not apply to binary rows.)
+    const reader = await connect(server.ports.query_port, { user: 'p_select', password: 'pw', typeCast: true });
+    const [prepared] = (await reader.execute('SELECT v FROM pv.t WHERE k = ?', [1])) as unknown as [unknown[][]];
+    assert.deepEqual(prepared, [[10]]);
+    await assert.rejects(reader.execute('INSERT INTO pv.t VALUES (?, ?)', [60, 6]), denied(1142, /LOAD command denied/));
+    await reader.query("PREPARE ins FROM 'INSERT INTO pv.t VALUES (61, 6)'");
+    await assert.rejects(reader.query('EXECUTE ins'), denied(1142, /LOAD command denied/));
+    const nobody = await login('p_none');
+    await assert.rejects(nobody.execute('SELECT v FROM pv.t WHERE k = ?', [1]), denied(1142, /SELECT command denied/));
+    // SHOW PROCESSLIST: without ADMIN_PRIV only one's own user's sessions (Doris).
+    const listed = (await queryRows(nobody, 'SHOW PROCESSLIST')).map((row) => row[1]);
+    assert.deepEqual([...new Set(listed)], ['p_none']);
+    assert.ok((await queryRows(root, 'SHOW PROCESSLIST')).some((row) => row[1] === 'p_select'));
+    await reader.end();
+    await nobody.end();
     // INSERT ... SELECT needs SELECT on the source as well as LOAD on the target.
     const loader = await login('p_load');
     await assert.rejects(loader.query('INSERT INTO pv.t SELECT k + 100, v FROM pv.u'), denied(1142, /SELECT command denied .* for table 'internal: pv: u'/));

@@ -206,6 +206,23 @@ const cases: [string, unknown][] = [
   ['CREATE USER jill', { kind: 'createUser', user: { user: 'jill', host: '%' }, password: null, ifNotExists: false }],
   ['DROP USER IF EXISTS \'jack\'@localhost', { kind: 'dropUser', ifExists: true, user: { user: 'jack', host: 'localhost' } }],
   ['DROP USER \'jill\'', { kind: 'dropUser', ifExists: false, user: { user: 'jill', host: '%' } }],
+  ['CREATE USER \'u\'@\'%\' IDENTIFIED BY \'p\' DEFAULT ROLE \'r\' PASSWORD_EXPIRE INTERVAL 2 DAY FAILED_LOGIN_ATTEMPTS 3 PASSWORD_LOCK_TIME UNBOUNDED',
+    { kind: 'createUser', defaultRole: 'r', passwordOptions: { expireSeconds: 172800, failedLoginAttempts: 3, lockSeconds: -1 } }],
+  ['ALTER USER \'u\'@\'%\' ACCOUNT_UNLOCK', { kind: 'alterUser', user: { user: 'u', host: '%' }, password: null, passwordOptions: { accountUnlock: true } }],
+  ['ALTER USER u IDENTIFIED BY \'n\' PASSWORD_EXPIRE NEVER', { kind: 'alterUser', password: 'n', passwordOptions: { expireSeconds: 0 } }],
+  ['SET PASSWORD FOR u = \'*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19\'', { kind: 'setPassword', hashed: true }],
+  ['GRANT SELECT_PRIV, LOAD_PRIV ON internal.db1.t1 TO \'u\'@\'%\'',
+    { kind: 'grant', revoke: false, privileges: ['SELECT_PRIV', 'LOAD_PRIV'], target: { kind: 'table', catalog: 'internal', database: 'db1', table: 't1' }, grantee: { kind: 'user', user: { user: 'u', host: '%' } } }],
+  ['GRANT SELECT, INSERT ON db1.* TO ROLE \'r\'', { kind: 'grant', privileges: ['SELECT_PRIV', 'LOAD_PRIV'], target: { catalog: 'internal', database: 'db1', table: '*' }, grantee: { kind: 'role', role: 'r' } }],
+  ['GRANT ALL PRIVILEGES ON *.*.* TO u', { kind: 'grant', privileges: ['SELECT_PRIV', 'LOAD_PRIV', 'ALTER_PRIV', 'CREATE_PRIV', 'DROP_PRIV'], target: { catalog: '*', database: '*', table: '*' } }],
+  ['GRANT USAGE_PRIV ON COMPUTE GROUP \'g1\' TO u', { kind: 'grant', target: { kind: 'resource', resourceType: 'COMPUTE GROUP', name: 'g1' } }],
+  ['REVOKE DROP ON db1.t1 FROM \'u\'@\'10.%\'', { kind: 'grant', revoke: true, privileges: ['DROP_PRIV'], grantee: { kind: 'user', user: { user: 'u', host: '10.%' } } }],
+  ['GRANT \'r1\', \'r2\' TO u', { kind: 'grant', roles: ['r1', 'r2'], privileges: [], target: null }],
+  ['REVOKE \'r1\' FROM \'u\'@\'%\'', { kind: 'grant', revoke: true, roles: ['r1'] }],
+  ['CREATE ROLE IF NOT EXISTS r1 COMMENT \'c\'', { kind: 'createRole', role: 'r1', ifNotExists: true, comment: 'c' }],
+  ['DROP ROLE IF EXISTS r1', { kind: 'dropRole', role: 'r1', ifExists: true }],
+  ['SHOW GRANTS FOR \'u\'@\'%\'', { kind: 'show', what: 'grants', forUser: { user: 'u', host: '%' } }],
+  ['SHOW ALL GRANTS', { kind: 'show', what: 'all grants' }],
   // ---------------------------------------------------------------- transactions
   ['BEGIN', { kind: 'transaction', action: 'BEGIN', label: null }],
   ['BEGIN WITH LABEL txn_1', { kind: 'transaction', action: 'BEGIN', label: 'txn_1' }],
@@ -239,7 +256,7 @@ test('every statement kind parses to the expected AST', () => {
   }
   const allKinds = ['query', 'explain', 'insert', 'delete', 'update', 'createDatabase', 'dropDatabase', 'use', 'createTable', 'dropTable',
     'alterTable', 'truncateTable', 'show', 'describe', 'set', 'createUser', 'dropUser', 'setPassword', 'transaction', 'prepare',
-    'execute', 'deallocate', 'kill'];
+    'execute', 'deallocate', 'kill', 'grant', 'createRole', 'dropRole', 'alterUser'];
   assert.deepEqual(allKinds.filter((kind) => !kinds.has(kind)), []);
 });
 
@@ -296,4 +313,17 @@ test('data types map to the engine types with Doris defaults and limits', () => 
   for (const [sql, code, pattern] of bad) {
     assert.throws(() => parseDataType(sql), (err: unknown) => err instanceof GaleneError && err.code === code && pattern.test(err.message), sql);
   }
+});
+
+test('account grammar refuses what Galene does not honour', () => {
+  const fails = (sql: string, code: string): void => {
+    assert.throws(() => parseStatement(sql), (err: unknown) => err instanceof GaleneError && err.code === code, sql);
+  };
+  fails("ALTER USER u ACCOUNT_LOCK", 'UNSUPPORTED');
+  fails("CREATE USER u PASSWORD_HISTORY 3", 'UNSUPPORTED');
+  fails("GRANT SELECT_PRIV ON db1 TO u", 'SYNTAX_ERROR');
+  fails("GRANT SELECT_PRIV ON *.db1.t TO u", 'SYNTAX_ERROR');
+  fails("GRANT FLY_PRIV ON db1.* TO u", 'SYNTAX_ERROR');
+  fails("GRANT 'r' TO ROLE 'x'", 'SYNTAX_ERROR');
+  fails("ALTER USER u", 'SYNTAX_ERROR');
 });

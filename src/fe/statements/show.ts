@@ -304,10 +304,11 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   tablets: showTablets,
   load: showLoad,
   transaction: showTransaction,
+  // Doris ShowProcesslistStmt: an account without ADMIN_PRIV sees its own user's sessions only.
   processlist: (session) =>
     rowsResult(
       [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']],
-      [...session.fe.sessions.values()].map((other) => {
+      [...session.fe.sessions.values()].filter((other) => other.user === session.user || privilegesOf(session).hasGlobal('ADMIN_PRIV')).map((other) => {
         const task = other.currentTask;
         // The session that asks is running SHOW PROCESSLIST itself; others are busy or asleep.
         const command = task !== null ? 'Query' : 'Sleep';
