@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
-import { GaleneProcess, startGalene } from '../helpers/galene-process';
+import { GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
 
@@ -86,6 +86,7 @@ describe('privileges', () => {
       { needs: 'LOAD_PRIV', sql: () => ['UPDATE pv.t SET v = 91 WHERE k = 9'] },
       { needs: 'LOAD_PRIV', sql: () => ['DELETE FROM pv.t WHERE k = 9'] },
       { needs: 'CREATE_PRIV', sql: (user) => [`CREATE TABLE pv.c_${user} (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`] },
+      { needs: 'LOAD_PRIV', sql: (user) => [`TRUNCATE TABLE pv.s_${user}`] },
       { needs: 'ALTER_PRIV', sql: (user) => [`ALTER TABLE pv.s_${user} ADD COLUMN w INT`] },
       { needs: 'DROP_PRIV', sql: (user) => [`DROP TABLE pv.s_${user}`] },
     ];
@@ -153,6 +154,9 @@ describe('privileges', () => {
     assert.deepEqual(await queryRows(viewer, 'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY 1'), [['information_schema'], ['pv']]);
     assert.deepEqual(await queryRows(viewer, "SELECT DISTINCT TABLE_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'pv'"), [['t']]);
     await assert.rejects(viewer.query('DESCRIBE pv.u'), denied(1142));
+    await assert.rejects(viewer.query('SHOW CREATE TABLE pv.u'), denied(1142));
+    await assert.rejects(viewer.query('SHOW COLUMNS FROM pv.u'), denied(1142));
+    assert.equal((await queryRows(viewer, 'SHOW CREATE TABLE pv.t')).length, 1);
     await viewer.query('USE pv');
     await assert.rejects(login('viewer', 'pw', 'other'), denied(1044));
     // The privilege tables, MySQL's columns.
@@ -287,6 +291,22 @@ describe('privileges', () => {
     await root.query("GRANT SELECT_PRIV ON pv.t TO 'cli'@'%'");
     const ok = await run('mariadb', [...args, 'SELECT k FROM pv.t WHERE k = 1']);
     assert.equal(ok.stdout, 'k\n1\n');
+  });
+
+  const JAVA = '/usr/bin/java';
+  const JDBC_JAR = '/usr/share/java/mariadb-java-client.jar';
+  test('the MariaDB JDBC driver gets the denial codes', { skip: fs.existsSync(JAVA) && fs.existsSync(JDBC_JAR) ? false : 'java or libmariadb-java not installed' }, async () => {
+    await root.query("CREATE USER 'jdbc'@'%' IDENTIFIED BY 'pw'");
+    await root.query("GRANT SELECT_PRIV ON pv.t TO 'jdbc'@'%'");
+    const source = path.join(PROJECT_ROOT, 'test', 'privileges', 'PrivilegesJdbc.java');
+    const url = `jdbc:mariadb://127.0.0.1:${server.ports.query_port}/pv`;
+    const result = await run(JAVA, ['-cp', JDBC_JAR, source, url, 'jdbc', 'pw', 'SELECT * FROM t', 'INSERT INTO t VALUES (3, 3)', 'SET GLOBAL query_timeout = 9', 'USE other']);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n');
+    assert.equal(lines[0], 'ok');
+    assert.match(lines[1], /^1142 42000 .*LOAD command denied to user 'jdbc'@'127.0.0.1' for table 'pv: t'/);
+    assert.match(lines[2], /^1227 42000 .*Access denied; you need \(at least one of\) the \(ADMIN\) privilege\(s\) for this operation/);
+    assert.match(lines[3], /^1044 42000 .*Access denied for user 'jdbc' to database 'other'/);
   });
 
   test('Stream Load needs LOAD_PRIV; admin HTTP endpoints need ADMIN_PRIV; /metrics and /api/health stay open', async () => {
