@@ -18,6 +18,7 @@ import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
 import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
+import { TOOL_TABLES } from './tool-tables';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -29,7 +30,7 @@ const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_0900_bin';
 const PRIMARY = 'PRIMARY';
 
-interface VirtualTable {
+export interface VirtualTable {
   readonly columns: readonly (readonly [string, DataType])[];
   rows(catalog: Catalog): RawValue[][];
 }
@@ -191,6 +192,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     columns: [...columns(S, 'COLLATION_NAME', 'CHARACTER_SET_NAME'), ...columns(N, 'ID'), ...columns(S, 'IS_DEFAULT', 'IS_COMPILED'), ...columns(N, 'SORTLEN'), ...columns(S, 'PAD_ATTRIBUTE')],
     rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
   },
+  ...TOOL_TABLES,
 };
 
 /** The schema of information_schema.<name>; throws UNKNOWN_TABLE. */

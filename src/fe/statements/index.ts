@@ -13,6 +13,7 @@ import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
+import * as toolCompat from './tool-compat';
 
 export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
 
@@ -43,4 +44,5 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   deallocate: admin.deallocate,
   kill: admin.kill,
   sync: admin.sync,
+  lockTables: toolCompat.lockTables,
 };
