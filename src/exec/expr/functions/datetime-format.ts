@@ -10,8 +10,9 @@ import type { TaskContext } from '../../context';
 import type { CallSite, FunctionDef } from '../function-registry';
 import { valuesOrNulls } from '../kernels';
 import { arg, opt } from '../signature';
-import { StringOut, toF64, toJsStrings } from '../vector-ops';
-import { bigintVector } from './datetime-arithmetic';
+import { fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
+
+const INT32_MAX = 2 ** 31 - 1;
 import { calcWeek, civil, civilOut, DAY_NAMES, dt, microsOf, MICROS_PER_HOUR, MICROS_PER_MINUTE, MONTH_NAMES, temporalArg, weekdayMonday0 } from './datetime-fields';
 
 // ---------------------------------------------------------------- formatting
@@ -395,18 +396,21 @@ export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
   dt({
     name: 'unix_timestamp',
     args: [opt('datetime', 'TEMPORAL')],
-    returns: Types.BIGINT,
+    // INT as in Doris (and MySQL for a whole-second argument), so `unix_timestamp(ts) DIV 300 * 300`
+    // (Grafana's time buckets) stays BIGINT; a time outside 1970-01-01 .. 2038-01-19 03:14:07 UTC reads 0, as in Doris.
+    returns: Types.INT,
     volatility: 'statement',
     kernel: (args, rowCount, _site, ctx) => {
-      const out = new Float64Array(rowCount);
-      if (args.length === 0) out.fill(wallToUnixSeconds(statementNowMicros(ctx)));
+      const out = new Int32Array(rowCount);
+      const inRange = (seconds: number): number => (seconds >= 0 && seconds <= INT32_MAX ? seconds : 0);
+      if (args.length === 0) out.fill(inRange(wallToUnixSeconds(statementNowMicros(ctx))));
       else {
         const micros = microsOf(args[0]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.max(0, wallToUnixSeconds(micros[rowIdx]));
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = inRange(wallToUnixSeconds(micros[rowIdx]));
       }
-      return bigintVector(out);
+      return fixedVector(Types.INT, out);
     },
-    description: 'Seconds since 1970-01-01 UTC of a datetime in the server time zone (now without argument).',
+    description: 'Seconds since 1970-01-01 UTC of a datetime in the server time zone (now without argument), as INT.',
     example: "SELECT unix_timestamp('1970-01-02 00:00:00')",
   }),
   clockDef('now', ['current_timestamp', 'localtime', 'localtimestamp', 'sysdate'], Types.DATETIME, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_SECOND) * MICROS_PER_SECOND, 'The statement start time (local time zone).'),
