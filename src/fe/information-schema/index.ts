@@ -14,7 +14,7 @@ import { GaleneError } from '../../common/errors';
 import { DataType, Types } from '../../common/types';
 import type { TableSource } from '../../exec/context';
 import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
-import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
+import { Catalog, INFORMATION_SCHEMA, type TableState } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
 import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
@@ -68,6 +68,19 @@ export function tableIndexes(schema: TableSchema): IndexEntry[] {
 /** MySQL's NULLABLE mark of an index column: 'YES' when the column may hold NULL, else ''. */
 export const nullableMark = (schema: TableSchema, name: string): string => (schema.columns.find((column) => column.name === name)?.nullable ? 'YES' : '');
 
+/**
+ * A table's MySQL status facts, in SHOW TABLE STATUS's column order (Name, Engine, Version, Row_format,
+ * Rows, Avg_row_length, Data_length, Max_data_length, Index_length, Data_free, Auto_increment,
+ * Create_time, Update_time, Check_time, Collation, Checksum, Create_options, Comment); information_schema
+ * TABLES has the same values from ENGINE on.
+ */
+export function tableStatusRow(table: TableState): RawValue[] {
+  const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
+  const bytes = table.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+  const created = table.schema.createTime * 1000;
+  return [table.schema.name, 'Doris', BigInt(table.visibleVersion), 'Dynamic', BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n, null, created, created, null, COLLATION, null, '', table.schema.comment];
+}
+
 const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   schemata: {
     columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
@@ -86,12 +99,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     ],
     rows: (catalog) =>
       catalog.listDatabases().flatMap((db) =>
-        catalog.listTables(db.name).map((table) => {
-          const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
-          const bytes = table.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
-          const created = table.schema.createTime * 1000;
-          return [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', 'Doris', BigInt(table.visibleVersion), 'Dynamic', BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n, null, created, created, null, COLLATION, null, '', table.schema.comment];
-        }),
+        catalog.listTables(db.name).map((table) => [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', ...tableStatusRow(table).slice(1)]),
       ),
   },
   columns: {

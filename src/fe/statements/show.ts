@@ -19,6 +19,7 @@ import type { StatementSession } from './statement-session';
 import { SESSION_VARIABLES, variableRaw } from '../session-variables';
 import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
+import { type ShowHandler, toolShowHandlers } from './show-tools';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -128,16 +129,6 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
   const tables = session.fe.catalog.listTables(database);
   if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
-}
-
-function showColumns(session: StatementSession, statement: ShowStatement): StatementResult {
-  const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
-  if (statement.full) {
-    const columns: ColumnSpec[] = [['Field'], ['Type'], ['Collation'], ['Null'], ['Key'], ['Default'], ['Extra'], ['Privileges'], ['Comment']];
-    return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), null, column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '', 'select,insert,update,references', column.comment]));
-  }
-  const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
-  return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
 }
 
 function showVariables(session: StatementSession, statement: ShowStatement): StatementResult {
@@ -275,9 +266,8 @@ function showTransaction(session: StatementSession, statement: ShowStatement): S
   return rowsResult(columns, rows);
 }
 
-type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
-
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
+  ...toolShowHandlers(result),
   databases: (session, statement) => result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().map((db) => [db.name])]),
   schemas: (session, statement) => SHOW_HANDLERS.databases(session, statement, null as never),
   tables: showTables,
@@ -290,8 +280,6 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     session.fe.catalog.getDatabase(name);
     return rowsResult([['Database'], ['Create Database']], [[name, `CREATE DATABASE ${quoteIdent(name)}`]]);
   },
-  columns: showColumns,
-  fields: showColumns,
   variables: showVariables,
   'query profile': showQueryProfile,
   tablets: showTablets,
@@ -310,14 +298,6 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   warnings: (session) => rowsResult([['Level'], ['Code', Types.INT], ['Message']], session.warnings.map((warning) => [warning.level, warning.code, warning.message])),
   errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
   status: (_session, statement) => result(statement, [['Variable_name'], ['Value']], []),
-  'table status': (session, statement) => {
-    const database = session.requireDatabase(statement.database);
-    return result(
-      statement,
-      [['Name'], ['Engine'], ['Version', Types.BIGINT], ['Rows', Types.BIGINT], ['Create_time'], ['Comment']],
-      session.fe.catalog.listTables(database).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
-    );
-  },
   // Doris's SHOW INDEX columns, one row per index column; a UNIQUE KEY table's key is listed as PRIMARY.
   index: (session, statement) => {
     const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
