@@ -1,7 +1,8 @@
 /**
  * The SHOW forms dump tools, ORMs and GUI clients parse by column name, in MySQL's shapes:
  * `SHOW TABLE STATUS` (MySQL's 18 columns, the values of information_schema.TABLES) and
- * `SHOW [FULL] COLUMNS | FIELDS` (Key is Doris's YES / NO; FULL adds Collation, Privileges, Comment).
+ * `SHOW [FULL] COLUMNS | FIELDS` (Key is Doris's YES / NO; FULL adds Collation, Privileges, Comment),
+ * `SHOW [FULL] TRIGGERS` (always empty) and `SHOW PRIVILEGES` (Doris's privilege names).
  * show.ts spreads these into SHOW_HANDLERS, passing its LIKE / WHERE filter.
  */
 import type { RawValue } from '../../common/column';
@@ -31,6 +32,24 @@ const TABLE_STATUS_COLUMNS: readonly ColumnSpec[] = [
 
 const COLLATION = 'utf8mb4_0900_bin';
 
+/** https://dev.mysql.com/doc/refman/8.0/en/show-triggers.html */
+const TRIGGER_COLUMNS: readonly ColumnSpec[] = [
+  ['Trigger'], ['Event'], ['Table'], ['Statement'], ['Timing'], ['Created', T], ['sql_mode'], ['Definer'], ['character_set_client'], ['collation_connection'], ['Database Collation'],
+];
+
+/** Doris's privileges (https://doris.apache.org/docs/admin-manual/auth/authentication-and-authorization), as SHOW PRIVILEGES rows. */
+const DORIS_PRIVILEGES: readonly (readonly [string, string, string])[] = [
+  ['Node_priv', 'Global', 'Node (FE/BE) administration'],
+  ['Admin_priv', 'Global', 'Every operation'],
+  ['Grant_priv', 'Global,Catalog,Database,Table', 'GRANT and REVOKE, users and roles'],
+  ['Select_priv', 'Global,Catalog,Database,Table', 'Read'],
+  ['Load_priv', 'Global,Catalog,Database,Table', 'INSERT, Stream Load, DELETE, UPDATE'],
+  ['Alter_priv', 'Global,Catalog,Database,Table', 'ALTER'],
+  ['Create_priv', 'Global,Catalog,Database,Table', 'CREATE'],
+  ['Drop_priv', 'Global,Catalog,Database,Table', 'DROP'],
+  ['Usage_priv', 'Resource,Workload Group', 'Use of resources and workload groups'],
+];
+
 export function toolShowHandlers(result: FilteredResult): Record<string, ShowHandler> {
   const tableStatus: ShowHandler = (session, statement) => {
     const database = session.requireDatabase(statement.database);
@@ -49,5 +68,11 @@ export function toolShowHandlers(result: FilteredResult): Record<string, ShowHan
     const specs: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
     return result(statement, specs, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
   };
-  return { 'table status': tableStatus, columns, fields: columns };
+  // Galene has no triggers: MySQL's columns, no rows (DBeaver and mysqldump ask).
+  const triggers: ShowHandler = (session, statement) => {
+    session.requireDatabase(statement.database);
+    return result(statement, TRIGGER_COLUMNS, []);
+  };
+  const privileges: ShowHandler = (_session, statement) => result(statement, [['Privilege'], ['Context'], ['Comment']], DORIS_PRIVILEGES.map((row) => [...row]));
+  return { 'table status': tableStatus, columns, fields: columns, triggers, privileges };
 }
