@@ -66,9 +66,9 @@ after(async () => {
   await server?.stop();
 });
 
-test('the corpus has DBeaver and Metabase queries', () => {
+test('the corpus has DBeaver, Metabase and Grafana queries', () => {
   const files = new Set(corpus.map((entry) => entry.file));
-  assert.ok(files.has('dbeaver-mysql.sql') && files.has('metabase-mysql.sql'));
+  assert.ok(files.has('dbeaver-mysql.sql') && files.has('metabase-mysql.sql') && files.has('grafana-mysql.sql'));
   assert.ok(corpus.length >= 30, `${corpus.length} corpus statements`);
 });
 

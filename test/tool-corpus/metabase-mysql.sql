@@ -61,6 +61,3 @@ SELECT `corpus`.`items`.`name` AS `name` FROM `corpus`.`items` GROUP BY `corpus`
 -- expect: added, count
 SELECT str_to_date(date_format(`corpus`.`items`.`added`, '%Y-%m'), '%Y-%m') AS `added`, count(*) AS `count` FROM `corpus`.`items` GROUP BY str_to_date(date_format(`corpus`.`items`.`added`, '%Y-%m'), '%Y-%m') ORDER BY str_to_date(date_format(`corpus`.`items`.`added`, '%Y-%m'), '%Y-%m') ASC;
 
--- source: Grafana MySQL data source time bucket ($__timeGroup) — UNIX_TIMESTAMP(ts) DIV n * n
--- expect: time, n
-SELECT UNIX_TIMESTAMP(added) DIV 300 * 300 AS time, count(*) AS n FROM `corpus`.`items` GROUP BY 1 ORDER BY 1;

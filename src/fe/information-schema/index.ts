@@ -19,6 +19,7 @@ import type { KeysType, TableSchema } from '../../meta/schema';
 import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
 import { TOOL_TABLES } from './tool-tables';
+import type { VirtualTable } from './virtual-table';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -30,10 +31,6 @@ const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_0900_bin';
 const PRIMARY = 'PRIMARY';
 
-export interface VirtualTable {
-  readonly columns: readonly (readonly [string, DataType])[];
-  rows(catalog: Catalog): RawValue[][];
-}
 
 /** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
 const columns = (type: DataType, ...names: string[]): [string, DataType][] => names.map((name) => [name, type]);

@@ -4,7 +4,7 @@
  * with --no-tablespaces); TRIGGERS and EVENTS are where other tools look for triggers and scheduled events.
  */
 import { DataType, Types } from '../../common/types';
-import type { VirtualTable } from './index';
+import type { VirtualTable } from './virtual-table';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
