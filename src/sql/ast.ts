@@ -311,7 +311,9 @@ export type Statement =
   | GrantStatement
   | CreateRoleStatement
   | DropRoleStatement
-  | AlterUserStatement;
+  | AlterUserStatement
+
+  | LockTablesStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -434,7 +436,9 @@ export type AlterTableAction =
   | { readonly kind: 'modifyColumn'; readonly column: ColumnDef }
   | { readonly kind: 'renameTable'; readonly newName: string }
   | { readonly kind: 'addIndex'; readonly index: IndexDef }
-  | { readonly kind: 'dropIndex'; readonly name: string };
+  | { readonly kind: 'dropIndex'; readonly name: string }
+  /** `DISABLE KEYS` / `ENABLE KEYS` (mysqldump): MySQL defers non-unique index upkeep; accepted with a Note. */
+  | { readonly kind: 'keys'; readonly enable: boolean };
 
 export interface AlterTableStatement extends Span {
   readonly kind: 'alterTable';
@@ -612,4 +616,15 @@ export interface AlterUserStatement extends Span {
   readonly ifExists: boolean;
   readonly password: string | null;
   readonly passwordOptions: PasswordOptions;
+}
+
+/**
+ * `LOCK TABLES ...` / `UNLOCK TABLES` (sent by mysqldump and mariadb-dump). Accepted as in Doris, which
+ * parses them for MySQL compatibility and takes no lock; Galene adds a Note saying so.
+ */
+export interface LockTablesStatement extends Span {
+  readonly kind: 'lockTables';
+  readonly action: 'LOCK' | 'UNLOCK';
+  /** The tables to lock (empty for UNLOCK). */
+  readonly tables: readonly { readonly database: string | null; readonly name: string; readonly mode: 'READ' | 'WRITE' }[];
 }

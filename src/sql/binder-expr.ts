@@ -17,6 +17,7 @@ import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
+import { CASE_INSENSITIVE_COMPARISONS, readsInformationSchema } from './information-schema-collation';
 
 export interface BindEnv {
   readonly scope: Scope;
@@ -223,9 +224,9 @@ export class ExprBinder {
       }
       case 'in': {
         const operand = this.bind(ast.operand, env);
-        const list = ast.list.map((item) => this.bind(item, env));
-        const type = commonSuperType([operand.type, ...list.map((item) => item.type)], 'in');
-        return { kind: 'in', operand: castTo(operand, type), list: list.map((item) => castTo(item, type)), negated: ast.negated, type: BOOLEAN };
+        const [folded, ...list] = this.collated('eq', [ast.operand], [operand, ...ast.list.map((item) => this.bind(item, env))], env);
+        const type = commonSuperType([folded.type, ...list.map((item) => item.type)], 'in');
+        return { kind: 'in', operand: castTo(folded, type), list: list.map((item) => castTo(item, type)), negated: ast.negated, type: BOOLEAN };
       }
       case 'between': {
         const operand = this.bind(ast.operand, env);
@@ -233,7 +234,8 @@ export class ExprBinder {
         return ast.negated ? this.not(range) : range;
       }
       case 'like': {
-        const test = this.call(ast.regexp ? 'regexp' : 'like', [this.bind(ast.operand, env), this.bind(ast.pattern, env)]);
+        const name = ast.regexp ? 'regexp' : 'like';
+        const test = this.call(name, this.collated(name, [ast.operand, ast.pattern], [this.bind(ast.operand, env), this.bind(ast.pattern, env)], env));
         return ast.negated ? this.not(test) : test;
       }
       case 'isnull':
@@ -268,7 +270,14 @@ export class ExprBinder {
     const right = this.bind(rightAst, env);
     const name = operatorFunctionName(op);
     if (name === 'and' || name === 'or') return this.logical(name, left, right);
-    return this.call(name, [left, right]);
+    return this.call(name, this.collated(name, [leftAst, rightAst], [left, right], env));
+  }
+
+  /** The operands of a comparison, folded to lower case when it reads information_schema strings (its collation is case-insensitive). */
+  private collated(name: string, asts: readonly Expr[], operands: BoundExpr[], env: BindEnv): BoundExpr[] {
+    if (!CASE_INSENSITIVE_COMPARISONS.has(name) || !operands.every((operand) => isStringType(operand.type))) return operands;
+    if (!asts.some((ast) => readsInformationSchema(ast, env.scope, env.clause))) return operands;
+    return operands.map((operand) => this.call('lower', [operand]));
   }
 
   private bindCall(ast: FunctionCallExpr, env: BindEnv): BoundExpr {

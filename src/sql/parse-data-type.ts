@@ -67,10 +67,12 @@ export class DataTypeParser extends ParserBase {
         if (!forCast) throw this.error('expected a data type', start);
         if (this.tok.upper === 'INT' || this.tok.upper === 'INTEGER') this.advance();
         return word === 'SIGNED' ? Types.BIGINT : Types.LARGEINT;
-      case 'FLOAT':
-        if (this.isOp('(')) this.parseTypeArgs(2);
+      case 'FLOAT': {
+        // MySQL: FLOAT(p) with one argument p in 25..53 is a DOUBLE (SQLAlchemy's MySQL DDL writes FLOAT(53)).
+        const args = this.isOp('(') ? this.parseTypeArgs(2) : [];
         this.parseSignedness();
-        return Types.FLOAT;
+        return args.length === 1 && args[0] > 24 ? Types.DOUBLE : Types.FLOAT;
+      }
       case 'DOUBLE':
       case 'REAL':
         this.acceptWord('PRECISION');

@@ -299,6 +299,11 @@ export abstract class DdlParser extends QueryParser {
       case 'SET':
         this.advance();
         return { kind: 'setProperties', properties: this.parseProperties() };
+      case 'DISABLE':
+      case 'ENABLE':
+        this.advance();
+        this.expectWord('KEYS');
+        return { kind: 'keys', enable: token.upper === 'ENABLE' };
       case 'ADD': {
         this.advance();
         if (this.isWord('INDEX')) {

@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { AccountParser } from './parse-account';
+import { ToolStatementParser } from './parse-tool-statements';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -87,7 +87,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends AccountParser {
+class StatementParser extends ToolStatementParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -216,6 +216,9 @@ class StatementParser extends AccountParser {
       case 'SYNC':
         this.advance();
         return { kind: 'sync', pos: start.pos, end: this.lastEnd };
+      case 'LOCK':
+      case 'UNLOCK':
+        return this.parseLockTables(start);
       case 'KILL': {
         this.advance();
         let target: 'CONNECTION' | 'QUERY' = 'CONNECTION';

@@ -57,16 +57,16 @@ md|events|TABLE|
 md|orders|TABLE|all orders
 md|totals|TABLE|
 # columns
-events|d|91|DATE|10|null|NO|1|
-events|ts|93|DATETIME|23|null|YES|2|
-events|v|4|INT|10|0|YES|3|
-events|flag|-7|BIT|3|0|YES|4|
-orders|id|-5|BIGINT|19|0|NO|1|order id
-orders|region|12|VARCHAR|16|null|NO|2|
-orders|amount|3|DECIMAL|10|2|YES|3|
-orders|note|-1|TEXT|2147483643|null|YES|4|
-totals|k|4|INT|10|0|NO|1|
-totals|n|-5|BIGINT|19|0|YES|2|
+events|d|91|DATE|10|null|NO|0|1|
+events|ts|93|DATETIME|23|null|YES|1|2|
+events|v|4|INT|10|0|YES|1|3|
+events|flag|-7|BIT|3|0|YES|1|4|
+orders|id|-5|BIGINT|19|0|NO|0|1|order id
+orders|region|12|VARCHAR|16|null|NO|0|2|
+orders|amount|3|DECIMAL|10|2|YES|1|3|
+orders|note|-1|TEXT|2147483643|null|YES|1|4|
+totals|k|4|INT|10|0|NO|0|1|
+totals|n|-5|BIGINT|19|0|YES|1|2|
 # primary keys orders
 md|orders|id|1|PRIMARY
 md|orders|region|2|PRIMARY

@@ -14,11 +14,14 @@ import { GaleneError } from '../../common/errors';
 import { DataType, Types } from '../../common/types';
 import type { TableSource } from '../../exec/context';
 import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
-import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
+import { Catalog, INFORMATION_SCHEMA, type TableState } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
 import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
-import { PrivilegeFacts, privilegeTables } from './privilege-tables';
+import { privilegeTables } from './privilege-tables';
+import { TOOL_TABLES } from './tool-tables';
+import type { InformationSchemaView, VirtualTable } from './virtual-table';
+export type { InformationSchemaView } from './virtual-table';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -30,18 +33,6 @@ const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_0900_bin';
 const PRIMARY = 'PRIMARY';
 
-interface VirtualTable {
-  readonly columns: readonly (readonly [string, DataType])[];
-  rows(catalog: Catalog, view: InformationSchemaView | undefined): RawValue[][];
-}
-
-/**
- * The reading session's view: which databases and tables its account may see (rows of other objects are
- * left out, as Doris does) and the grants the privilege tables list. Without a view every row shows.
- */
-export interface InformationSchemaView extends PrivilegeFacts {
-  visible(database: string, table: string | null): boolean;
-}
 
 /** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
 const columns = (type: DataType, ...names: string[]): [string, DataType][] => names.map((name) => [name, type]);
@@ -76,6 +67,19 @@ export function tableIndexes(schema: TableSchema): IndexEntry[] {
 /** MySQL's NULLABLE mark of an index column: 'YES' when the column may hold NULL, else ''. */
 export const nullableMark = (schema: TableSchema, name: string): string => (schema.columns.find((column) => column.name === name)?.nullable ? 'YES' : '');
 
+/**
+ * A table's MySQL status facts, in SHOW TABLE STATUS's column order (Name, Engine, Version, Row_format,
+ * Rows, Avg_row_length, Data_length, Max_data_length, Index_length, Data_free, Auto_increment,
+ * Create_time, Update_time, Check_time, Collation, Checksum, Create_options, Comment); information_schema
+ * TABLES has the same values from ENGINE on.
+ */
+export function tableStatusRow(table: TableState): RawValue[] {
+  const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
+  const bytes = table.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+  const created = table.schema.createTime * 1000;
+  return [table.schema.name, 'Doris', BigInt(table.visibleVersion), 'Dynamic', BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n, null, created, created, null, COLLATION, null, '', table.schema.comment];
+}
+
 const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   schemata: {
     columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
@@ -94,12 +98,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     ],
     rows: (catalog) =>
       catalog.listDatabases().flatMap((db) =>
-        catalog.listTables(db.name).map((table) => {
-          const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
-          const bytes = table.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
-          const created = table.schema.createTime * 1000;
-          return [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', 'Doris', BigInt(table.visibleVersion), 'Dynamic', BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n, null, created, created, null, COLLATION, null, '', table.schema.comment];
-        }),
+        catalog.listTables(db.name).map((table) => [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', ...tableStatusRow(table).slice(1)]),
       ),
   },
   columns: {
@@ -201,6 +200,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
   },
   ...Object.fromEntries(Object.entries(privilegeTables(S)).map(([name, table]) => [name, { columns: table.columns, rows: (_catalog: Catalog, view: InformationSchemaView | undefined) => (view ? table.rows(view) : []) }])),
+  ...TOOL_TABLES,
 };
 
 /** Rows of objects the view may not see left out, by the table's TABLE_SCHEMA / SCHEMA_NAME and TABLE_NAME columns. */

@@ -20,6 +20,7 @@ import { existingGroupCommitManager } from '../../load/group-commit/group-commit
 import { tableCompression } from '../../load/table-writer';
 import type { StatementSession } from './statement-session';
 import { okResult } from './result-rows';
+import { KEYS_NOTE, okWithNotes } from './tool-compat';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
@@ -262,8 +263,12 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const current = catalog.getTable(database, statement.name).schema;
   // Validate every action first so a bad one changes nothing.
   let next: TableSchema = current;
+  const notes: string[] = [];
   for (const action of statement.actions) {
     switch (action.kind) {
+      case 'keys':
+        notes.push(KEYS_NOTE);
+        break;
       case 'setProperties': {
         for (const key of ['enable_unique_key_merge_on_write', 'function_column.sequence_col']) {
           if (key in action.properties && action.properties[key] !== next.properties[key]) throw bad(`Can not change ${key} of an existing table`);
@@ -287,6 +292,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
         throw new GaleneError('UNSUPPORTED', [`ALTER TABLE ... ${action.kind}`]);
     }
   }
+  if (next === current) return okWithNotes(session, notes);
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
   const changesColumns = statement.actions.some((action) => action.kind === 'addColumn' || action.kind === 'dropColumn');
   // A column change commits the table's open Group Commit batches first; loads arriving meanwhile get the
@@ -294,7 +300,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const groupCommit = changesColumns ? existingGroupCommitManager(session.fe.backend) : undefined;
   if (groupCommit) await groupCommit.drainTable(current.id, apply);
   else await apply();
-  return okResult();
+  return notes.length ? okWithNotes(session, notes) : okResult();
 }
 
 /**

@@ -15,6 +15,7 @@ import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
 import { checkStatement } from './statement-privileges';
+import * as toolCompat from './tool-compat';
 
 export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
 
@@ -49,6 +50,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   createRole: account.createRole,
   dropRole: account.dropRole,
   alterUser: account.alterUser,
+  lockTables: toolCompat.lockTables,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

@@ -21,6 +21,7 @@ import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
 import { ACCOUNT_SHOW_HANDLERS } from './account';
 import { privilegesOf } from './statement-privileges';
+import { type ShowHandler, toolShowHandlers } from './show-tools';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -131,16 +132,6 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
   const tables = session.fe.catalog.listTables(database).filter((table) => privileges.seesTable(database, table.schema.name, false));
   if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
-}
-
-function showColumns(session: StatementSession, statement: ShowStatement): StatementResult {
-  const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
-  if (statement.full) {
-    const columns: ColumnSpec[] = [['Field'], ['Type'], ['Collation'], ['Null'], ['Key'], ['Default'], ['Extra'], ['Privileges'], ['Comment']];
-    return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), null, column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '', 'select,insert,update,references', column.comment]));
-  }
-  const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
-  return result(statement, columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'YES' : 'NO', column.isKey ? 'YES' : 'NO', column.defaultValue, column.aggregation ?? '']));
 }
 
 function showVariables(session: StatementSession, statement: ShowStatement): StatementResult {
@@ -278,9 +269,8 @@ function showTransaction(session: StatementSession, statement: ShowStatement): S
   return rowsResult(columns, rows);
 }
 
-type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
-
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
+  ...toolShowHandlers(result),
   // Doris: only the databases the account has a privilege in (information_schema for everyone).
   databases: (session, statement) => {
     const privileges = privilegesOf(session);
@@ -297,8 +287,6 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     session.fe.catalog.getDatabase(name);
     return rowsResult([['Database'], ['Create Database']], [[name, `CREATE DATABASE ${quoteIdent(name)}`]]);
   },
-  columns: showColumns,
-  fields: showColumns,
   variables: showVariables,
   'query profile': showQueryProfile,
   tablets: showTablets,
@@ -318,14 +306,6 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   warnings: (session) => rowsResult([['Level'], ['Code', Types.INT], ['Message']], session.warnings.map((warning) => [warning.level, warning.code, warning.message])),
   errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
   status: (_session, statement) => result(statement, [['Variable_name'], ['Value']], []),
-  'table status': (session, statement) => {
-    const database = session.requireDatabase(statement.database);
-    return result(
-      statement,
-      [['Name'], ['Engine'], ['Version', Types.BIGINT], ['Rows', Types.BIGINT], ['Create_time'], ['Comment']],
-      session.fe.catalog.listTables(database).filter((table) => privilegesOf(session).seesTable(database, table.schema.name, false)).map((table) => [table.schema.name, 'Doris', BigInt(table.visibleVersion), BigInt(table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0)), formatDatetime(table.schema.createTime * 1000), table.schema.comment]),
-    );
-  },
   // Doris's SHOW INDEX columns, one row per index column; a UNIQUE KEY table's key is listed as PRIMARY.
   index: (session, statement) => {
     const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);

@@ -103,6 +103,10 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   set: (session, statement) => {
     if (statement.assignments.some((assignment) => assignment.scope === 'global')) requireGlobal(session, 'ADMIN_PRIV');
   },
+  // LOCK TABLES takes no lock (tool-compat.ts); it only names tables, which the account must see.
+  lockTables: (session, statement) => {
+    for (const table of statement.tables) requireVisibleTable(session, 'LOCK TABLES', session.requireDatabase(table.database), table.name);
+  },
   createUser: grantPriv,
   dropUser: grantPriv,
   alterUser: grantPriv,

@@ -42,8 +42,10 @@ export function resolveArithmetic(op: ArithOp, types: readonly DataType[]): Reso
       const common = decimalType(intDigits + scale, scale);
       return { argTypes: [common, common], returnType: Types.BIGINT };
     }
-    const large = a.name === 'LARGEINT' || b.name === 'LARGEINT';
-    return { argTypes: [a, b], returnType: large ? Types.LARGEINT : Types.BIGINT };
+    // Doris's int_divide: integer operands give the wider operand's type (INT DIV SMALLINT is INT).
+    const rank = Math.max(integerRank(a), integerRank(b), 1);
+    if (rank < 1) throw badArgs(op, types);
+    return { argTypes: [a, b], returnType: integerByRank(rank) };
   }
   if (anyFloat || (op === 'divide' && !anyDecimal)) return { argTypes: [Types.DOUBLE, Types.DOUBLE], returnType: Types.DOUBLE };
   if (anyDecimal) {
@@ -171,7 +173,12 @@ function integerKernel(op: ArithOp, args: readonly Vector[], rowCount: number, s
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = b[rowIdx] === 0 ? 0 : a[rowIdx] % b[rowIdx];
       return { kind: 'fixed', type, length: rowCount, values: out, nulls };
     }
-    // int_divide -> BIGINT
+    // int_divide: the wider operand's type (a narrow typed array wraps as Doris's C++ does).
+    if (kind !== 'i64') {
+      const out = newFixedArray(kind, rowCount) as Float64Array;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = b[rowIdx] === 0 ? 0 : Math.trunc(a[rowIdx] / b[rowIdx]);
+      return { kind: 'fixed', type, length: rowCount, values: out, nulls };
+    }
     const values = new BigInt64Array(rowCount);
     const { lo, hi } = i64Views(values);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {

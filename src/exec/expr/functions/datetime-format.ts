@@ -10,9 +10,10 @@ import type { TaskContext } from '../../context';
 import type { CallSite, FunctionDef } from '../function-registry';
 import { valuesOrNulls } from '../kernels';
 import { arg, opt } from '../signature';
-import { StringOut, toF64, toJsStrings } from '../vector-ops';
-import { bigintVector } from './datetime-arithmetic';
+import { fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
 import { calcWeek, civil, civilOut, DAY_NAMES, dt, microsOf, MICROS_PER_HOUR, MICROS_PER_MINUTE, MONTH_NAMES, temporalArg, weekdayMonday0 } from './datetime-fields';
+
+const INT32_MAX = 2 ** 31 - 1;
 
 // ---------------------------------------------------------------- formatting
 
@@ -340,7 +341,125 @@ function clockDef(name: string, aliases: string[], type: DataType, value: (ctx: 
 
 const DEFAULT_DATETIME_FORMAT = '%Y-%m-%d %H:%i:%s';
 
+/**
+ * Offset of a time zone named as MySQL and Doris accept it ('+08:00', '-05:30', 'SYSTEM', 'UTC', an IANA
+ * name such as 'Asia/Shanghai') at a UTC instant, in microseconds; null for a name no zone has.
+ */
+function zoneOffsetMicros(zone: string, utcMillis: number): number | null {
+  const fixed = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone.trim());
+  if (fixed) {
+    const minutes = Number(fixed[2]) * 60 + Number(fixed[3]);
+    return minutes > 14 * 60 ? null : (fixed[1] === '-' ? -minutes : minutes) * MICROS_PER_MINUTE;
+  }
+  if (zone.toUpperCase() === 'SYSTEM') return localOffsetMicros(utcMillis);
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(utcMillis));
+    const part = (type: string): number => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
+    const wallMillis = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+    return (wallMillis - Math.floor(utcMillis / 1000) * 1000) * 1000;
+  } catch {
+    return null;
+  }
+}
+
+/** A signed duration in microseconds as MySQL prints a TIME: `[-]HH:MM:SS[.ffffff]` (hours may exceed 24). */
+function timeText(micros: number, fractionDigits: number): string {
+  const sign = micros < 0 ? '-' : '';
+  const abs = Math.abs(micros);
+  const seconds = Math.floor(abs / MICROS_PER_SECOND);
+  const text = `${sign}${pad(Math.floor(seconds / 3600), 2)}:${pad(Math.floor(seconds / 60) % 60, 2)}:${pad(seconds % 60, 2)}`;
+  return fractionDigits > 0 ? `${text}.${pad(abs % MICROS_PER_SECOND, 6).slice(0, fractionDigits)}` : text;
+}
+
+/** Parses a TIME text `[-]H...H:MM[:SS[.ffffff]]` to signed microseconds; null when it is not one. */
+function parseTimeText(text: string): number | null {
+  const match = /^\s*(-?)(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?\s*$/.exec(text);
+  if (!match) return null;
+  const micros = ((Number(match[2]) * 60 + Number(match[3])) * 60 + Number(match[4] ?? 0)) * MICROS_PER_SECOND + Number((match[5] ?? '').padEnd(6, '0'));
+  return match[1] === '-' ? -micros : micros;
+}
+
+/** MySQL TIME_FORMAT specifiers over a duration (hours, minutes, seconds, microseconds, AM/PM). */
+function formatTime(micros: number, format: string): string {
+  const abs = Math.abs(micros);
+  const seconds = Math.floor(abs / MICROS_PER_SECOND);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor(seconds / 60) % 60;
+  const secs = seconds % 60;
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
+  const specs: Record<string, string> = {
+    H: pad(hours, 2), k: String(hours), h: pad(hour12, 2), I: pad(hour12, 2), l: String(hour12), i: pad(minutes, 2), S: pad(secs, 2), s: pad(secs, 2),
+    f: pad(abs % MICROS_PER_SECOND, 6), p: hours % 24 < 12 ? 'AM' : 'PM', T: `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(secs, 2)}`,
+    r: `${pad(hour12, 2)}:${pad(minutes, 2)}:${pad(secs, 2)} ${hours % 24 < 12 ? 'AM' : 'PM'}`,
+  };
+  const body = format.replace(/%(.)/g, (whole, spec: string) => specs[spec] ?? (spec === '%' ? '%' : spec));
+  return micros < 0 ? `-${body}` : body;
+}
+
 export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
+  dt({
+    name: 'timediff',
+    args: [arg('end'), arg('start')],
+    returns: 'VARCHAR',
+    resolve: (types) => ({ argTypes: [temporalArg(types[0]), temporalArg(types[1])], returnType: Types.STRING }),
+    kernel: (args, rowCount, site) => {
+      const [end, start] = [microsOf(args[0]), microsOf(args[1])];
+      const digits = Math.max(site.argTypes[0].scale ?? 0, site.argTypes[1].scale ?? 0);
+      const out = new StringOut(site.returnType, rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(timeText(end[rowIdx] - start[rowIdx], digits));
+      return out.finish();
+    },
+    description: "The time from start to end as MySQL's TIME text '[-]HH:MM:SS' (Galene has no TIME type; Doris returns TIME).",
+    example: "SELECT timediff('2024-01-01 12:00:00', '2024-01-01 10:30:00')",
+  }),
+  dt({
+    name: 'time_format',
+    args: [arg('time'), arg('format')],
+    returns: 'VARCHAR',
+    resolve: () => ({ argTypes: [Types.STRING, Types.STRING], returnType: Types.STRING }),
+    kernel: (args, rowCount, site) => {
+      const [times, formats] = [toJsStrings(args[0]), toJsStrings(args[1])];
+      const out = new StringOut(site.returnType, rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const text = times[rowIdx] ?? '';
+        // A datetime text formats its time of day.
+        const micros = parseTimeText(text.length > 10 && text[10] === ' ' ? text.slice(11) : text);
+        if (micros === null) out.pushNull();
+        else out.push(formatTime(micros, formats[rowIdx] ?? ''));
+      }
+      return out.finish();
+    },
+    description: 'Formats a time (TIME text or a datetime\'s time of day) with MySQL TIME_FORMAT specifiers (%H %k %h %I %l %i %S %s %f %p %T %r).',
+    example: "SELECT time_format('25:04:05', '%H:%i')",
+  }),
+  dt({
+    name: 'convert_tz',
+    args: [arg('datetime'), arg('from_tz'), arg('to_tz')],
+    returns: 'DATETIME',
+    resolve: (types) => ({ argTypes: [temporalArg(types[0]).name === 'DATETIME' ? temporalArg(types[0]) : Types.DATETIME, Types.STRING, Types.STRING], returnType: temporalArg(types[0]).name === 'DATETIME' ? temporalArg(types[0]) : Types.DATETIME }),
+    kernel: (args, rowCount, site) => {
+      const micros = microsOf(args[0]);
+      const from = toJsStrings(args[1]);
+      const to = toJsStrings(args[2]);
+      const out = new Float64Array(rowCount);
+      let nulls: Uint8Array | null = null;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const wall = micros[rowIdx];
+        const fromZone = from[rowIdx] ?? '';
+        const guess = zoneOffsetMicros(fromZone, wall / 1000);
+        const fromOffset = guess === null ? null : zoneOffsetMicros(fromZone, (wall - guess) / 1000);
+        const utc = fromOffset === null ? null : wall - fromOffset;
+        const toOffset = utc === null ? null : zoneOffsetMicros(to[rowIdx] ?? '', utc / 1000);
+        if (utc === null || toOffset === null) {
+          nulls ??= new Uint8Array(rowCount);
+          nulls[rowIdx] = 1;
+        } else out[rowIdx] = utc + toOffset;
+      }
+      return fixedVector(site.returnType, out, nulls);
+    },
+    description: "Converts a datetime from one time zone to another ('+08:00', 'SYSTEM', 'UTC' or an IANA name); NULL for an unknown zone.",
+    example: "SELECT convert_tz('2024-01-01 12:00:00', '+00:00', '+08:00')",
+  }),
   dt({
     name: 'date_format',
     args: [arg('date_or_datetime'), arg('format')],
@@ -395,18 +514,21 @@ export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
   dt({
     name: 'unix_timestamp',
     args: [opt('datetime', 'TEMPORAL')],
-    returns: Types.BIGINT,
+    // INT as in Doris (and MySQL for a whole-second argument), so `unix_timestamp(ts) DIV 300 * 300`
+    // (Grafana's time buckets) stays BIGINT; a time outside 1970-01-01 .. 2038-01-19 03:14:07 UTC reads 0, as in Doris.
+    returns: Types.INT,
     volatility: 'statement',
     kernel: (args, rowCount, _site, ctx) => {
-      const out = new Float64Array(rowCount);
-      if (args.length === 0) out.fill(wallToUnixSeconds(statementNowMicros(ctx)));
+      const out = new Int32Array(rowCount);
+      const inRange = (seconds: number): number => (seconds >= 0 && seconds <= INT32_MAX ? seconds : 0);
+      if (args.length === 0) out.fill(inRange(wallToUnixSeconds(statementNowMicros(ctx))));
       else {
         const micros = microsOf(args[0]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = Math.max(0, wallToUnixSeconds(micros[rowIdx]));
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = inRange(wallToUnixSeconds(micros[rowIdx]));
       }
-      return bigintVector(out);
+      return fixedVector(Types.INT, out);
     },
-    description: 'Seconds since 1970-01-01 UTC of a datetime in the server time zone (now without argument).',
+    description: 'Seconds since 1970-01-01 UTC of a datetime in the server time zone (now without argument), as INT.',
     example: "SELECT unix_timestamp('1970-01-02 00:00:00')",
   }),
   clockDef('now', ['current_timestamp', 'localtime', 'localtimestamp', 'sysdate'], Types.DATETIME, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_SECOND) * MICROS_PER_SECOND, 'The statement start time (local time zone).'),
