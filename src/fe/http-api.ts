@@ -24,6 +24,7 @@ import { walSizeAnswer } from '../load/group-commit';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
+import { adminHttpRoutes } from './http-admin';
 import { prepareStreamLoad } from './load-planner';
 import { isAdminUser } from './users';
 
@@ -41,7 +42,7 @@ const streamLoadServices = new WeakMap<Frontend, StreamLoadService>();
 function streamLoadService(fe: Frontend): StreamLoadService {
   let service = streamLoadServices.get(fe);
   if (!service) {
-    service = new StreamLoadService({ target: fe.backend, config: fe.config });
+    service = new StreamLoadService({ target: fe.backend, config: fe.config, onProgress: (txnId, rows, bytes) => fe.loadProgress.report(txnId, rows, bytes) });
     streamLoadServices.set(fe, service);
   }
   return service;
@@ -222,7 +223,13 @@ function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.Se
 
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
-    '/api/health': (_req, res) => sendJson(res, 200, { status: 'OK', role }),
+    // /api/health, /api/bootstrap, /rest/v1/config/fe, /api/show_proc (http-admin.ts).
+    ...adminHttpRoutes(fe, role, (req, res) => {
+      const admin = authenticateAdmin(fe, req);
+      if (!('denied' in admin)) return admin;
+      sendRefusal(res, admin, { msg: admin.denied, code: admin.status, data: null, count: 0 });
+      return null;
+    }),
     // Prometheus text format, names as Doris (fe-metrics.ts, be-metrics.ts).
     '/metrics': async (_req, res) => {
       const text = role === 'fe' ? await fe.metrics.text() : await fe.beMetrics.metrics();

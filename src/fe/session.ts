@@ -21,7 +21,7 @@ import { redactSecrets } from '../common/redact';
 import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
-import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
+import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable, type SchemaFacts } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { STATEMENT_HANDLERS } from './statements';
@@ -390,6 +390,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = []): StatementContext {
     const catalog = this.fe.catalog;
     const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
+    const schemaFacts: SchemaFacts = { catalog, server: this.fe, sessionVariable: (name) => this.getVariable(name) };
     return {
       profile,
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
@@ -397,9 +398,9 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       sessionInfo: this.sessionFacts(),
       getTable: (database, name) => this.resolveTable(database, name),
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema) : olapTable(schema).estimatedRowCount()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : olapTable(schema).estimatedRowCount()),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
-      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(catalog, schema) : olapTable(schema)),
+      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(schemaFacts, schema) : olapTable(schema)),
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

@@ -307,7 +307,10 @@ export type Statement =
   | ExecuteStatement
   | DeallocateStatement
   | KillStatement
-  | SyncStatement;
+  | SyncStatement
+  | AdminSetConfigStatement
+  | CancelLoadStatement
+  | HelpStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -466,6 +469,8 @@ export interface ShowStatement extends Span {
   /** A string argument (SHOW QUERY PROFILE '/queryId', SHOW PROC '/path'). */
   readonly path: string | null;
   readonly limit: LimitClause | null;
+  /** SHOW LOAD / SHOW DATA / SHOW STREAM LOAD ... ORDER BY col [ASC|DESC], ... */
+  readonly orderBy?: readonly OrderByItem[];
 }
 
 export interface DescribeStatement extends Span {
@@ -546,4 +551,24 @@ export interface KillStatement extends Span {
   readonly kind: 'kill';
   readonly target: 'CONNECTION' | 'QUERY';
   readonly id: number;
+}
+
+/** `ADMIN SET FRONTEND|BACKEND CONFIG ("key" = "value") [ALL]` (parse-admin.ts). */
+export interface AdminSetConfigStatement extends Span {
+  readonly kind: 'adminSetConfig';
+  readonly node: 'FRONTEND' | 'BACKEND';
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+/** `CANCEL LOAD [FROM db] WHERE LABEL = 'l' | LABEL LIKE 'p' | STATE = 's' [AND|OR ...]`. */
+export interface CancelLoadStatement extends Span {
+  readonly kind: 'cancelLoad';
+  readonly database: string | null;
+  readonly where: Expr;
+}
+
+/** `HELP 'topic'` (MySQL's server-side help). */
+export interface HelpStatement extends Span {
+  readonly kind: 'help';
+  readonly topic: string;
 }

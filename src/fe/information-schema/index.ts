@@ -16,8 +16,11 @@ import type { TableSource } from '../../exec/context';
 import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
 import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
-import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
+import { LIVE_TABLES } from './live-tables';
+import { columns, SchemaFacts, VirtualTable } from './schema-facts';
+
+export type { SchemaFacts } from './schema-facts';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -28,14 +31,6 @@ const CATALOG = 'internal';
 const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_0900_bin';
 const PRIMARY = 'PRIMARY';
-
-interface VirtualTable {
-  readonly columns: readonly (readonly [string, DataType])[];
-  rows(catalog: Catalog): RawValue[][];
-}
-
-/** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
-const columns = (type: DataType, ...names: string[]): [string, DataType][] => names.map((name) => [name, type]);
 
 const allTables = (catalog: Catalog): TableSchema[] => catalog.listDatabases().flatMap((db) => catalog.listTables(db.name).map((table) => table.schema));
 
@@ -70,7 +65,7 @@ export const nullableMark = (schema: TableSchema, name: string): string => (sche
 const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   schemata: {
     columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
-    rows: (catalog) => [INFORMATION_SCHEMA, ...catalog.listDatabases().map((db) => db.name)].map((name) => [CATALOG, name, CHARSET, COLLATION, null, 'NO']),
+    rows: ({ catalog }) => [INFORMATION_SCHEMA, ...catalog.listDatabases().map((db) => db.name)].map((name) => [CATALOG, name, CHARSET, COLLATION, null, 'NO']),
   },
   tables: {
     columns: [
@@ -83,7 +78,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'CHECKSUM'),
       ...columns(S, 'CREATE_OPTIONS', 'TABLE_COMMENT'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       catalog.listDatabases().flatMap((db) =>
         catalog.listTables(db.name).map((table) => {
           const rows = table.rowsets.reduce((sum, rowset) => sum + rowset.numRows, 0);
@@ -102,7 +97,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(S, 'CHARACTER_SET_NAME', 'COLLATION_NAME', 'COLUMN_TYPE', 'COLUMN_KEY', 'EXTRA', 'PRIVILEGES', 'COLUMN_COMMENT', 'GENERATION_EXPRESSION'),
       ...columns(N, 'SRS_ID'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       allTables(catalog).flatMap((schema) =>
         schema.columns.map((column, colIdx) => [
           CATALOG,
@@ -134,7 +129,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'CARDINALITY', 'SUB_PART'),
       ...columns(S, 'PACKED', 'NULLABLE', 'INDEX_TYPE', 'COMMENT', 'INDEX_COMMENT', 'IS_VISIBLE', 'EXPRESSION'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       allTables(catalog).flatMap((schema) =>
         tableIndexes(schema).flatMap((index) =>
           index.columns.map((name, seqIdx) => [CATALOG, schema.databaseName, schema.name, BigInt(index.nonUnique), schema.databaseName, index.name, BigInt(seqIdx + 1), name, 'A', null, null, null, nullableMark(schema, name), index.indexType, '', index.comment, 'YES', null]),
@@ -147,14 +142,14 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'ORDINAL_POSITION', 'POSITION_IN_UNIQUE_CONSTRAINT'),
       ...columns(S, 'REFERENCED_TABLE_SCHEMA', 'REFERENCED_TABLE_NAME', 'REFERENCED_COLUMN_NAME'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       keyedTables(catalog).flatMap((schema) =>
         primaryKey(schema).map((name, keyIdx) => ['def', schema.databaseName, PRIMARY, 'def', schema.databaseName, schema.name, name, BigInt(keyIdx + 1), null, null, null, null]),
       ),
   },
   table_constraints: {
     columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'TABLE_SCHEMA', 'TABLE_NAME', 'CONSTRAINT_TYPE', 'ENFORCED'),
-    rows: (catalog) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
+    rows: ({ catalog }) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
   },
   // Galene has no foreign keys, views or stored routines: these are MySQL's shapes, always empty.
   referential_constraints: {
@@ -175,10 +170,6 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     ],
     rows: () => [],
   },
-  session_variables: {
-    columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE'),
-    rows: () => SESSION_VARIABLES.map((def) => [def.name, String(def.defaultValue)]),
-  },
   engines: {
     columns: columns(S, 'ENGINE', 'SUPPORT', 'COMMENT', 'TRANSACTIONS', 'XA', 'SAVEPOINTS'),
     rows: () => [['Doris', 'DEFAULT', 'Galene OLAP engine', 'YES', 'NO', 'NO']],
@@ -191,6 +182,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     columns: [...columns(S, 'COLLATION_NAME', 'CHARACTER_SET_NAME'), ...columns(N, 'ID'), ...columns(S, 'IS_DEFAULT', 'IS_COMPILED'), ...columns(N, 'SORTLEN'), ...columns(S, 'PAD_ATTRIBUTE')],
     rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
   },
+  ...LIVE_TABLES,
 };
 
 /** The schema of information_schema.<name>; throws UNKNOWN_TABLE. */
@@ -200,14 +192,14 @@ export function informationSchemaTable(name: string): TableSchema {
   return makeTableSchema(INFORMATION_SCHEMA, name.toLowerCase(), table.columns.map(([columnName, type]) => ({ name: columnName, type, nullable: true })));
 }
 
-/** A source over the catalog's state now. */
-export function openInformationSchemaTable(catalog: Catalog, schema: TableSchema): TableSource {
-  return MemoryTable.fromRows(schema, VIRTUAL_TABLES[schema.name].rows(catalog));
+/** A source over the server's state now, as the asking session sees it. */
+export function openInformationSchemaTable(facts: SchemaFacts, schema: TableSchema): TableSource {
+  return MemoryTable.fromRows(schema, VIRTUAL_TABLES[schema.name].rows(facts));
 }
 
 /** The row count a scan of the table would return now (the planner's estimate). */
-export function informationSchemaRowCount(catalog: Catalog, schema: TableSchema): number {
-  return VIRTUAL_TABLES[schema.name].rows(catalog).length;
+export function informationSchemaRowCount(facts: SchemaFacts, schema: TableSchema): number {
+  return VIRTUAL_TABLES[schema.name].rows(facts).length;
 }
 
 export function informationSchemaTableNames(): string[] {

@@ -9,6 +9,7 @@ import type { StatementResult } from '../../common/result';
 import type { Statement } from '../../sql/ast';
 import type { StatementSession } from './statement-session';
 import * as admin from './admin';
+import * as adminOps from './admin-ops';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
@@ -43,4 +44,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   deallocate: admin.deallocate,
   kill: admin.kill,
   sync: admin.sync,
+  adminSetConfig: adminOps.adminSetConfig,
+  cancelLoad: adminOps.cancelLoad,
+  help: adminOps.help,
 };
