@@ -7,7 +7,8 @@
  *   BE web port with the same path and query, so `curl --location-trusted` works;
  * - FE and BE `PUT /api/{db}/_stream_load_2pc`: commit or abort a two-phase load;
  * - BE `GET /api/_load_error_log?file=...`: the filtered rows of a load (its ErrorURL);
- * - BE `POST /api/update_config`, FE `GET /api/get_wal_size`: administration, admin users only.
+ * - BE `POST /api/update_config`, FE `GET /api/get_wal_size`: administration, admin users only;
+ * - FE `/api/health`, `/api/bootstrap`, `/rest/v1/config/fe`, `/api/show_proc` in Doris's REST shape (http-admin.ts).
  * Credentials are HTTP Basic, checked against the MySQL users (SHA1(SHA1(password))). Every endpoint but
  * `/api/health`, `/metrics` and the error log needs them; the error log, as in Doris (whose BE serves it
  * without credentials unless enable_all_http_auth), is reached only through its unguessable file name
