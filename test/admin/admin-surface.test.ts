@@ -135,6 +135,8 @@ describe('admin surface', () => {
     const bob = await connect(server.ports.query_port, { user: 'bob', password: 'pw' });
     try {
       await assert.rejects(bob.query('ADMIN SET FRONTEND CONFIG ("default_bucket_num" = "3")'), { errno: 1227 });
+      await assert.rejects(bob.query('SHOW FRONTEND CONFIG'), { errno: 1227 });
+      await assert.rejects(bob.query("SHOW PROC '/'"), { errno: 1227 });
     } finally {
       await bob.end();
     }

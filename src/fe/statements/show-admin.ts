@@ -13,6 +13,7 @@ import type { OrderByItem, ShowStatement } from '../../sql/ast';
 import { BACKEND_COLUMNS, BACKEND_ID, backendRows, dbQuota, formatBytes, FRONTEND_COLUMNS, frontendRows, PROCESS_LIST_COLUMNS, processListRows, tableSize, timeText } from '../cluster-facts';
 import { SHOW_LOAD_COLUMNS, showLoadRows, STREAM_LOAD_COLUMNS, streamLoadRecords } from '../load-records';
 import { showProc } from '../proc-tree';
+import { requireAdminUser } from '../users';
 import { variableRows } from '../variable-rows';
 import { ColumnSpec, rowsResult } from './result-rows';
 import type { ShowHandler } from './show';
@@ -104,12 +105,15 @@ const settingValue = (session: StatementSession, setting: SettingDef): string =>
 const bySettingName = [...SETTINGS].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 function showFrontendConfig(session: StatementSession, statement: ShowStatement): StatementResult {
+  // Doris ShowConfigCommand: ADMIN privilege.
+  requireAdminUser(session.user, 'ADMIN');
   const columns: ColumnSpec[] = [['Key'], ['Value'], ['Type'], ['IsMutable'], ['MasterOnly'], ['Comment']];
   const rows = bySettingName.map((setting) => [setting.name, settingValue(session, setting), SETTING_TYPE[setting.type], String(setting.mutable), 'false', setting.description]);
   return shaped(statement, columns, rows);
 }
 
 function showBackendConfig(session: StatementSession, statement: ShowStatement): StatementResult {
+  requireAdminUser(session.user, 'ADMIN');
   const columns: ColumnSpec[] = [['BackendId'], ['Host'], ['Key'], ['Value'], ['Type'], ['IsMutable']];
   const host = session.fe.config.getString('bind_address');
   const rows = bySettingName.map((setting) => [String(BACKEND_ID), host, setting.name, settingValue(session, setting), SETTING_TYPE[setting.type], String(setting.mutable)]);
@@ -136,6 +140,8 @@ function showStreamLoad(session: StatementSession, statement: ShowStatement): St
 }
 
 function showProcStatement(session: StatementSession, statement: ShowStatement): StatementResult {
+  // Doris ShowProcCommand: ADMIN privilege.
+  requireAdminUser(session.user, 'ADMIN');
   const proc = showProc(session.fe, statement.path ?? '');
   return rowsResult(proc.columns.map((name): ColumnSpec => [name]), proc.rows.map((row) => [...row]));
 }
