@@ -9,9 +9,8 @@
  * TABLE_CONSTRAINTS) so JDBC getPrimaryKeys and table editors find it; Doris leaves these empty. DUPLICATE
  * and AGGREGATE key columns show Doris's COLUMN_KEY 'DUP' / 'AGG'.
  */
-import type { RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
-import { DataType, Types } from '../../common/types';
+import { Types } from '../../common/types';
 import type { TableSource } from '../../exec/context';
 import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
 import { Catalog, INFORMATION_SCHEMA } from '../../meta/catalog';

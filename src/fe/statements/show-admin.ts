@@ -16,8 +16,7 @@ import { showProc } from '../proc-tree';
 import { requireAdminUser } from '../users';
 import { variableRows } from '../variable-rows';
 import { ColumnSpec, rowsResult } from './result-rows';
-import type { ShowHandler } from './show';
-import { filterRows } from './show-filter';
+import { filterRows, type ShowHandler } from './show-filter';
 import type { StatementSession } from './statement-session';
 
 /** Doris ORDER BY over a SHOW result: each key must name a column ("Should order by column"). */

@@ -1,5 +1,6 @@
 /**
- * SHOW ... LIKE and SHOW ... WHERE over a SHOW result's rows (show.ts, show-admin.ts).
+ * What every SHOW handler shares (show.ts, show-admin.ts): the handler type, and SHOW ... LIKE and
+ * SHOW ... WHERE over a SHOW result's rows.
  */
 import type { RawValue } from '../../common/column';
 import { formatValue } from '../../common/convert';
@@ -7,7 +8,12 @@ import { GaleneError } from '../../common/errors';
 import { Types } from '../../common/types';
 import { matchLike } from '../../exec/expr';
 import type { Expr, ShowStatement } from '../../sql/ast';
+import type { QueryProfile } from '../../common/profile';
+import type { StatementResult } from '../../common/result';
 import type { ColumnSpec } from './result-rows';
+import type { StatementSession } from './statement-session';
+
+export type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 /** Apply SHOW ... LIKE 'pattern' to the first column, or a simple WHERE over named columns. */
 export function filterRows(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): RawValue[][] {

@@ -1,7 +1,6 @@
 /**
  * SHOW and DESCRIBE. Result shapes follow Doris (column names, order) so tools that parse them work.
  */
-import { formatValue } from '../../common/convert';
 import type { RawValue } from '../../common/column';
 import { formatDatetime } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
@@ -12,14 +11,12 @@ import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import type { TableSchema } from '../../meta/schema';
-import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
+import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
 import type { StatementSession } from './statement-session';
-import { SESSION_VARIABLES, variableRaw } from '../session-variables';
-import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
-import { filterRows } from './show-filter';
+import { filterRows, type ShowHandler } from './show-filter';
 import { ADMIN_SHOW_HANDLERS } from './show-admin';
 import { transactionRow } from '../proc-tree';
 
@@ -166,7 +163,6 @@ function showTransaction(session: StatementSession, statement: ShowStatement): S
   return rowsResult(columns, rows);
 }
 
-export type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 const SHOW_HANDLERS: Record<string, ShowHandler> = {
   databases: (session, statement) => result(statement, [['Database']], [[INFORMATION_SCHEMA], ...session.fe.catalog.listDatabases().map((db) => [db.name])]),
