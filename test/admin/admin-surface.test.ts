@@ -75,6 +75,14 @@ describe('admin surface', () => {
     const ordered = await queryRows(root, 'SHOW DATA ORDER BY Size ASC');
     assert.deepEqual(ordered.slice(0, 2).map((row) => row[0]), ['small', 'large'], 'sorted by bytes, not by the formatted text');
     await assert.rejects(root.query('SHOW DATA ORDER BY 1 + 1'), /Should order by column/);
+    const noDb = await connect(server.ports.query_port);
+    try {
+      const perDb = await showObjects(noDb, 'SHOW DATA');
+      assert.deepEqual(Object.keys(perDb[0]), ['DbId', 'DbName', 'Size', 'RemoteSize', 'RecycleSize', 'RecycleRemoteSize']);
+      assert.equal(perDb.find((row) => row['DbName'] === 'adm')?.['Size'], rows[2][1], 'without a database: each database with its total');
+    } finally {
+      await noDb.end();
+    }
     const one = await queryRows(root, 'SHOW DATA FROM adm.large');
     assert.deepEqual(one.map((row) => [row[0], row[1], row[4]]), [['large', 'large', '2000'], ['', 'Total', '']]);
   });
