@@ -42,6 +42,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('max_connections', 'int', 1024, 'Most authenticated MySQL sessions at once (the global variable max_connections starts from it; a change applies to new connections at once).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('qe_max_connection', 'int', 1024, 'Doris name for max_connections (kept as an alias; when set to other than 1024 it wins).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('max_unauthenticated_connections', 'int', 256, 'Most MySQL sockets still in the handshake at once, counted apart from max_connections so that sockets which never log in cannot lock clients out; one more gets error 1040 before the greeting. Each has connect_timeout seconds to log in.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('enable_stream_load_record', 'bool', false, 'Keep a record of each finished Stream Load for SHOW STREAM LOAD (Doris BE setting, off by default as in Doris).', true),
   def('label_keep_max_second', 'int', 3 * 24 * 3600, 'How long finished load labels are kept.', true),
   def('max_tablet_version_num', 'int', 2000, 'A tablet with this many versions rejects new loads (-235) until compaction catches up.', true),
   def('disable_auto_compaction', 'bool', false, 'Turn off background compaction for every table (the table property of the same name turns it off for one table).', true),

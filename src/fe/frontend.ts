@@ -16,6 +16,7 @@ import { MetaStore } from '../meta/meta-store';
 import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
 import { auditLogFor, type AuditLog } from './audit-log';
 import { FeMetrics } from './fe-metrics';
+import { LoadProgress } from './load-progress';
 import type { ServerServices } from './server-services';
 import { Session } from './session';
 import { findSessionVariable, SERVER_VERSION } from './session-variables';
@@ -42,6 +43,9 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly beMetrics: Registry;
   /** fe.log / fe.warn.log under sys_log_dir. */
   readonly serverLog: ServerLog;
+  /** Progress of the Stream Loads running now (reported by the Stream Load service). */
+  readonly loadProgress = new LoadProgress();
+  readonly startTime = Date.now();
 
   private constructor(
     readonly config: Config,

@@ -7,7 +7,8 @@
  *   BE web port with the same path and query, so `curl --location-trusted` works;
  * - FE and BE `PUT /api/{db}/_stream_load_2pc`: commit or abort a two-phase load;
  * - BE `GET /api/_load_error_log?file=...`: the filtered rows of a load (its ErrorURL);
- * - BE `POST /api/update_config`, FE `GET /api/get_wal_size`: administration, admin users only.
+ * - BE `POST /api/update_config`, FE `GET /api/get_wal_size`: administration, admin users only;
+ * - FE `/api/health`, `/api/bootstrap`, `/rest/v1/config/fe`, `/api/show_proc` in Doris's REST shape (http-admin.ts).
  * Credentials are HTTP Basic, checked against the MySQL users (SHA1(SHA1(password))). Every endpoint but
  * `/api/health`, `/metrics` and the error log needs them; the error log, as in Doris (whose BE serves it
  * without credentials unless enable_all_http_auth), is reached only through its unguessable file name
@@ -24,6 +25,7 @@ import { walSizeAnswer } from '../load/group-commit';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
+import { adminHttpRoutes } from './http-admin';
 import { prepareStreamLoad } from './load-planner';
 import type { Account } from './users';
 
@@ -41,7 +43,7 @@ const streamLoadServices = new WeakMap<Frontend, StreamLoadService>();
 function streamLoadService(fe: Frontend): StreamLoadService {
   let service = streamLoadServices.get(fe);
   if (!service) {
-    service = new StreamLoadService({ target: fe.backend, config: fe.config });
+    service = new StreamLoadService({ target: fe.backend, config: fe.config, onProgress: (txnId, rows, bytes) => fe.loadProgress.report(txnId, rows, bytes) });
     streamLoadServices.set(fe, service);
   }
   return service;
@@ -236,7 +238,13 @@ function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.Se
 
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
-    '/api/health': (_req, res) => sendJson(res, 200, { status: 'OK', role }),
+    // /api/health, /api/bootstrap, /rest/v1/config/fe, /api/show_proc (http-admin.ts).
+    ...adminHttpRoutes(fe, role, (req, res) => {
+      const admin = authenticateAdmin(fe, req);
+      if (!('denied' in admin)) return admin;
+      sendRefusal(res, admin, { msg: admin.denied, code: admin.status, data: null, count: 0 });
+      return null;
+    }),
     // Prometheus text format, names as Doris (fe-metrics.ts, be-metrics.ts).
     '/metrics': async (_req, res) => {
       const text = role === 'fe' ? await fe.metrics.text() : await fe.beMetrics.metrics();

@@ -13,6 +13,7 @@ import type { QueryTask } from '../exec/query-task';
 import type { Catalog } from '../meta/catalog';
 import type { AuditLog } from './audit-log';
 import type { FeMetrics } from './fe-metrics';
+import type { LoadProgress } from './load-progress';
 import type { UserManager } from './users';
 
 /** One open session as SHOW PROCESSLIST shows it and KILL reaches it. */
@@ -49,6 +50,10 @@ export interface ServerServices {
   readonly serverLog: ServerLog;
   /** Open sessions by connection id. */
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
+  /** Progress of the Stream Loads running now (SHOW LOAD, the process list). */
+  readonly loadProgress: LoadProgress;
+  /** When this FE started (ms since the epoch). */
+  readonly startTime: number;
   /** A new query id (profiles, messages). */
   newQueryId(): string;
   /** Keep a finished statement's profile for SHOW QUERY PROFILE. */

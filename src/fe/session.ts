@@ -21,7 +21,7 @@ import { redactSecrets } from '../common/redact';
 import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
-import { InformationSchemaView, informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
+import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable, type SchemaFacts } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { runStatement } from './statements';
@@ -382,7 +382,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   }
 
   /** What information_schema shows this session's account (its objects; the privilege tables' rows). */
-  private informationSchemaView(): InformationSchemaView {
+  private informationSchemaView(): NonNullable<SchemaFacts['view']> {
     const users = this.fe.users;
     const privileges = users.privilegesOf(this.account);
     return {
@@ -407,6 +407,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
     const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
+    const schemaFacts: SchemaFacts = { catalog, server: this.fe, sessionVariable: (name) => this.getVariable(name), view: this.informationSchemaView() };
     return {
       profile,
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
@@ -419,9 +420,9 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         return schema;
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(catalog, schema, this.informationSchemaView()) : olapTable(schema).estimatedRowCount()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : olapTable(schema).estimatedRowCount()),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
-      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(catalog, schema, this.informationSchemaView()) : olapTable(schema)),
+      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(schemaFacts, schema) : olapTable(schema)),
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

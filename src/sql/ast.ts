@@ -313,7 +313,11 @@ export type Statement =
   | DropRoleStatement
   | AlterUserStatement
 
-  | LockTablesStatement;
+  | LockTablesStatement
+
+  | AdminSetConfigStatement
+  | CancelLoadStatement
+  | HelpStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -476,6 +480,8 @@ export interface ShowStatement extends Span {
   readonly limit: LimitClause | null;
   /** SHOW GRANTS FOR 'u'@'h'. */
   readonly forUser?: UserIdentity | null;
+  /** SHOW LOAD / SHOW DATA / SHOW STREAM LOAD ... ORDER BY col [ASC|DESC], ... */
+  readonly orderBy?: readonly OrderByItem[];
 }
 
 export interface DescribeStatement extends Span {
@@ -627,4 +633,24 @@ export interface LockTablesStatement extends Span {
   readonly action: 'LOCK' | 'UNLOCK';
   /** The tables to lock (empty for UNLOCK). */
   readonly tables: readonly { readonly database: string | null; readonly name: string; readonly mode: 'READ' | 'WRITE' }[];
+}
+
+/** `ADMIN SET FRONTEND|BACKEND CONFIG ("key" = "value") [ALL]` (parse-admin.ts). */
+export interface AdminSetConfigStatement extends Span {
+  readonly kind: 'adminSetConfig';
+  readonly node: 'FRONTEND' | 'BACKEND';
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+/** `CANCEL LOAD [FROM db] WHERE LABEL = 'l' | LABEL LIKE 'p' | STATE = 's' [AND|OR ...]`. */
+export interface CancelLoadStatement extends Span {
+  readonly kind: 'cancelLoad';
+  readonly database: string | null;
+  readonly where: Expr;
+}
+
+/** `HELP 'topic'` (MySQL's server-side help). */
+export interface HelpStatement extends Span {
+  readonly kind: 'help';
+  readonly topic: string;
 }

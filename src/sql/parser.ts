@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { ToolStatementParser } from './parse-tool-statements';
+import { AdminParser } from './parse-admin';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -33,6 +33,8 @@ interface ShowSpec {
   readonly limit?: boolean;
   /** A string argument: 'optional' or 'required'. */
   readonly path?: 'optional' | 'required';
+  /** Accepts ORDER BY col [ASC|DESC], ... (before LIMIT). */
+  readonly orderBy?: boolean;
 }
 
 /** Longest phrases first so `TABLE STATUS` wins over `TABLES`. */
@@ -51,7 +53,10 @@ const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['FIELDS'], what: 'columns', target: 'from', database: true, like: true, where: true },
   { words: ['VARIABLES'], what: 'variables', like: true, where: true },
   { words: ['STATUS'], what: 'status', like: true, where: true },
-  { words: ['LOAD'], what: 'load', database: true, where: true, limit: true },
+  { words: ['STREAM', 'LOAD'], what: 'stream load', database: true, where: true, orderBy: true, limit: true },
+  { words: ['FRONTEND', 'CONFIG'], what: 'frontend config', like: true },
+  { words: ['BACKEND', 'CONFIG'], what: 'backend config', like: true },
+  { words: ['LOAD'], what: 'load', database: true, where: true, orderBy: true, limit: true },
   { words: ['TRANSACTION'], what: 'transaction', database: true, where: true },
   { words: ['PROCESSLIST'], what: 'processlist' },
   { words: ['WARNINGS'], what: 'warnings', limit: true },
@@ -68,7 +73,7 @@ const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['CHARSET'], what: 'charset', like: true, where: true },
   { words: ['COLLATION'], what: 'collation', like: true, where: true },
   { words: ['PROC'], what: 'proc', path: 'required' },
-  { words: ['DATA'], what: 'data', target: 'fromOptional' },
+  { words: ['DATA'], what: 'data', target: 'fromOptional', orderBy: true },
   { words: ['PARTITIONS'], what: 'partitions', target: 'from', where: true, limit: true },
   { words: ['PROPERTY'], what: 'property', like: true },
   { words: ['PLUGINS'], what: 'plugins' },
@@ -87,7 +92,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends ToolStatementParser {
+class StatementParser extends AdminParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -219,6 +224,15 @@ class StatementParser extends ToolStatementParser {
       case 'LOCK':
       case 'UNLOCK':
         return this.parseLockTables(start);
+      case 'ADMIN':
+        this.advance();
+        return this.parseAdmin(start, () => this.parseShow());
+      case 'CANCEL':
+        this.advance();
+        return this.parseCancel(start);
+      case 'HELP':
+        this.advance();
+        return this.parseHelp(start);
       case 'KILL': {
         this.advance();
         let target: 'CONNECTION' | 'QUERY' = 'CONNECTION';
@@ -377,11 +391,17 @@ class StatementParser extends ToolStatementParser {
     }
     if (spec.like && this.acceptWord('LIKE')) like = this.parseStringLiteral();
     else if (spec.where && this.acceptWord('WHERE')) where = this.parseExpr();
+    let orderBy: ShowStatement['orderBy'];
+    if (spec.orderBy && this.isWord('ORDER') && this.isWordAt(1, 'BY')) {
+      this.advance();
+      this.advance();
+      orderBy = this.parseOrderByList();
+    }
     if (spec.limit && this.isWord('LIMIT')) limit = this.parseLimit();
     // SHOW ALL GRANTS; SHOW GRANTS FOR 'u'@'h'.
     const forUser = spec.what === 'grants' && !all && this.acceptWord('FOR') ? this.parseUserIdentity() : null;
     const what = spec.what === 'grants' && all ? 'all grants' : spec.what;
-    return { kind: 'show', what, full, global, target, database, like, where, path, limit, forUser, pos: start.pos, end: this.lastEnd };
+    return { kind: 'show', what, full, global, target, database, like, where, path, limit, forUser, orderBy, pos: start.pos, end: this.lastEnd };
   }
 
   /** DESC t [ALL] | EXPLAIN [VERBOSE|ANALYZE] stmt | DESC SELECT ... (an EXPLAIN). */

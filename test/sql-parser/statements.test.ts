@@ -239,6 +239,19 @@ const cases: [string, unknown][] = [
   ['KILL 42', { kind: 'kill', target: 'CONNECTION', id: 42 }],
   ['KILL QUERY 7', { kind: 'kill', target: 'QUERY', id: 7 }],
   ['KILL CONNECTION 8', { kind: 'kill', target: 'CONNECTION', id: 8 }],
+  // ---------------------------------------------------------------- administration
+  ['ADMIN SET FRONTEND CONFIG ("max_connections" = "10")', { kind: 'adminSetConfig', node: 'FRONTEND', configs: { max_connections: '10' } }],
+  ['ADMIN SET BACKEND CONFIG ("a" = "1") ALL', { kind: 'adminSetConfig', node: 'BACKEND', configs: { a: '1' } }],
+  ['ADMIN SHOW FRONTEND CONFIG LIKE \'max%\'', { kind: 'show', what: 'frontend config', like: 'max%' }],
+  ['SHOW FRONTEND CONFIG', { kind: 'show', what: 'frontend config', like: null }],
+  ['SHOW BACKEND CONFIG LIKE \'x\'', { kind: 'show', what: 'backend config', like: 'x' }],
+  ['SHOW LOAD FROM db WHERE State = \'LOADING\' ORDER BY JobId DESC, Label LIMIT 2, 3', { what: 'load', orderBy: [{ expr: col('JobId'), direction: 'DESC' }, { expr: col('Label'), direction: 'ASC' }], limit: { count: int('3'), offset: int('2') } }],
+  ['SHOW STREAM LOAD FROM db WHERE Label = \'l\' ORDER BY StartTime', { what: 'stream load', database: 'db', orderBy: [{ expr: col('StartTime') }] }],
+  ['SHOW DATA FROM db.t ORDER BY Size DESC', { what: 'data', target: { database: 'db', name: 't' }, orderBy: [{ direction: 'DESC' }] }],
+  ['CANCEL LOAD FROM db WHERE LABEL = \'l1\'', { kind: 'cancelLoad', database: 'db', where: bin('=', col('LABEL'), str('l1')) }],
+  ['CANCEL LOAD WHERE LABEL LIKE \'l%\' AND STATE = \'LOADING\'', { kind: 'cancelLoad', database: null, where: { kind: 'binary', op: 'AND' } }],
+  ['HELP \'show load\'', { kind: 'help', topic: 'show load' }],
+  ['HELP contents', { kind: 'help', topic: 'contents' }],
 ];
 
 test('every statement kind parses to the expected AST', () => {
@@ -256,7 +269,8 @@ test('every statement kind parses to the expected AST', () => {
   }
   const allKinds = ['query', 'explain', 'insert', 'delete', 'update', 'createDatabase', 'dropDatabase', 'use', 'createTable', 'dropTable',
     'alterTable', 'truncateTable', 'show', 'describe', 'set', 'createUser', 'dropUser', 'setPassword', 'transaction', 'prepare',
-    'execute', 'deallocate', 'kill', 'grant', 'createRole', 'dropRole', 'alterUser'];
+    'execute', 'deallocate', 'kill', 'grant', 'createRole', 'dropRole', 'alterUser',
+    'adminSetConfig', 'cancelLoad', 'help'];
   assert.deepEqual(allKinds.filter((kind) => !kinds.has(kind)), []);
 });
 

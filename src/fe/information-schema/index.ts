@@ -9,19 +9,20 @@
  * TABLE_CONSTRAINTS) so JDBC getPrimaryKeys and table editors find it; Doris leaves these empty. DUPLICATE
  * and AGGREGATE key columns show Doris's COLUMN_KEY 'DUP' / 'AGG'.
  */
-import type { RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
-import { DataType, Types } from '../../common/types';
+import { Types } from '../../common/types';
 import type { TableSource } from '../../exec/context';
 import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
 import { Catalog, INFORMATION_SCHEMA, type TableState } from '../../meta/catalog';
 import type { KeysType, TableSchema } from '../../meta/schema';
-import { SESSION_VARIABLES } from '../session-variables';
 import { columnTypeFacts, mysqlColumnType, mysqlDataType } from './column-facts';
+import type { RawValue } from '../../common/column';
 import { privilegeTables } from './privilege-tables';
 import { TOOL_TABLES } from './tool-tables';
-import type { InformationSchemaView, VirtualTable } from './virtual-table';
-export type { InformationSchemaView } from './virtual-table';
+import { LIVE_TABLES } from './live-tables';
+import { columns, SchemaFacts, VirtualTable } from './schema-facts';
+
+export type { InformationSchemaView, SchemaFacts } from './schema-facts';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;
@@ -32,10 +33,6 @@ const CATALOG = 'internal';
 const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_0900_bin';
 const PRIMARY = 'PRIMARY';
-
-
-/** Column declarations: names with one type, e.g. `columns(S, 'A', 'B')`. */
-const columns = (type: DataType, ...names: string[]): [string, DataType][] => names.map((name) => [name, type]);
 
 const allTables = (catalog: Catalog): TableSchema[] => catalog.listDatabases().flatMap((db) => catalog.listTables(db.name).map((table) => table.schema));
 
@@ -83,7 +80,7 @@ export function tableStatusRow(table: TableState): RawValue[] {
 const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   schemata: {
     columns: [...columns(S, 'CATALOG_NAME', 'SCHEMA_NAME', 'DEFAULT_CHARACTER_SET_NAME', 'DEFAULT_COLLATION_NAME', 'SQL_PATH', 'DEFAULT_ENCRYPTION')],
-    rows: (catalog) => [INFORMATION_SCHEMA, ...catalog.listDatabases().map((db) => db.name)].map((name) => [CATALOG, name, CHARSET, COLLATION, null, 'NO']),
+    rows: ({ catalog }) => [INFORMATION_SCHEMA, ...catalog.listDatabases().map((db) => db.name)].map((name) => [CATALOG, name, CHARSET, COLLATION, null, 'NO']),
   },
   tables: {
     columns: [
@@ -96,7 +93,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'CHECKSUM'),
       ...columns(S, 'CREATE_OPTIONS', 'TABLE_COMMENT'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       catalog.listDatabases().flatMap((db) =>
         catalog.listTables(db.name).map((table) => [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', ...tableStatusRow(table).slice(1)]),
       ),
@@ -110,7 +107,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(S, 'CHARACTER_SET_NAME', 'COLLATION_NAME', 'COLUMN_TYPE', 'COLUMN_KEY', 'EXTRA', 'PRIVILEGES', 'COLUMN_COMMENT', 'GENERATION_EXPRESSION'),
       ...columns(N, 'SRS_ID'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       allTables(catalog).flatMap((schema) =>
         schema.columns.map((column, colIdx) => [
           CATALOG,
@@ -142,7 +139,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'CARDINALITY', 'SUB_PART'),
       ...columns(S, 'PACKED', 'NULLABLE', 'INDEX_TYPE', 'COMMENT', 'INDEX_COMMENT', 'IS_VISIBLE', 'EXPRESSION'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       allTables(catalog).flatMap((schema) =>
         tableIndexes(schema).flatMap((index) =>
           index.columns.map((name, seqIdx) => [CATALOG, schema.databaseName, schema.name, BigInt(index.nonUnique), schema.databaseName, index.name, BigInt(seqIdx + 1), name, 'A', null, null, null, nullableMark(schema, name), index.indexType, '', index.comment, 'YES', null]),
@@ -155,14 +152,14 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'ORDINAL_POSITION', 'POSITION_IN_UNIQUE_CONSTRAINT'),
       ...columns(S, 'REFERENCED_TABLE_SCHEMA', 'REFERENCED_TABLE_NAME', 'REFERENCED_COLUMN_NAME'),
     ],
-    rows: (catalog) =>
+    rows: ({ catalog }) =>
       keyedTables(catalog).flatMap((schema) =>
         primaryKey(schema).map((name, keyIdx) => ['def', schema.databaseName, PRIMARY, 'def', schema.databaseName, schema.name, name, BigInt(keyIdx + 1), null, null, null, null]),
       ),
   },
   table_constraints: {
     columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'TABLE_SCHEMA', 'TABLE_NAME', 'CONSTRAINT_TYPE', 'ENFORCED'),
-    rows: (catalog) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
+    rows: ({ catalog }) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
   },
   // Galene has no foreign keys, views or stored routines: these are MySQL's shapes, always empty.
   referential_constraints: {
@@ -183,10 +180,6 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     ],
     rows: () => [],
   },
-  session_variables: {
-    columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE'),
-    rows: () => SESSION_VARIABLES.map((def) => [def.name, String(def.defaultValue)]),
-  },
   engines: {
     columns: columns(S, 'ENGINE', 'SUPPORT', 'COMMENT', 'TRANSACTIONS', 'XA', 'SAVEPOINTS'),
     rows: () => [['Doris', 'DEFAULT', 'Galene OLAP engine', 'YES', 'NO', 'NO']],
@@ -199,12 +192,15 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     columns: [...columns(S, 'COLLATION_NAME', 'CHARACTER_SET_NAME'), ...columns(N, 'ID'), ...columns(S, 'IS_DEFAULT', 'IS_COMPILED'), ...columns(N, 'SORTLEN'), ...columns(S, 'PAD_ATTRIBUTE')],
     rows: () => [[COLLATION, CHARSET, 309n, 'Yes', 'Yes', 1n, 'NO PAD']],
   },
-  ...Object.fromEntries(Object.entries(privilegeTables(S)).map(([name, table]) => [name, { columns: table.columns, rows: (_catalog: Catalog, view: InformationSchemaView | undefined) => (view ? table.rows(view) : []) }])),
+  ...Object.fromEntries(Object.entries(privilegeTables(S)).map(([name, table]) => [name, { columns: table.columns, rows: ({ view }: SchemaFacts) => (view ? table.rows(view) : []) }])),
   ...TOOL_TABLES,
+  ...LIVE_TABLES,
 };
 
 /** Rows of objects the view may not see left out, by the table's TABLE_SCHEMA / SCHEMA_NAME and TABLE_NAME columns. */
-function visibleRows(table: VirtualTable, rows: RawValue[][], view: InformationSchemaView | undefined): RawValue[][] {
+function visibleRows(table: VirtualTable, facts: SchemaFacts): RawValue[][] {
+  const rows = table.rows(facts);
+  const view = facts.view;
   if (!view) return rows;
   const names = table.columns.map(([name]) => name);
   const dbIdx = names.includes('TABLE_SCHEMA') ? names.indexOf('TABLE_SCHEMA') : names.indexOf('SCHEMA_NAME');
@@ -220,16 +216,14 @@ export function informationSchemaTable(name: string): TableSchema {
   return makeTableSchema(INFORMATION_SCHEMA, name.toLowerCase(), table.columns.map(([columnName, type]) => ({ name: columnName, type, nullable: true })));
 }
 
-/** A source over the catalog's state now. */
-export function openInformationSchemaTable(catalog: Catalog, schema: TableSchema, view?: InformationSchemaView): TableSource {
-  const table = VIRTUAL_TABLES[schema.name];
-  return MemoryTable.fromRows(schema, visibleRows(table, table.rows(catalog, view), view));
+/** A source over the server's state now, as the asking session sees it. */
+export function openInformationSchemaTable(facts: SchemaFacts, schema: TableSchema): TableSource {
+  return MemoryTable.fromRows(schema, visibleRows(VIRTUAL_TABLES[schema.name], facts));
 }
 
 /** The row count a scan of the table would return now (the planner's estimate). */
-export function informationSchemaRowCount(catalog: Catalog, schema: TableSchema, view?: InformationSchemaView): number {
-  const table = VIRTUAL_TABLES[schema.name];
-  return visibleRows(table, table.rows(catalog, view), view).length;
+export function informationSchemaRowCount(facts: SchemaFacts, schema: TableSchema): number {
+  return visibleRows(VIRTUAL_TABLES[schema.name], facts).length;
 }
 
 export function informationSchemaTableNames(): string[] {

@@ -4,7 +4,7 @@
  * with --no-tablespaces); TRIGGERS and EVENTS are where other tools look for triggers and scheduled events.
  */
 import { DataType, Types } from '../../common/types';
-import type { VirtualTable } from './virtual-table';
+import type { VirtualTable } from './schema-facts';
 
 const S = Types.varchar(512);
 const N = Types.BIGINT;

@@ -10,6 +10,7 @@ import type { Statement } from '../../sql/ast';
 import type { StatementSession } from './statement-session';
 import * as account from './account';
 import * as admin from './admin';
+import * as adminOps from './admin-ops';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
@@ -51,6 +52,9 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   dropRole: account.dropRole,
   alterUser: account.alterUser,
   lockTables: toolCompat.lockTables,
+  adminSetConfig: adminOps.adminSetConfig,
+  cancelLoad: adminOps.cancelLoad,
+  help: adminOps.help,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

@@ -14,10 +14,10 @@ import type { ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames, tableStatusRow } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
 import type { ColumnSpec } from './result-rows';
+import type { ShowHandler } from './show-filter';
 import type { StatementSession } from './statement-session';
 import { privilegesOf } from './statement-privileges';
 
-export type ShowHandler = (session: StatementSession, statement: ShowStatement, profile: QueryProfile) => StatementResult;
 
 /** show.ts's result builder: applies the statement's LIKE (first column) and WHERE. */
 export type FilteredResult = (statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]) => StatementResult;

@@ -1,7 +1,6 @@
 /**
  * SHOW and DESCRIBE. Result shapes follow Doris (column names, order) so tools that parse them work.
  */
-import { formatValue } from '../../common/convert';
 import type { RawValue } from '../../common/column';
 import { formatDatetime } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
@@ -12,16 +11,17 @@ import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import type { TableSchema } from '../../meta/schema';
-import type { DescribeStatement, Expr, ShowStatement } from '../../sql/ast';
+import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
 import type { StatementSession } from './statement-session';
-import { SESSION_VARIABLES, variableRaw } from '../session-variables';
-import { matchLike } from '../../exec/expr';
 import { ColumnSpec, rowsResult } from './result-rows';
 import { ACCOUNT_SHOW_HANDLERS } from './account';
+import { toolShowHandlers } from './show-tools';
 import { privilegesOf } from './statement-privileges';
-import { type ShowHandler, toolShowHandlers } from './show-tools';
+import { filterRows, type ShowHandler } from './show-filter';
+import { ADMIN_SHOW_HANDLERS } from './show-admin';
+import { transactionRow } from '../proc-tree';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -56,66 +56,6 @@ export function showCreateTableText(schema: TableSchema): string {
   return text;
 }
 
-/** Apply SHOW ... LIKE 'pattern' to the first column, or a simple WHERE over named columns. */
-function filterRows(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): RawValue[][] {
-  let out = rows;
-  if (statement.like !== null) {
-    const pattern = statement.like;
-    out = out.filter((row) => matchLike(String(row[0]), pattern, { caseInsensitive: true }));
-  }
-  if (statement.where) {
-    const where = statement.where;
-    out = out.filter((row) => whereMatches(where, columns, row) === true);
-  }
-  return out;
-}
-
-/** A small evaluator for SHOW ... WHERE: column = / != / LIKE / IN literals, AND, OR, NOT. */
-function whereMatches(expr: Expr, columns: readonly ColumnSpec[], row: RawValue[]): boolean | null {
-  const valueOf = (operand: Expr): string | null => {
-    if (operand.kind === 'literal') return operand.value === null ? null : String(operand.value);
-    if (operand.kind === 'column') {
-      const colIdx = columns.findIndex(([name]) => name.toLowerCase() === operand.name.toLowerCase());
-      if (colIdx < 0) throw new GaleneError('UNKNOWN_COLUMN', [operand.name, 'where clause']);
-      const raw = row[colIdx];
-      return raw === null ? null : formatValue(columns[colIdx][1] ?? Types.STRING, raw);
-    }
-    throw new GaleneError('UNSUPPORTED', ['this expression in SHOW ... WHERE']);
-  };
-  switch (expr.kind) {
-    case 'binary': {
-      if (expr.op === 'AND') return whereMatches(expr.left, columns, row) === true && whereMatches(expr.right, columns, row) === true;
-      if (expr.op === 'OR') return whereMatches(expr.left, columns, row) === true || whereMatches(expr.right, columns, row) === true;
-      const left = valueOf(expr.left);
-      const right = valueOf(expr.right);
-      if (left === null || right === null) return null;
-      if (expr.op === '=') return left.toLowerCase() === right.toLowerCase();
-      if (expr.op === '!=') return left.toLowerCase() !== right.toLowerCase();
-      throw new GaleneError('UNSUPPORTED', [`operator ${expr.op} in SHOW ... WHERE`]);
-    }
-    case 'like': {
-      const left = valueOf(expr.operand);
-      const pattern = valueOf(expr.pattern);
-      if (left === null || pattern === null) return null;
-      return matchLike(left, pattern, { caseInsensitive: true }) !== expr.negated;
-    }
-    case 'in': {
-      const left = valueOf(expr.operand);
-      if (left === null) return null;
-      return expr.list.some((item) => valueOf(item)?.toLowerCase() === left.toLowerCase()) !== expr.negated;
-    }
-    case 'unary':
-      if (expr.op === 'NOT') {
-        const inner = whereMatches(expr.operand, columns, row);
-        return inner === null ? null : !inner;
-      }
-      break;
-    default:
-      break;
-  }
-  throw new GaleneError('UNSUPPORTED', ['this expression in SHOW ... WHERE']);
-}
-
 function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult {
   return rowsResult(columns, filterRows(statement, columns, rows));
 }
@@ -132,16 +72,6 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
   const tables = session.fe.catalog.listTables(database).filter((table) => privileges.seesTable(database, table.schema.name, false));
   if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
-}
-
-function showVariables(session: StatementSession, statement: ShowStatement): StatementResult {
-  const rows = SESSION_VARIABLES.map((def) => {
-    const value = statement.global ? (session.fe.globalVariables.get(def.name) ?? def.defaultValue) : session.getVariable(def.name);
-    const raw = variableRaw(def, value);
-    return [def.name, typeof raw === 'bigint' ? raw.toString() : (raw as string)];
-  });
-  rows.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
-  return result(statement, [['Variable_name'], ['Value']], rows);
 }
 
 function showQueryProfile(session: StatementSession, statement: ShowStatement): StatementResult {
@@ -201,40 +131,6 @@ function showTablets(session: StatementSession, statement: ShowStatement): State
   return rowsResult(columns, rows);
 }
 
-const timeText = (ms: number): string | null => (ms > 0 ? formatDatetime(ms * 1000) : null);
-
-/** Doris SHOW LOAD state of a load transaction. */
-const LOAD_STATE: Record<TransactionRecord['status'], string> = { PREPARE: 'LOADING', PRECOMMITTED: 'PREPARED', COMMITTED: 'COMMITTED', VISIBLE: 'FINISHED', ABORTED: 'CANCELLED' };
-
-/** `SHOW LOAD [FROM db] [WHERE LABEL = '...' | State = '...'] [LIMIT n]`: loads (INSERT and Stream Load) by their transactions. */
-function showLoad(session: StatementSession, statement: ShowStatement): StatementResult {
-  const database = session.requireDatabase(statement.database);
-  const db = session.fe.catalog.getDatabase(database);
-  const columns: ColumnSpec[] = [
-    ['JobId', Types.BIGINT], ['Label'], ['State'], ['Progress'], ['Type'], ['EtlInfo'], ['TaskInfo'], ['ErrorMsg'], ['CreateTime'], ['EtlStartTime'], ['EtlFinishTime'],
-    ['LoadStartTime'], ['LoadFinishTime'], ['URL'], ['JobDetails'], ['TransactionId', Types.BIGINT], ['ErrorTablets'], ['User'], ['Comment'],
-  ];
-  const meta = session.fe.catalog.meta;
-  const rows = meta.listTransactions({ dbId: db.id }).map((txn) => {
-    const info = meta.getLoadJobInfo(txn.id) ?? {};
-    const num = (key: string, fallback = 0): number => (typeof info[key] === 'number' ? (info[key] as number) : fallback);
-    const state = txn.status === 'ABORTED' ? 'CANCELLED' : LOAD_STATE[txn.status];
-    const loaded = num('loadedRows', txn.loadedRows);
-    const message = txn.reason || (typeof info['message'] === 'string' ? info['message'] : '');
-    const url = typeof info['errorUrl'] === 'string' && info['errorUrl'] ? info['errorUrl'] : null;
-    return [
-      BigInt(txn.id), txn.label, state, state === 'FINISHED' ? '100.00% (1/1)' : '0.00% (0/1)', typeof info['type'] === 'string' ? info['type'] : 'INSERT',
-      `unselected.rows=${num('unselectedRows')}; dpp.abnorm.ALL=${num('filteredRows')}; dpp.norm.ALL=${loaded}`, 'cluster:N/A; timeout(s):600; max_filter_ratio:0.0',
-      message ? `type:LOAD_RUN_FAIL; msg:${message}` : null, timeText(txn.createTime), timeText(txn.createTime), timeText(txn.finishTime), timeText(txn.createTime), timeText(txn.finishTime),
-      url, JSON.stringify({ ScannedRows: num('totalRows', loaded), LoadBytes: num('loadBytes'), FileNumber: 0, FileSize: 0, TaskNumber: 1, 'Unfinished backends': {}, 'All backends': {} }),
-      BigInt(txn.id), '{}', typeof info['user'] === 'string' ? info['user'] : '', '',
-    ];
-  });
-  const filtered = filterRows(statement, columns, rows);
-  const limit = statement.limit?.count.kind === 'literal' ? Number(statement.limit.count.value) : Infinity;
-  return rowsResult(columns, filtered.slice(0, limit));
-}
-
 /** `SHOW TRANSACTION [FROM db] WHERE ID = n | LABEL = '...'` (Doris requires the WHERE). */
 function showTransaction(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
@@ -257,15 +153,7 @@ function showTransaction(session: StatementSession, statement: ShowStatement): S
     ['TransactionId', Types.BIGINT], ['Label'], ['Coordinator'], ['TransactionStatus'], ['LoadJobSourceType'], ['PrepareTime'], ['PreCommitTime'], ['CommitTime'],
     ['PublishTime'], ['FinishTime'], ['Reason'], ['ErrorReplicasCount', Types.INT], ['ListenerId', Types.BIGINT], ['TimeoutMs', Types.BIGINT], ['ErrMsg'],
   ];
-  const meta = session.fe.catalog.meta;
-  const rows = txns.map((txn) => {
-    const type = meta.getLoadJobInfo(txn.id)?.['type'] === 'STREAM_LOAD' ? 'BACKEND_STREAMING' : 'INSERT_STREAMING';
-    const done = txn.status === 'VISIBLE' ? timeText(txn.finishTime) : null;
-    return [
-      BigInt(txn.id), txn.label, `BE: ${session.fe.config.getString('bind_address')}`, txn.status, type, timeText(txn.createTime), null, done, done,
-      txn.status === 'VISIBLE' || txn.status === 'ABORTED' ? timeText(txn.finishTime) : null, txn.reason, 0, BigInt(-1), BigInt(600_000), '',
-    ];
-  });
+  const rows = txns.map((txn) => transactionRow(session.fe, txn));
   return rowsResult(columns, rows);
 }
 
@@ -287,22 +175,9 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     session.fe.catalog.getDatabase(name);
     return rowsResult([['Database'], ['Create Database']], [[name, `CREATE DATABASE ${quoteIdent(name)}`]]);
   },
-  variables: showVariables,
   'query profile': showQueryProfile,
   tablets: showTablets,
-  load: showLoad,
   transaction: showTransaction,
-  // Doris ShowProcesslistStmt: an account without ADMIN_PRIV sees its own user's sessions only.
-  processlist: (session) =>
-    rowsResult(
-      [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']],
-      [...session.fe.sessions.values()].filter((other) => other.user === session.user || privilegesOf(session).hasGlobal('ADMIN_PRIV')).map((other) => {
-        const task = other.currentTask;
-        // The session that asks is running SHOW PROCESSLIST itself; others are busy or asleep.
-        const command = task !== null ? 'Query' : 'Sleep';
-        return [BigInt(other.connectionId), other.user, other.host, other.database, command, other.stateSeconds(), task?.state ?? '', other.currentStatementText];
-      }),
-    ),
   warnings: (session) => rowsResult([['Level'], ['Code', Types.INT], ['Message']], session.warnings.map((warning) => [warning.level, warning.code, warning.message])),
   errors: () => rowsResult([['Level'], ['Code', Types.INT], ['Message']], []),
   status: (_session, statement) => result(statement, [['Variable_name'], ['Value']], []),
@@ -319,13 +194,8 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   engines: () => rowsResult([['Engine'], ['Support'], ['Comment'], ['Transactions'], ['XA'], ['Savepoints']], [['Olap engine', 'DEFAULT', 'Default storage engine of Galene', 'YES', 'NO', 'NO']]),
   charset: () => rowsResult([['Charset'], ['Description'], ['Default collation'], ['Maxlen', Types.INT]], [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_0900_bin', 4]]),
   collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),
+  ...ADMIN_SHOW_HANDLERS,
   ...ACCOUNT_SHOW_HANDLERS,
-  backends: (session) =>
-    rowsResult(
-      [['BackendId', Types.BIGINT], ['Host'], ['HeartbeatPort', Types.INT], ['BePort', Types.INT], ['HttpPort', Types.INT], ['BrpcPort', Types.INT], ['Alive'], ['Tag']],
-      [[10001n, session.fe.config.getString('bind_address'), 0, 0, session.fe.config.getInt('webserver_port'), session.fe.config.getInt('brpc_port'), 'true', '{"compute_group_name" : "default_compute_group"}']],
-    ),
-  frontends: (session) => rowsResult([['Name'], ['Host'], ['QueryPort', Types.INT], ['HttpPort', Types.INT], ['Role'], ['IsMaster'], ['Alive']], [['fe_1', session.fe.config.getString('bind_address'), session.fe.config.getInt('query_port'), session.fe.config.getInt('http_port'), 'FOLLOWER', 'true', 'true']]),
 };
 
 export async function runShow(session: StatementSession, statement: ShowStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {

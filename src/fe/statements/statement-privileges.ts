@@ -63,8 +63,8 @@ type CheckTable = { [K in Statement['kind']]: Check<Extract<Statement, { kind: K
 const none = (): void => undefined;
 const grantPriv: Check<Statement> = (session) => requireGlobal(session, 'GRANT_PRIV');
 
-/** SHOW forms that need more than being logged in. */
-const SHOW_GLOBAL: Readonly<Record<string, 'ADMIN_PRIV' | 'GRANT_PRIV'>> = { backends: 'ADMIN_PRIV', frontends: 'ADMIN_PRIV', 'all grants': 'GRANT_PRIV', roles: 'GRANT_PRIV', proc: 'ADMIN_PRIV' };
+/** SHOW forms that need more than being logged in (Doris ShowProcCommand / ShowConfigCommand: ADMIN). */
+const SHOW_GLOBAL: Readonly<Record<string, 'ADMIN_PRIV' | 'GRANT_PRIV'>> = { backends: 'ADMIN_PRIV', frontends: 'ADMIN_PRIV', 'all grants': 'GRANT_PRIV', roles: 'GRANT_PRIV', proc: 'ADMIN_PRIV', 'frontend config': 'ADMIN_PRIV', 'backend config': 'ADMIN_PRIV' };
 
 /** SHOW forms whose `target` is a table the account must see. */
 const SHOW_TABLE_TARGET: ReadonlySet<string> = new Set(['create table', 'columns', 'index', 'tablets', 'partitions', 'data']);
@@ -107,6 +107,10 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   lockTables: (session, statement) => {
     for (const table of statement.tables) requireVisibleTable(session, 'LOCK TABLES', session.requireDatabase(table.database), table.name);
   },
+  // Doris AdminSetConfigCommand: ADMIN; CancelLoadCommand: LOAD on the database; HELP: anyone.
+  adminSetConfig: (session) => requireGlobal(session, 'ADMIN_PRIV'),
+  cancelLoad: (session, statement) => requireDatabase(session, 'LOAD_PRIV', session.requireDatabase(statement.database)),
+  help: none,
   createUser: grantPriv,
   dropUser: grantPriv,
   alterUser: grantPriv,

@@ -38,6 +38,11 @@ const LABEL_SWEEP_INTERVAL_MS = 60_000;
 export interface StreamLoadHost {
   readonly target: LoadTarget;
   readonly config: Config;
+  /**
+   * Told after every parsed block: rows scanned and body bytes read so far (SHOW LOAD progress). A reason
+   * returned cancels the load (CANCEL LOAD).
+   */
+  readonly onProgress?: (txnId: number, scannedRows: number, loadBytes: number) => string | null;
 }
 
 /** A prepared load between `prepare` and the end of `run`. */
@@ -176,6 +181,8 @@ export class StreamLoadService {
       if (pause !== undefined) await pause;
       reader.feed(chunks, final);
       const batch = converter.finishBlock();
+      const cancelled = this.host.onProgress?.(load.txn.id, converter.totalRows, result.LoadBytes);
+      if (cancelled) throw new GaleneError('LOAD_CANCELLED', [cancelled]);
       pendingBytes += size;
       if (batch) {
         pending.push(batch);

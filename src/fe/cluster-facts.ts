@@ -1,0 +1,139 @@
+/**
+ * The live facts of this server as the admin surface shows them, one builder per fact so that every place
+ * that shows it agrees: the backends (SHOW BACKENDS, SHOW PROC '/backends', information_schema.backends,
+ * /api/show_proc), the frontends, the process list (SHOW PROCESSLIST, information_schema.processlist,
+ * SHOW PROC '/current_queries'), table sizes (SHOW DATA, SHOW PROC '/dbs') and Doris's byte formatting.
+ * Shapes follow Doris 2.1/3.x (column names and order; values as Doris prints them).
+ */
+import type { RawValue } from '../common/column';
+import type { Config } from '../common/config';
+import { formatDatetime } from '../common/datetime';
+import { Types } from '../common/types';
+import type { Catalog, TableState } from '../meta/catalog';
+import type { LoadProgress } from './load-progress';
+import type { ProcessListEntry } from './server-services';
+import type { ColumnSpec } from './statements/result-rows';
+
+/** What the admin surface reads of the server: catalog, settings, sessions, global variables, running loads. */
+export interface ServerFacts {
+  readonly catalog: Catalog;
+  readonly config: Config;
+  readonly serverVersion: string;
+  readonly sessions: ReadonlyMap<number, ProcessListEntry>;
+  readonly globalVariables: ReadonlyMap<string, string | number | boolean>;
+  readonly loadProgress: LoadProgress;
+  /** When this FE started (ms since the epoch). */
+  readonly startTime: number;
+}
+
+/** The id of the one BE of this process (SHOW BACKENDS BackendId, the tablets' BackendId). */
+export const BACKEND_ID = 10001;
+/** Doris's default database data quota (1024 TB) and replica quota. */
+const DB_DATA_QUOTA = 1024 ** 5;
+const DB_REPLICA_QUOTA = 1073741824;
+
+const UNITS: readonly [number, string][] = [[1024 ** 4, 'TB'], [1024 ** 3, 'GB'], [1024 ** 2, 'MB'], [1024, 'KB']];
+
+/** Doris DebugUtil.printByteWithUnit: `900.000 B`, `1.400 KB`, `1024.000 TB`. */
+export function formatBytes(bytes: number): string {
+  for (const [unit, name] of UNITS) if (bytes >= unit) return `${(bytes / unit).toFixed(3)} ${name}`;
+  return `${bytes.toFixed(3)} B`;
+}
+
+export const timeText = (ms: number): string | null => (ms > 0 ? formatDatetime(ms * 1000) : null);
+
+/** Bytes and rows of a table's visible rowsets, and its replica count (one per tablet). */
+export function tableSize(table: TableState): { bytes: number; rows: number; replicas: number } {
+  let bytes = 0;
+  let rows = 0;
+  for (const rowset of table.rowsets) {
+    bytes += rowset.dataSize;
+    rows += rowset.numRows;
+  }
+  return { bytes, rows, replicas: table.tablets.length };
+}
+
+/** When the table last changed: its newest rowset, else its creation (ms since the epoch). */
+export const lastUpdateTime = (table: TableState): number => table.rowsets.reduce((latest, rowset) => Math.max(latest, rowset.createTime), table.schema.createTime);
+
+export const dbQuota = { bytes: DB_DATA_QUOTA, replicas: DB_REPLICA_QUOTA };
+
+const host = (facts: ServerFacts): string => facts.config.getString('bind_address');
+
+/** SHOW BACKENDS's columns (Doris 2.1). */
+export const BACKEND_COLUMNS: readonly ColumnSpec[] = [
+    ['BackendId', Types.BIGINT], ['Host'], ['HeartbeatPort', Types.INT], ['BePort', Types.INT], ['HttpPort', Types.INT], ['BrpcPort', Types.INT], ['ArrowFlightSqlPort', Types.INT],
+    ['LastStartTime'], ['LastHeartbeat'], ['Alive'], ['SystemDecommissioned'], ['TabletNum', Types.BIGINT], ['DataUsedCapacity'], ['TrashUsedCapacity'], ['AvailCapacity'],
+    ['TotalCapacity'], ['UsedPct'], ['MaxDiskUsedPct'], ['RemoteUsedCapacity'], ['Tag'], ['ErrMsg'], ['Version'], ['Status'], ['HeartbeatFailureCounter', Types.INT], ['NodeRole'],
+];
+
+/** SHOW BACKENDS's rows: the one BE of this process. */
+export function backendRows(facts: ServerFacts): RawValue[][] {
+  const tables = facts.catalog.listDatabases().flatMap((db) => facts.catalog.listTables(db.name));
+  const tablets = tables.reduce((sum, table) => sum + table.tablets.length, 0);
+  const used = tables.reduce((sum, table) => sum + tableSize(table).bytes, 0);
+  const started = timeText(facts.startTime);
+  const row: RawValue[] = [
+    BigInt(BACKEND_ID), host(facts), 0, 0, facts.config.getInt('webserver_port'), facts.config.getInt('brpc_port'), -1, started, timeText(Date.now()), 'true', 'false', BigInt(tablets),
+    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', facts.serverVersion,
+    JSON.stringify({ lastSuccessReportTabletsTime: started, lastStreamLoadTime: -1, isQueryDisabled: false, isLoadDisabled: false }), 0, 'mix',
+  ];
+  return [row];
+}
+
+/** SHOW FRONTENDS's columns (Doris 2.1). */
+export const FRONTEND_COLUMNS: readonly ColumnSpec[] = [
+    ['Name'], ['Host'], ['EditLogPort', Types.INT], ['HttpPort', Types.INT], ['QueryPort', Types.INT], ['RpcPort', Types.INT], ['ArrowFlightSqlPort', Types.INT], ['Role'], ['IsMaster'],
+    ['ClusterId', Types.BIGINT], ['Join'], ['Alive'], ['ReplayedJournalId', Types.BIGINT], ['LastStartTime'], ['LastHeartbeat'], ['IsHelper'], ['ErrMsg'], ['Version'], ['CurrentConnected'],
+];
+
+/** SHOW FRONTENDS's rows: this FE. */
+export function frontendRows(facts: ServerFacts): RawValue[][] {
+  const started = timeText(facts.startTime);
+  const row: RawValue[] = [
+    'fe_1', host(facts), 0, facts.config.getInt('http_port'), facts.config.getInt('query_port'), 0, -1, 'FOLLOWER', 'true', 0n, 'true', 'true', 0n, started, timeText(Date.now()), 'true', '', facts.serverVersion, 'Yes',
+  ];
+  return [row];
+}
+
+/** SHOW PROCESSLIST's columns (MySQL's, which clients parse). */
+export const PROCESS_LIST_COLUMNS: readonly ColumnSpec[] = [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']];
+
+/**
+ * The sessions, then the Stream Loads running now (Id NULL: a load is not a connection KILL can reach;
+ * Command `Stream Load`, Info its label and progress so far).
+ */
+export function processListRows(facts: ServerFacts, seesUser: (user: string) => boolean = () => true): RawValue[][] {
+  const rows: RawValue[][] = [...facts.sessions.values()].filter((other) => seesUser(other.user)).map((other) => {
+    const task = other.currentTask;
+    // The session that asks is running SHOW PROCESSLIST itself; others are busy or asleep.
+    return [BigInt(other.connectionId), other.user, other.host, other.database, task !== null ? 'Query' : 'Sleep', other.stateSeconds(), task?.state ?? '', other.currentStatementText];
+  });
+  for (const load of runningLoads(facts)) {
+    if (seesUser(load.user)) rows.push([null, load.user, '', load.database, 'Stream Load', Math.floor((Date.now() - load.startedAt) / 1000), 'LOADING', `label: ${load.label}, ScannedRows: ${load.scannedRows}, LoadBytes: ${load.loadBytes}`]);
+  }
+  return rows;
+}
+
+/** A Stream Load running now, with what its transaction and job info say. */
+export interface RunningLoad {
+  readonly txnId: number;
+  readonly label: string;
+  readonly database: string | null;
+  readonly user: string;
+  readonly scannedRows: number;
+  readonly loadBytes: number;
+  readonly startedAt: number;
+}
+
+export function runningLoads(facts: ServerFacts): RunningLoad[] {
+  const meta = facts.catalog.meta;
+  const dbNames = new Map(facts.catalog.listDatabases().map((db) => [db.id, db.name]));
+  return facts.loadProgress
+    .running((txnId) => meta.getTransaction(txnId)?.status === 'PREPARE')
+    .map((entry) => {
+      const txn = meta.getTransaction(entry.txnId)!;
+      const user = meta.getLoadJobInfo(entry.txnId)?.['user'];
+      return { ...entry, label: txn.label, database: dbNames.get(txn.dbId) ?? null, user: typeof user === 'string' ? user : '' };
+    });
+}

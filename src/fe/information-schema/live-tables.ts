@@ -1,0 +1,98 @@
+/**
+ * information_schema tables of live server state: PARTITIONS, PROCESSLIST, SESSION_VARIABLES and
+ * GLOBAL_VARIABLES (the asking session's values and the SET GLOBAL ones), and Doris's own `backends`,
+ * `frontends`, `rowsets` and `active_queries`. The rows come from the same builders as SHOW BACKENDS,
+ * SHOW PROCESSLIST and SHOW VARIABLES (cluster-facts.ts, variable-rows.ts), so every view agrees.
+ */
+import type { RawValue } from '../../common/column';
+import { formatDatetime } from '../../common/datetime';
+import { DataType, Types } from '../../common/types';
+import { BACKEND_COLUMNS, BACKEND_ID, backendRows, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, processListRows, tableSize } from '../cluster-facts';
+import type { ColumnSpec } from '../statements/result-rows';
+import { variableRows } from '../variable-rows';
+import { columns, SchemaFacts, VirtualTable } from './schema-facts';
+
+const S = Types.varchar(512);
+const N = Types.BIGINT;
+const T = Types.DATETIME;
+const CATALOG = 'internal';
+
+const allTables = (facts: SchemaFacts) => facts.catalog.listDatabases().flatMap((db) => facts.catalog.listTables(db.name));
+
+/** A fact SHOW shows, as a table with the same columns (strings where SHOW gives no type). */
+const showTable = (specs: readonly ColumnSpec[], rows: VirtualTable['rows']): VirtualTable => ({
+  columns: specs.map(([name, type]): [string, DataType] => [name, type ?? S]),
+  rows,
+});
+
+const datetime = (ms: number): RawValue => ms * 1000;
+
+export const LIVE_TABLES: Record<string, VirtualTable> = {
+  partitions: {
+    columns: [
+      ...columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'PARTITION_NAME', 'SUBPARTITION_NAME'),
+      ...columns(N, 'PARTITION_ORDINAL_POSITION', 'SUBPARTITION_ORDINAL_POSITION'),
+      ...columns(S, 'PARTITION_METHOD', 'SUBPARTITION_METHOD', 'PARTITION_EXPRESSION', 'SUBPARTITION_EXPRESSION', 'PARTITION_DESCRIPTION'),
+      ...columns(N, 'TABLE_ROWS', 'AVG_ROW_LENGTH', 'DATA_LENGTH', 'MAX_DATA_LENGTH', 'INDEX_LENGTH', 'DATA_FREE'),
+      ...columns(T, 'CREATE_TIME', 'UPDATE_TIME', 'CHECK_TIME'),
+      ...columns(N, 'CHECKSUM'),
+      ...columns(S, 'PARTITION_COMMENT', 'NODEGROUP', 'TABLESPACE_NAME'),
+    ],
+    // One partition per table (named after the table, as Doris names an unpartitioned table's partition).
+    rows: (facts) =>
+      allTables(facts).map((table) => {
+        const { bytes, rows } = tableSize(table);
+        return [
+          CATALOG, table.schema.databaseName, table.schema.name, table.schema.name, null, 1n, null, null, null, null, null, null,
+          BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n,
+          datetime(table.schema.createTime), datetime(lastUpdateTime(table)), null, null, '', 'default', null,
+        ];
+      }),
+  },
+  processlist: {
+    columns: [...columns(N, 'ID'), ...columns(S, 'USER', 'HOST', 'DB', 'COMMAND'), ...columns(N, 'TIME'), ...columns(S, 'STATE', 'INFO', 'QUERY_ID', 'CATALOG', 'FE', 'CLOUD_CLUSTER')],
+    rows: (facts) => {
+      const queryIds = new Map([...facts.server.sessions.values()].map((session) => [BigInt(session.connectionId), session.currentTask?.options.queryId ?? '']));
+      const fe = `${facts.server.config.getString('bind_address')}:${facts.server.config.getInt('query_port')}`;
+      // Doris: an account without the privilege to see all sees its own user's sessions only.
+      const view = facts.view;
+      return processListRows(facts.server, (user) => !view || view.readerSeesAll || user === view.reader.user).map(([id, user, host, db, command, time, state, info]) => [
+        id, user, host, db, command, BigInt(Number(time)), state, info, id === null ? '' : (queryIds.get(id as bigint) ?? ''), CATALOG, fe, 'default_compute_group',
+      ]);
+    },
+  },
+  session_variables: {
+    columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE', 'DEFAULT_VALUE', 'CHANGED'),
+    rows: (facts) => variableRows((def) => facts.sessionVariable(def.name)),
+  },
+  global_variables: {
+    columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE', 'DEFAULT_VALUE', 'CHANGED'),
+    rows: (facts) => variableRows((def) => facts.server.globalVariables.get(def.name) ?? def.defaultValue),
+  },
+  backends: showTable(BACKEND_COLUMNS, (facts) => backendRows(facts.server)),
+  frontends: showTable(FRONTEND_COLUMNS, (facts) => frontendRows(facts.server)),
+  rowsets: {
+    columns: [
+      ...columns(N, 'BACKEND_ID'), ...columns(S, 'ROWSET_ID'), ...columns(N, 'TABLET_ID', 'ROWSET_NUM_ROWS', 'TXN_ID', 'NUM_SEGMENTS', 'START_VERSION', 'END_VERSION', 'INDEX_DISK_SIZE', 'DATA_DISK_SIZE'),
+      ...columns(T, 'CREATION_TIME', 'NEWEST_WRITE_TIMESTAMP'), ...columns(N, 'SCHEMA_VERSION'),
+    ],
+    rows: (facts) =>
+      allTables(facts).flatMap((table) =>
+        table.rowsets.map((rowset) => [
+          BigInt(BACKEND_ID), String(rowset.id), BigInt(rowset.tabletId), BigInt(rowset.numRows), BigInt(rowset.txnId), BigInt(rowset.segments.length), BigInt(rowset.version), BigInt(rowset.version),
+          0n, BigInt(rowset.dataSize), datetime(rowset.createTime), datetime(rowset.createTime), BigInt(table.schema.schemaVersion),
+        ]),
+      ),
+  },
+  active_queries: {
+    columns: [...columns(S, 'QUERY_ID', 'QUERY_START_TIME'), ...columns(N, 'QUERY_TIME_MS', 'WORKLOAD_GROUP_ID'), ...columns(S, 'DATABASE', 'FRONTEND_INSTANCE', 'QUEUE_START_TIME', 'QUEUE_END_TIME', 'QUERY_STATUS', 'SQL')],
+    rows: (facts) => {
+      const fe = `${facts.server.config.getString('bind_address')}:${facts.server.config.getInt('query_port')}`;
+      return [...facts.server.sessions.values()].flatMap((session) => {
+        const task = session.currentTask;
+        if (task === null) return [];
+        return [[task.options.queryId, formatDatetime(task.startedAt * 1000), BigInt(Date.now() - task.startedAt), 1n, session.database ?? '', fe, null, null, task.state.toUpperCase(), session.currentStatementText]];
+      });
+    },
+  },
+};
