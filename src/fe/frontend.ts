@@ -13,7 +13,8 @@ import type { Registry } from '../common/metrics';
 import { ServerLog } from '../common/server-log';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
-import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import type { ClientErrorEvent, ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import { logMysqlError } from './client-error-log';
 import { auditLogFor, type AuditLog } from './audit-log';
 import { FeMetrics } from './fe-metrics';
 import type { ServerServices } from './server-services';
@@ -89,6 +90,11 @@ export class Frontend implements ProtocolBackend, ServerServices {
     const backend = await Backend.open(config, catalog);
     await backend.removeOrphans(meta.allSegmentKeys());
     return new Frontend(config, meta, catalog, new UserManager(meta), backend);
+  }
+
+  /** ProtocolBackend.errorSent: every ERR packet is in fe.log (with its query id when a statement failed). */
+  errorSent(event: ClientErrorEvent): void {
+    logMysqlError(this.serverLog, event);
   }
 
   lookupUser(user: string, host: string): UserAuthInfo | null {

@@ -26,6 +26,7 @@ import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 import { prepareStreamLoad } from './load-planner';
 import { isAdminUser } from './users';
+import { watchHttpErrors } from './client-error-log';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -240,6 +241,7 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
   }
   if (role === 'be') routes['/api/update_config'] = (req, res) => updateConfigRoute(fe, req, res);
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
+    watchHttpErrors(role === 'fe' ? fe.serverLog : fe.backend.serverLog, `http-${role}`, req, res);
     Promise.resolve()
       .then(async () => {
         if (await handleLoadRequest(fe, role, req, res, expectContinue)) return;

@@ -21,6 +21,7 @@ import { redactSecrets } from '../common/redact';
 import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
+import { markStatementError } from './client-error-log';
 import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
@@ -328,7 +329,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     profile.endTime = Date.now();
     profile.state = err ? 'ERR' : 'OK';
     if (err) profile.errorMessage = toGaleneError(err).message;
-    if (err) this.fe.serverLog.log('WARN', `mysql-${this.connectionId}`, `${this.user}@${this.host} error ${toGaleneError(err).errno}: ${profile.errorMessage} (statement: ${profile.sql.slice(0, 200)})`, profile.queryId);
+    // Logged (fe.log) when its ERR packet goes out, with this query id: client-error-log.ts.
+    if (err) markStatementError(err, profile.queryId, profile.sql);
     this.fe.recordProfile(profile);
   }
 
