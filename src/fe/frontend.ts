@@ -7,7 +7,7 @@ import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
-import { createBeMetrics, LoadCounts } from '../be/be-metrics';
+import { createBeMetrics, LoadCounts, ScanCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
 import type { Registry } from '../common/metrics';
 import { ServerLog } from '../common/server-log';
@@ -34,8 +34,10 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly auditLog: AuditLog;
   /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
   readonly compaction: CompactionScheduler;
-  /** Rows and bytes loaded (BE and FE /metrics). */
+  /** Stream Load requests (BE and FE /metrics). */
   readonly loadCounts = new LoadCounts();
+  /** Rows and bytes statements read (BE /metrics). */
+  readonly scanCounts = new ScanCounts();
   /** The FE's /metrics (http_port). */
   readonly metrics: FeMetrics;
   /** The BE's /metrics (webserver_port). */
@@ -55,7 +57,9 @@ export class Frontend implements ProtocolBackend, ServerServices {
     this.metrics = new FeMetrics(this);
     this.serverLog = new ServerLog(config, 'fe');
     this.serverLog.log('INFO', 'main', `FE opened data_dir ${config.getString('data_dir')}`);
-    this.beMetrics = createBeMetrics(backend, catalog, this.compaction.stats, this.loadCounts);
+    const dataDir = path.resolve(config.getString('data_dir'));
+    const walDirs = config.getString('group_commit_wal_path').split(';').filter((dir) => dir.trim() !== '').map((dir) => path.resolve(dir.trim()));
+    this.beMetrics = createBeMetrics({ backend, catalog, compaction: this.compaction.stats, loads: this.loadCounts, scans: this.scanCounts, dataDirs: [dataDir, ...walDirs] });
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');

@@ -169,9 +169,13 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   req.once('close', onClose);
   res.on('error', () => undefined);
   if (expectContinue) res.writeContinue();
+  const started = Date.now();
+  fe.loadCounts.streamLoadStarted();
+  let counted = false;
   try {
     const result = await outcome.run(req, signal);
-    fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes);
+    counted = true;
+    fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes, result.Status === 'Success' || result.Status === 'Publish Timeout', Date.now() - started);
     if (!res.destroyed) {
       if (req.complete) {
         const text = JSON.stringify(result, null, 4);
@@ -182,6 +186,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
       }
     }
   } finally {
+    if (!counted) fe.loadCounts.streamLoadFinished(0, 0, false, Date.now() - started);
     clearTimeout(timer);
     req.off('close', onClose);
   }

@@ -202,6 +202,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       this.idleSince = Date.now();
     }
     profile.add('PeakMemoryBytes', task.peakBytes);
+    this.fe.scanCounts.add(profile.get('RowsRead'), profile.get('BytesRead'));
     this.finishProfile(profile, err);
     this.fe.metrics.statementEnded(profile.endTime - profile.startTime, err !== null && err !== undefined, isQuery);
     if (preparedStmtId === undefined) this.audit(profile, err, isQuery, result);
