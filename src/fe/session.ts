@@ -122,7 +122,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       let restoreVariables = (): void => undefined;
       let hintError: unknown = null;
       try {
-        if (statement.kind === 'query') restoreVariables = this.applySetVarHint(text);
+        restoreVariables = this.applySetVarHint(this.hintedText(statement, text));
       } catch (err) {
         hintError = err;
       }
@@ -153,6 +153,20 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       }
     }
     return results;
+  }
+
+  /**
+   * The text whose SET_VAR hint a statement runs under: a SELECT's own, or for `EXECUTE stmt` the prepared
+   * SELECT's (so `PREPARE s FROM 'SELECT /*+ SET_VAR(...) *\/ ...'` keeps its hint at every EXECUTE).
+   */
+  private hintedText(statement: Statement, text: string): string {
+    if (statement.kind === 'query') return text;
+    if (statement.kind !== 'execute') return '';
+    try {
+      return this.statements.named(statement.name, 'EXECUTE').sql;
+    } catch {
+      return ''; // the EXECUTE itself reports the unknown name
+    }
   }
 
   /**
@@ -268,6 +282,14 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     const prepared = this.statements.byHandle(statementId, 'mysqld_stmt_execute');
     const profile = this.newProfile(prepared.sql);
     const isQuery = prepared.statement.kind === 'query';
+    // The prepared SELECT's SET_VAR hint holds for each execution, as for the same text sent as a query.
+    let restoreVariables: () => void;
+    try {
+      restoreVariables = this.applySetVarHint(isQuery ? prepared.sql : '');
+    } catch (err) {
+      this.finishProfile(profile, err);
+      throw err;
+    }
     const task = this.beginTask(profile, prepared.statement.kind, prepared.sql);
     try {
       const result = await this.statements.execute(prepared, binaryParams.map(paramFromBinary), profile, 'mysqld_stmt_execute');
@@ -278,6 +300,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       redactErrorMessage(err, prepared.sql);
       this.endTask(task, profile, err, isQuery, undefined, statementId);
       throw err;
+    } finally {
+      restoreVariables();
     }
   }
 
