@@ -109,7 +109,7 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   accepted('default_storage_engine', 'string', 'olap', 'MySQL compatibility.'),
   accepted('storage_engine', 'string', 'olap', 'MySQL compatibility.'),
   accepted('sql_safe_updates', 'int', 0, 'MySQL compatibility.'),
-  accepted('names', 'string', 'utf8mb4', 'Set by SET NAMES.'),
+  v('names', 'string', 'utf8mb4', 'Set by SET NAMES x, with character_set_client, character_set_connection and character_set_results (UTF-8 only: utf8, utf8mb3, utf8mb4, binary; others are error 1115, as in Doris).'),
   v('disable_nereids_rules', 'string', '', 'Optimizer rules (and physical passes) to skip, by name, comma-separated.'),
   ...DORIS_ACCEPTED_VARIABLES.map(([name, type, defaultValue, description]) => accepted(name, type, defaultValue, description, GLOBAL_ONLY_ACCEPTED.has(name) ? { globalOnly: true } : {})),
 ];
