@@ -91,7 +91,7 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('version_comment', 'string', VERSION_COMMENT, 'Server description.', { readOnly: true }),
   v('query_timeout', 'int', 900, 'Seconds a query may run.', { validate: (value) => (Number(value) > 0 ? null : 'must be positive') }),
   v('insert_timeout', 'int', 14400, 'Seconds an INSERT may run.'),
-  v('exec_mem_limit', 'int', 2147483648, 'Bytes of memory one query may use.'),
+  v('exec_mem_limit', 'int', 100147483648, "Bytes of memory one query may use (Doris's default, about 100 GB: in effect the process's memory bounds a query)."),
   accepted('parallel_pipeline_task_num', 'int', 0, 'Scan parallelism per query (0 = one per core).'),
   accepted('enable_profile', 'bool', false, 'Doris compatibility; Galene keeps a profile for every query.'),
   v('group_commit', 'string', 'off_mode', 'Group Commit mode for INSERT INTO VALUES.', { validate: oneOf('off_mode', 'sync_mode', 'async_mode') }),

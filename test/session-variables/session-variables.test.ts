@@ -40,7 +40,7 @@ const DORIS_DEFAULTS: [string, string][] = [
   ['parallel_pipeline_task_num', '0'],
   ['runtime_filter_mode', 'GLOBAL'],
   ['batch_size', '4064'],
-  ['exec_mem_limit', '2147483648'],
+  ['exec_mem_limit', '100147483648'],
   ['query_timeout', '900'],
   ['insert_timeout', '14400'],
   ['enable_profile', '0'],
