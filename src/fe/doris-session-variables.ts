@@ -14,7 +14,11 @@
  * enable_match_phrase_without_index, enable_three_stage_agg, enable_two_stage_agg, mysql_row_binary_format,
  * insert_into_auto_partition, enable_scan_run_serial (Doris's is enable_scan_node_run_serial). Older names
  * that master dropped but 2.x/3.x have (enable_vectorized_engine, enable_pipeline_x_engine, ...) stay.
- * MySQL-compatibility names come from Doris's GlobalVariable.java.
+ * MySQL-compatibility names come from Doris's GlobalVariable.java. Defaults follow Doris 2.x/3.x where master
+ * has moved on (master: batch_size 8160, profile_level 2, enable_sql_cache true, enable_parallel_result_sink
+ * true, parallel_exchange_instance_num 256, runtime_filter_max_in_num 40960, runtime_bloom_filter_max_size
+ * 67108864, max_allowed_packet 16777216); fixed from master: exec_mem_limit, max_execution_time,
+ * net_read_timeout / net_write_timeout, max_scanners_concurrency, experimental_enable_virtual_slot_for_cse.
  */
 export type AcceptedVariableRow = readonly [name: string, type: 'int' | 'bool' | 'string' | 'double', defaultValue: string | number | boolean, description: string];
 
@@ -187,7 +191,7 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_verbose_profile', 'bool', false, 'Verbose profiles.'],
   ['enable_query_memory_overcommit', 'bool', true, 'Let a query exceed exec_mem_limit while memory is free.'],
   ['enable_memory_overcommit', 'bool', true, 'Memory overcommit (older name).'],
-  ['max_execution_time', 'int', -1, 'Milliseconds a SELECT may run (MySQL compatibility; -1: query_timeout).'],
+  ['max_execution_time', 'int', 900000, 'Milliseconds a SELECT may run (MySQL compatibility; Doris maps it to query_timeout).'],
   ['workload_group', 'string', '', 'Workload group of the session.'],
   ['resource_group', 'string', '', 'Resource group (deprecated).'],
   ['query_slot_count', 'int', 1, 'Workload group slots a query takes.'],

@@ -45,7 +45,7 @@ const DORIS_DEFAULTS: [string, string][] = [
   ['insert_timeout', '14400'],
   ['enable_profile', '0'],
   ['sql_select_limit', '18446744073709551615'],
-  ['max_execution_time', '-1'],
+  ['max_execution_time', '900000'],
   ['auto_broadcast_join_threshold', '0.8'],
 ];
 
