@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { Config } from '../common/config';
 import type { ProfileSink } from '../common/profile';
+import { ServerLog } from '../common/server-log';
 import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-cache';
 import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
@@ -32,8 +33,11 @@ export class Backend implements SegmentOpener, LoadTarget {
   private readonly scanThreads: number;
   /** Tables with fewer rows scan in-thread (`parallel_scan_min_rows_per_scanner`). */
   readonly parallelScanMinRows: number;
+  /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
+  readonly serverLog: ServerLog;
 
-  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number) {
+  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog) {
+    this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
     this.store = store;
@@ -72,6 +76,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.readers.clear();
     await this.fileCache.close();
     this.store.close?.();
+    this.serverLog.log('INFO', 'main', 'BE closed');
+    this.serverLog.close();
   }
 
   /** The BE over the configured object store (a local directory unless one is given). */
@@ -79,7 +85,9 @@ export class Backend implements SegmentOpener, LoadTarget {
     const objectStore = store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects'));
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
-    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'));
+    const serverLog = new ServerLog(config, 'be');
+    serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
+    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {

@@ -47,6 +47,11 @@ export interface CompactionStats {
   cumulativeRuns: number;
   baseRuns: number;
   rowsetsMerged: number;
+  /** Input rowsets and their bytes per kind (doris_be_compaction_deltas_total / _bytes_total{type}). */
+  baseRowsets: number;
+  cumulativeRowsets: number;
+  baseBytes: number;
+  cumulativeBytes: number;
   failures: number;
   lastError: string;
 }
@@ -77,7 +82,7 @@ export function pickRowsets(rowsets: readonly RowsetRecord[], policy: Compaction
 }
 
 export class CompactionScheduler {
-  readonly stats: CompactionStats = { cumulativeRuns: 0, baseRuns: 0, rowsetsMerged: 0, failures: 0, lastError: '' };
+  readonly stats: CompactionStats = { cumulativeRuns: 0, baseRuns: 0, rowsetsMerged: 0, baseRowsets: 0, cumulativeRowsets: 0, baseBytes: 0, cumulativeBytes: 0, failures: 0, lastError: '' };
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly retiredTimers = new Set<NodeJS.Timeout>();
@@ -124,13 +129,22 @@ export class CompactionScheduler {
             if (!choice) continue;
             try {
               await this.compactTablet(current, tablet.id, choice.rowsets);
-              if (choice.kind === 'base') this.stats.baseRuns++;
-              else this.stats.cumulativeRuns++;
+              const inputBytes = choice.rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+              if (choice.kind === 'base') {
+                this.stats.baseRuns++;
+                this.stats.baseRowsets += choice.rowsets.length;
+                this.stats.baseBytes += inputBytes;
+              } else {
+                this.stats.cumulativeRuns++;
+                this.stats.cumulativeRowsets += choice.rowsets.length;
+                this.stats.cumulativeBytes += inputBytes;
+              }
               this.stats.rowsetsMerged += choice.rowsets.length;
               compacted++;
             } catch (err) {
               this.stats.failures++;
               this.stats.lastError = err instanceof Error ? err.message : String(err);
+              this.backend.serverLog.log('WARN', 'compaction', `${choice.kind} compaction of tablet ${tablet.id} (${table.schema.databaseName}.${table.schema.name}) failed: ${this.stats.lastError}`);
             }
           }
         }

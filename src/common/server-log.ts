@@ -1,6 +1,9 @@
 /**
- * The server log, as Doris writes it: `<sys_log_dir>/fe.log` with every line at or above `sys_log_level`,
- * and `fe.warn.log` with the WARN, ERROR and FATAL lines only. A line is
+ * The server logs, as Doris writes them: one pair per role, `<sys_log_dir>/fe.log` / `fe.warn.log` for the
+ * FE and `be.log` / `be.warn.log` for the BE (Doris's BE names them be.INFO / be.WARNING through glog;
+ * Galene keeps one naming for both roles). `<role>.log` has every line at or above `sys_log_level`,
+ * `<role>.warn.log` the WARN, ERROR and FATAL lines only. Both roles read the same settings, with the
+ * names fe.conf and be.conf share (sys_log_dir, sys_log_level, sys_log_roll_mode, sys_log_roll_num). A line is
  * `2026-12-01 14:56:12,123 WARN (role|thread) [query_id=...] message`. Files roll by size
  * (`sys_log_roll_mode` `SIZE-MB-<n>`): `fe.log` becomes `fe.log.1`, `fe.log.1` becomes `fe.log.2`, ... and
  * the oldest past `sys_log_roll_num` is deleted. Writes are synchronous appends (an error logged just
@@ -21,9 +24,19 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const WARN_RANK = LOG_LEVELS.indexOf('WARN');
 
-/** sys_log_level's validator: Doris's INFO, WARN, ERROR, FATAL (and DEBUG), any case. */
+/** The level a sys_log_level value names: any case; be.conf's WARNING (glog's name) is WARN. */
+function levelOf(value: unknown): LogLevel | null {
+  const upper = String(value).toUpperCase();
+  const level = upper === 'WARNING' ? 'WARN' : upper;
+  return LOG_LEVELS.includes(level as LogLevel) ? (level as LogLevel) : null;
+}
+
+/**
+ * sys_log_level's validator: Doris's INFO, WARN (be.conf: WARNING), ERROR, FATAL, and DEBUG, any case.
+ * The refusal starts with Doris's FE words (Log4jConfig: "sys_log_level config error").
+ */
 export function logLevelProblem(value: unknown): string | null {
-  return LOG_LEVELS.includes(String(value).toUpperCase() as LogLevel) ? null : `must be one of ${LOG_LEVELS.join(', ')}`;
+  return levelOf(value) !== null ? null : `sys_log_level config error: must be one of ${LOG_LEVELS.join(', ')} (WARNING, be.conf's spelling, is WARN)`;
 }
 
 /** sys_log_roll_mode's validator: `SIZE-MB-<n>` (Doris's TIME-DAY / TIME-HOUR are refused: Galene rolls by size). */
@@ -80,7 +93,7 @@ export class ServerLog {
   private readonly warn: RollingFile;
   private levelRank: number;
 
-  /** Open `<dir>/<role>.log` and `<dir>/<role>.warn.log` with the config's sys_log_* settings (followed when they change). */
+  /** Open `<dir>/<role>.log` and `<dir>/<role>.warn.log` (role `fe` or `be`) with the config's sys_log_* settings (followed when they change). */
   constructor(
     config: LogSettings,
     private readonly role: string,
@@ -91,7 +104,7 @@ export class ServerLog {
     const rollNum = (): number => config.getInt('sys_log_roll_num');
     this.all = new RollingFile(path.join(dir, `${role}.log`), rollBytes, rollNum);
     this.warn = new RollingFile(path.join(dir, `${role}.warn.log`), rollBytes, rollNum);
-    const rank = (): number => LOG_LEVELS.indexOf(config.getString('sys_log_level').toUpperCase() as LogLevel);
+    const rank = (): number => LOG_LEVELS.indexOf(levelOf(config.getString('sys_log_level')) ?? 'INFO');
     this.levelRank = rank();
     config.onChange('sys_log_level', () => (this.levelRank = rank()));
   }
@@ -99,13 +112,18 @@ export class ServerLog {
   /** One line; `thread` names the part of the server (e.g. `mysql`, `http`); `queryId` when a statement is involved. */
   log(level: LogLevel, thread: string, message: string, queryId?: string): void {
     const levelIdx = LOG_LEVELS.indexOf(level);
-    if (levelIdx < this.levelRank) return;
+    if (levelIdx < this.levelRank || this.closed) return;
     const line = `${timestamp(new Date())} ${level} (${this.role}|${thread})${queryId ? ` [query_id=${queryId}]` : ''} ${message.replace(/\n/g, '\\n')}\n`;
     this.all.write(line);
     if (levelIdx >= WARN_RANK) this.warn.write(line);
   }
 
+  private closed = false;
+
+  /** Close both files; later lines are dropped (a late event during shutdown must not throw). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.all.close();
     this.warn.close();
   }

@@ -5,6 +5,20 @@
  * answers a warning that it changes nothing in Galene. Variables Galene honours live in
  * session-variables.ts; a name must not appear in both (the registry checks it at load).
  * Rows: [name, type, Doris default, one-line description].
+ *
+ * Checked against apache/doris master, fe/fe-core/.../qe/SessionVariable.java at commit 000c6bdb9a54 (the 4.x
+ * line): the name constants and the defaults seen there. Names found in no Doris source were removed (SET
+ * of them is error 1193 again): enable_unique_key_partial_update_with_sequence,
+ * enable_runtime_filter_prune_for_external, enable_min_max_hint, enable_orderby_sort_key_prune,
+ * enable_sync_delete_for_mow, enable_printf_format, enable_simplify_ands_ors, enable_fix_replica_fail_over,
+ * enable_match_phrase_without_index, enable_three_stage_agg, enable_two_stage_agg, mysql_row_binary_format,
+ * insert_into_auto_partition, enable_scan_run_serial (Doris's is enable_scan_node_run_serial). Older names
+ * that master dropped but 2.x/3.x have (enable_vectorized_engine, enable_pipeline_x_engine, ...) stay.
+ * MySQL-compatibility names come from Doris's GlobalVariable.java. Defaults follow Doris 2.x/3.x where master
+ * has moved on (master: batch_size 8160, profile_level 2, enable_sql_cache true, enable_parallel_result_sink
+ * true, parallel_exchange_instance_num 256, runtime_filter_max_in_num 40960, runtime_bloom_filter_max_size
+ * 67108864, max_allowed_packet 16777216); fixed from master: exec_mem_limit, max_execution_time,
+ * net_read_timeout / net_write_timeout, max_scanners_concurrency, experimental_enable_virtual_slot_for_cse.
  */
 export type AcceptedVariableRow = readonly [name: string, type: 'int' | 'bool' | 'string' | 'double', defaultValue: string | number | boolean, description: string];
 
@@ -49,7 +63,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_pushdown_minmax_on_unique', 'bool', false, 'Push MIN/MAX down on UNIQUE KEY tables.'],
   ['enable_pushdown_string_minmax', 'bool', false, 'Push MIN/MAX of strings down.'],
   ['enable_agg_state', 'bool', false, 'Allow the agg_state type.'],
-  ['enable_unique_key_partial_update_with_sequence', 'bool', false, 'Partial update with a sequence column.'],
   ['prefer_join_method', 'string', 'broadcast', 'Join distribution preferred when costs tie.'],
   ['broadcast_row_count_limit', 'int', 30000000, 'Most build rows for a broadcast join.'],
   ['broadcast_right_table_scale_factor', 'double', 0, 'Cost factor of a broadcast build side.'],
@@ -70,7 +83,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['runtime_bloom_filter_min_size', 'int', 1048576, 'Least bytes of a runtime bloom filter.'],
   ['runtime_bloom_filter_max_size', 'int', 16777216, 'Most bytes of a runtime bloom filter.'],
   ['enable_sync_runtime_filter_size', 'bool', true, 'Agree on runtime filter sizes across instances.'],
-  ['enable_runtime_filter_prune_for_external', 'bool', true, 'Prune runtime filters on external scans.'],
   ['use_rf_default', 'bool', false, 'Use the default runtime filter settings.'],
   ['topn_opt_limit_threshold', 'int', 1024, 'Largest LIMIT that uses the TopN runtime filter.'],
   ['topn_filter_ratio', 'double', 0.5, 'Share of rows the TopN filter must prune.'],
@@ -87,7 +99,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['skip_prune_predicate', 'bool', false, 'Keep predicates used for pruning.'],
   ['enable_cte_materialize', 'bool', true, 'Materialize CTEs used more than once.'],
   ['inline_cte_referenced_threshold', 'int', 1, 'CTEs referenced at most this often are inlined.'],
-  ['enable_min_max_hint', 'bool', true, 'Use min/max hints.'],
   ['disable_nereids_expression_rules', 'string', '', 'Nereids expression rules to skip, comma-separated.'],
   ['enable_stats', 'bool', true, 'Use column statistics in planning.'],
   ['enable_auto_analyze', 'bool', true, 'Collect statistics automatically.'],
@@ -100,7 +111,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['table_stats_health_threshold', 'int', 90, 'Health below which table statistics are refreshed.'],
   ['enable_get_row_count_from_file_list', 'bool', true, 'Estimate external row counts from file sizes.'],
   ['forbid_unknown_col_stats', 'bool', false, 'Fail a query on a column without statistics.'],
-  ['enable_orderby_sort_key_prune', 'bool', true, 'Drop ORDER BY keys a unique key determines.'],
   // --- pipeline and execution on the BE
   ['enable_pipeline_engine', 'bool', true, 'Run queries on the pipeline engine.'],
   ['enable_pipeline_x_engine', 'bool', true, 'Run queries on the PipelineX engine.'],
@@ -138,7 +148,7 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_reserve_memory', 'bool', true, 'Reserve memory before running an operator.'],
   ['max_scan_key_num', 'int', 48, 'Most scan keys per scan.'],
   ['max_pushdown_conditions_per_column', 'int', 1024, 'Most pushed-down conditions per column.'],
-  ['max_scanners_concurrency', 'int', 0, 'Most concurrent scanners per scan (0: BE default).'],
+  ['max_scanners_concurrency', 'int', 4, 'Most concurrent scanners per scan.'],
   ['min_scanners_concurrency', 'int', 1, 'Least concurrent scanners per scan.'],
   ['max_scan_mem_ratio', 'double', 0.3, 'Share of exec_mem_limit scans may use.'],
   ['scan_queue_mem_limit', 'int', 107374182, 'Bytes of a scan queue.'],
@@ -167,7 +177,7 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['force_sort_algorithm', 'string', '', 'Sort algorithm to force (heap, topn, full).'],
   ['full_sort_max_buffered_bytes', 'int', 67108864, 'Bytes a full sort buffers before sorting.'],
   ['wait_full_block_schedule_times', 'int', 1, 'Schedules a scan waits for a full block.'],
-  ['experimental_enable_virtual_slot_for_cse', 'bool', true, 'Virtual slots for common subexpressions.'],
+  ['experimental_enable_virtual_slot_for_cse', 'bool', false, 'Virtual slots for common subexpressions (experimental in Doris, off by default).'],
   ['topn_lazy_materialization_threshold', 'int', 1024, 'Largest LIMIT that uses lazy materialization.'],
   ['optimize_index_scan_parallelism', 'bool', false, 'One scan task per segment for index scans.'],
   ['hnsw_ef_search', 'int', 32, 'HNSW search breadth (clamped to at least LIMIT).'],
@@ -181,7 +191,7 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_verbose_profile', 'bool', false, 'Verbose profiles.'],
   ['enable_query_memory_overcommit', 'bool', true, 'Let a query exceed exec_mem_limit while memory is free.'],
   ['enable_memory_overcommit', 'bool', true, 'Memory overcommit (older name).'],
-  ['max_execution_time', 'int', -1, 'Milliseconds a SELECT may run (MySQL compatibility; -1: query_timeout).'],
+  ['max_execution_time', 'int', 900000, 'Milliseconds a SELECT may run (MySQL compatibility; Doris maps it to query_timeout).'],
   ['workload_group', 'string', '', 'Workload group of the session.'],
   ['resource_group', 'string', '', 'Resource group (deprecated).'],
   ['query_slot_count', 'int', 1, 'Workload group slots a query takes.'],
@@ -194,8 +204,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['allow_partition_column_nullable', 'bool', true, 'Allow nullable partition columns.'],
   ['enable_strict_consistency_dml', 'bool', true, 'Strict consistency for DML on UNIQUE KEY tables.'],
   ['enable_auto_create_when_overwrite', 'bool', false, 'Create partitions automatically in INSERT OVERWRITE.'],
-  ['insert_into_auto_partition', 'bool', true, 'Create auto partitions during INSERT.'],
-  ['enable_sync_delete_for_mow', 'bool', false, 'Synchronous delete bitmaps for merge-on-write.'],
   ['skip_delete_predicate', 'bool', false, 'Read rows removed by DELETE predicates (debug).'],
   ['skip_delete_sign', 'bool', false, 'Read rows marked by the delete sign (debug).'],
   ['skip_delete_bitmap', 'bool', false, 'Read rows removed by delete bitmaps (debug).'],
@@ -212,7 +220,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['trace_nereids', 'bool', false, 'Trace the optimizer (deprecated).'],
   ['enable_server_side_prepared_statement', 'bool', true, 'Prepare statements on the server.'],
   ['enable_group_commit_full_prepare', 'bool', true, 'Fully prepare group-commit inserts.'],
-  ['enable_printf_format', 'bool', false, 'printf-style format of some results.'],
   ['serde_dialect', 'string', 'doris', 'Text form of complex values (doris, presto, hive).'],
   ['sql_dialect', 'string', 'doris', 'SQL dialect of statements (doris, presto, trino, hive, spark...).'],
   ['enable_sql_convertor_features', 'string', '', 'Features of the SQL convertor.'],
@@ -220,7 +227,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['default_order_by_limit', 'int', -1, 'LIMIT added to ORDER BY without one (-1: none).'],
   ['limit_rows_for_single_instance', 'int', 10000, 'LIMIT below which a query runs on one instance.'],
   ['enable_single_distinct_column_opt_for_agg', 'bool', false, 'Optimise single-column DISTINCT aggregates.'],
-  ['enable_simplify_ands_ors', 'bool', true, 'Simplify AND/OR trees.'],
   ['return_object_data_as_binary', 'bool', false, 'Return BITMAP/HLL values as binary.'],
   ['enable_jdbc_oracle_null_predicate_push_down', 'bool', false, 'Push IS NULL to Oracle JDBC catalogs.'],
   ['enable_jdbc_cast_predicate_push_down', 'bool', true, 'Push casts to JDBC catalogs.'],
@@ -235,18 +241,12 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['read_csv_empty_line_as_null', 'bool', false, 'An empty CSV line is a row of NULLs.'],
   ['truncate_char_or_varchar_columns', 'bool', false, 'Truncate CHAR/VARCHAR values of external tables.'],
   ['use_fix_replica', 'int', -1, 'Always read this replica (-1: any).'],
-  ['enable_fix_replica_fail_over', 'bool', false, 'Fail over from use_fix_replica.'],
-  ['enable_scan_run_serial', 'bool', false, 'Run scans serially.'],
   ['enable_cooldown_replica_affinity', 'bool', true, 'Prefer the cooldown replica.'],
   ['cloud_cluster', 'string', '', 'Compute cluster of the session (storage-compute decoupled).'],
   ['compute_group', 'string', '', 'Compute group of the session (storage-compute decoupled).'],
   ['enable_mow_light_delete', 'bool', false, 'Light delete on merge-on-write tables.'],
-  ['enable_match_phrase_without_index', 'bool', false, 'MATCH_PHRASE without an inverted index.'],
   ['group_by_and_having_use_alias_first', 'bool', false, 'GROUP BY and HAVING resolve aliases before columns.'],
-  ['enable_three_stage_agg', 'bool', false, 'Three-stage aggregation for DISTINCT.'],
-  ['enable_two_stage_agg', 'bool', true, 'Two-stage aggregation.'],
   ['enable_decimal_conversion', 'bool', true, 'DECIMALV3 for decimal literals.'],
-  ['mysql_row_binary_format', 'string', 'COMPACT', 'Binary protocol row format.'],
   ['default_tmp_storage_engine', 'string', 'olap', 'MySQL compatibility.'],
   ['event_scheduler', 'string', 'OFF', 'MySQL compatibility.'],
   ['profiling', 'bool', false, 'MySQL compatibility.'],

@@ -7,13 +7,14 @@ import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
-import { createBeMetrics, LoadCounts } from '../be/be-metrics';
+import { createBeMetrics, LoadCounts, ScanCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
 import type { Registry } from '../common/metrics';
 import { ServerLog } from '../common/server-log';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
-import type { ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import type { ClientErrorEvent, ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
+import { logMysqlError } from './client-error-log';
 import { auditLogFor, type AuditLog } from './audit-log';
 import { FeMetrics } from './fe-metrics';
 import { LoadProgress } from './load-progress';
@@ -35,8 +36,10 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly auditLog: AuditLog;
   /** Background compaction of this BE's tablets (started by the server unless disable_auto_compaction). */
   readonly compaction: CompactionScheduler;
-  /** Rows and bytes loaded (BE and FE /metrics). */
+  /** Stream Load requests (BE and FE /metrics). */
   readonly loadCounts = new LoadCounts();
+  /** Rows and bytes statements read (BE /metrics). */
+  readonly scanCounts = new ScanCounts();
   /** The FE's /metrics (http_port). */
   readonly metrics: FeMetrics;
   /** The BE's /metrics (webserver_port). */
@@ -59,7 +62,9 @@ export class Frontend implements ProtocolBackend, ServerServices {
     this.metrics = new FeMetrics(this);
     this.serverLog = new ServerLog(config, 'fe');
     this.serverLog.log('INFO', 'main', `FE opened data_dir ${config.getString('data_dir')}`);
-    this.beMetrics = createBeMetrics(backend, catalog, this.compaction.stats, this.loadCounts);
+    const dataDir = path.resolve(config.getString('data_dir'));
+    const walDirs = config.getString('group_commit_wal_path').split(';').filter((dir) => dir.trim() !== '').map((dir) => path.resolve(dir.trim()));
+    this.beMetrics = createBeMetrics({ backend, catalog, compaction: this.compaction.stats, loads: this.loadCounts, scans: this.scanCounts, dataDirs: [dataDir, ...walDirs] });
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');
@@ -97,6 +102,11 @@ export class Frontend implements ProtocolBackend, ServerServices {
     const users = new UserManager(meta, () => Number(frontend.globalVariables.get('default_password_lifetime') ?? 0));
     const frontend: Frontend = new Frontend(config, meta, catalog, users, backend);
     return frontend;
+  }
+
+  /** ProtocolBackend.errorSent: every ERR packet is in fe.log (with its query id when a statement failed). */
+  errorSent(event: ClientErrorEvent): void {
+    logMysqlError(this.serverLog, event);
   }
 
   lookupUser(user: string, host: string): UserAuthInfo | null {

@@ -28,6 +28,7 @@ import type { Frontend } from './frontend';
 import { adminHttpRoutes } from './http-admin';
 import { prepareStreamLoad } from './load-planner';
 import type { Account } from './users';
+import { watchHttpErrors } from './client-error-log';
 
 export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -184,9 +185,13 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   req.once('close', onClose);
   res.on('error', () => undefined);
   if (expectContinue) res.writeContinue();
+  const started = Date.now();
+  fe.loadCounts.streamLoadStarted();
+  let counted = false;
   try {
     const result = await outcome.run(req, signal);
-    fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes);
+    counted = true;
+    fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes, result.Status === 'Success' || result.Status === 'Publish Timeout', Date.now() - started);
     if (!res.destroyed) {
       if (req.complete) {
         const text = JSON.stringify(result, null, 4);
@@ -197,6 +202,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
       }
     }
   } finally {
+    if (!counted) fe.loadCounts.streamLoadFinished(0, 0, false, Date.now() - started);
     clearTimeout(timer);
     req.off('close', onClose);
   }
@@ -262,6 +268,7 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
   }
   if (role === 'be') routes['/api/update_config'] = (req, res) => updateConfigRoute(fe, req, res);
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
+    watchHttpErrors(role === 'fe' ? fe.serverLog : fe.backend.serverLog, `http-${role}`, req, res);
     Promise.resolve()
       .then(async () => {
         if (await handleLoadRequest(fe, role, req, res, expectContinue)) return;

@@ -6,6 +6,7 @@
  * on frontend.ts (no import cycle in fe/).
  */
 import type { Backend } from '../be/backend';
+import type { ScanCounts } from '../be/be-metrics';
 import type { ServerLog } from '../common/server-log';
 import type { Config } from '../common/config';
 import type { QueryProfile } from '../common/profile';
@@ -48,6 +49,8 @@ export interface ServerServices {
   readonly metrics: FeMetrics;
   /** The server log (fe.log): every error a client sees is logged with its query id. */
   readonly serverLog: ServerLog;
+  /** Rows and bytes statements read (the BE's doris_be_query_scan_rows / _bytes). */
+  readonly scanCounts: ScanCounts;
   /** Open sessions by connection id. */
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
   /** Progress of the Stream Loads running now (SHOW LOAD, the process list). */

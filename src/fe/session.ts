@@ -21,6 +21,7 @@ import { redactSecrets } from '../common/redact';
 import type { ProcessListEntry, ServerServices } from './server-services';
 import { paramFromBinary, SessionStatements } from './prepared-statements';
 import { ExplicitTransaction } from './explicit-transaction';
+import { markStatementError } from './client-error-log';
 import { informationSchemaRowCount, informationSchemaTable, openInformationSchemaTable, type SchemaFacts } from './information-schema';
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
@@ -126,7 +127,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       let restoreVariables = (): void => undefined;
       let hintError: unknown = null;
       try {
-        if (statement.kind === 'query') restoreVariables = this.applySetVarHint(text);
+        restoreVariables = this.applySetVarHint(this.hintedText(statement, text));
       } catch (err) {
         hintError = err;
       }
@@ -157,6 +158,20 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       }
     }
     return results;
+  }
+
+  /**
+   * The text whose SET_VAR hint a statement runs under: a SELECT's own, or for `EXECUTE stmt` the prepared
+   * SELECT's (so `PREPARE s FROM 'SELECT /*+ SET_VAR(...) *\/ ...'` keeps its hint at every EXECUTE).
+   */
+  private hintedText(statement: Statement, text: string): string {
+    if (statement.kind === 'query') return text;
+    if (statement.kind !== 'execute') return '';
+    try {
+      return this.statements.named(statement.name, 'EXECUTE').sql;
+    } catch {
+      return ''; // the EXECUTE itself reports the unknown name
+    }
   }
 
   /**
@@ -206,6 +221,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       this.idleSince = Date.now();
     }
     profile.add('PeakMemoryBytes', task.peakBytes);
+    this.fe.scanCounts.add(profile.get('RowsRead'), profile.get('BytesRead'));
     this.finishProfile(profile, err);
     this.fe.metrics.statementEnded(profile.endTime - profile.startTime, err !== null && err !== undefined, isQuery);
     if (preparedStmtId === undefined) this.audit(profile, err, isQuery, result);
@@ -271,6 +287,14 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     const prepared = this.statements.byHandle(statementId, 'mysqld_stmt_execute');
     const profile = this.newProfile(prepared.sql);
     const isQuery = prepared.statement.kind === 'query';
+    // The prepared SELECT's SET_VAR hint holds for each execution, as for the same text sent as a query.
+    let restoreVariables: () => void;
+    try {
+      restoreVariables = this.applySetVarHint(isQuery ? prepared.sql : '');
+    } catch (err) {
+      this.finishProfile(profile, err);
+      throw err;
+    }
     const task = this.beginTask(profile, prepared.statement.kind, prepared.sql);
     try {
       const result = await this.statements.execute(prepared, binaryParams.map(paramFromBinary), profile, 'mysqld_stmt_execute');
@@ -281,6 +305,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       redactErrorMessage(err, prepared.sql);
       this.endTask(task, profile, err, isQuery, undefined, statementId);
       throw err;
+    } finally {
+      restoreVariables();
     }
   }
 
@@ -333,7 +359,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     profile.endTime = Date.now();
     profile.state = err ? 'ERR' : 'OK';
     if (err) profile.errorMessage = toGaleneError(err).message;
-    if (err) this.fe.serverLog.log('WARN', `mysql-${this.connectionId}`, `${this.user}@${this.host} error ${toGaleneError(err).errno}: ${profile.errorMessage} (statement: ${profile.sql.slice(0, 200)})`, profile.queryId);
+    // Logged (fe.log) when its ERR packet goes out, with this query id: client-error-log.ts.
+    if (err) markStatementError(err, profile.queryId, profile.sql);
     this.fe.recordProfile(profile);
   }
 

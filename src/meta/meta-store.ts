@@ -156,6 +156,11 @@ export class MetaStore {
   private readonly db: Database.Database;
   /** Load transactions begun, published and aborted since the process started (doris_fe_txn_* metrics). */
   readonly txnCounts = { begin: 0, success: 0, failed: 0 };
+  /**
+   * Rows and rowset bytes made visible by load transactions (Stream Load, INSERT, Group Commit batches,
+   * 2PC commits; not DELETE, which writes no rowset) since the process started: doris_be_load_rows/_bytes.
+   */
+  readonly loadedCounts = { rows: 0, bytes: 0 };
 
   constructor(metaDir: string) {
     makePrivateDir(metaDir);
@@ -191,8 +196,20 @@ export class MetaStore {
 
   /** Run `fn` in one SQLite transaction (all or nothing). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const outermost = this.transactionDepth === 0;
+    const start = outermost ? performance.now() : 0;
+    this.transactionDepth++;
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      this.transactionDepth--;
+      if (outermost) this.onWriteLatency?.(performance.now() - start);
+    }
   }
+
+  private transactionDepth = 0;
+  /** Told the milliseconds of each outermost write transaction (the FE's doris_fe_editlog_write_latency_ms). */
+  onWriteLatency: ((ms: number) => void) | null = null;
 
   /** Next id of a named sequence (table ids, tablet ids, txn ids...). Never reused, even after a crash. */
   nextId(sequence: string, count = 1): number {
@@ -400,6 +417,10 @@ export class MetaStore {
       return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate };
     });
     this.txnCounts.success++;
+    if (rowsets.length > 0) {
+      this.loadedCounts.rows += loadedRows;
+      this.loadedCounts.bytes += rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+    }
     return published;
   }
 

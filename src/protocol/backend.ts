@@ -90,9 +90,27 @@ export interface SessionHandler {
   idleTimeoutSeconds?(): number;
 }
 
+/** An ERR packet on its way to a client (ProtocolBackend.errorSent). */
+export interface ClientErrorEvent {
+  /** 0 for a socket refused before it got a connection id (server full). */
+  readonly connectionId: number;
+  /** The user who logged in (or is trying to), null before the handshake response. */
+  readonly user: string | null;
+  readonly host: string;
+  readonly errno: number;
+  readonly message: string;
+  /** What was thrown (the error itself when it is a GaleneError), for the backend's own context. */
+  readonly cause: unknown;
+}
+
 export interface ProtocolBackend {
   /** Version string sent in the handshake and returned by SELECT VERSION(). */
   readonly serverVersion: string;
+  /**
+   * Every ERR packet the server sends (login refusals, statement errors, protocol violations, full
+   * server) is reported here first, so the backend can log it. Optional; must not throw.
+   */
+  errorSent?(event: ClientErrorEvent): void;
   /** The user's stored credentials, or null when no such user exists. */
   lookupUser(user: string, host: string): UserAuthInfo | null;
   /**

@@ -13,7 +13,7 @@ import { writeBinaryResult } from './binary-result';
 import { writeColumnDefinition } from './column-definition';
 import { CommandCode } from './constants';
 import { PacketReader } from './packet-reader';
-import { writeEndOfRows, writeErr, writeOk } from './reply-packets';
+import { writeEndOfRows, writeOk } from './reply-packets';
 import { ResultSink, writeStatementResults } from './result-encoder';
 import { PROTOCOL_ERRORS } from './wire-error';
 
@@ -46,8 +46,9 @@ function ok(ctx: CommandContext): void {
   writeOk(ctx.sink.writer, { statusFlags: ctx.sink.statusFlags() });
 }
 
-function preparedStatementsUnsupported(ctx: CommandContext): void {
-  writeErr(ctx.sink.writer, PROTOCOL_ERRORS.PS_UNSUPPORTED);
+/** Thrown, so the connection writes (and reports) the ERR packet like any other command error. */
+function preparedStatementsUnsupported(): never {
+  throw PROTOCOL_ERRORS.PS_UNSUPPORTED;
 }
 
 /** The wire state of a statement handle, or MySQL's ER_UNKNOWN_STMT_HANDLER naming the command. */
@@ -115,7 +116,7 @@ export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
   // definitions, each list followed by EOF unless CLIENT_DEPRECATE_EOF.
   [CommandCode.STMT_PREPARE]: async (ctx, reader) => {
     const session = ctx.session;
-    if (session.prepareStatement === undefined) return preparedStatementsUnsupported(ctx);
+    if (session.prepareStatement === undefined) return preparedStatementsUnsupported();
     const sql = reader.restString();
     ctx.stats.questions++;
     const info = await session.prepareStatement(sql);
@@ -144,7 +145,7 @@ export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
     const statementId = reader.int4();
     const state = statementState(ctx, statementId, 'mysqld_stmt_execute');
     const session = ctx.session;
-    if (session.executeStatement === undefined) return preparedStatementsUnsupported(ctx);
+    if (session.executeStatement === undefined) return preparedStatementsUnsupported();
     reader.int1(); // flags (cursor type)
     reader.int4(); // iteration count, always 1
     let params;
@@ -192,6 +193,6 @@ export const COMMAND_HANDLERS: Partial<Record<CommandCode, CommandHandler>> = {
   // Cursors are not opened (COM_STMT_EXECUTE sends every row), so there is never anything to fetch.
   [CommandCode.STMT_FETCH]: (ctx, reader) => {
     statementState(ctx, reader.int4(), 'mysqld_stmt_fetch');
-    preparedStatementsUnsupported(ctx);
+    preparedStatementsUnsupported();
   },
 };

@@ -29,7 +29,7 @@ import { PacketReader } from './packet-reader';
 import { PacketWriter } from './packet-writer';
 import { writeErr, writeOk } from './reply-packets';
 import { ResultSink } from './result-encoder';
-import { PROTOCOL_ERRORS, toWireError, WireError } from './wire-error';
+import { PROTOCOL_ERRORS, reportError, toWireError, WireError } from './wire-error';
 
 export interface ConnectionOptions {
   readonly backend: ProtocolBackend;
@@ -99,6 +99,8 @@ export class MysqlConnection implements CommandContext, ResultSink {
   private capabilities = 0;
   private sessionHandler: SessionHandler | null = null;
   private pendingLogin: { user: string; database: string | null } | null = null;
+  /** The user named in the handshake response (for the backend's error log), null before it. */
+  private user: string | null = null;
   private queue: Promise<void> = Promise.resolve();
   private queuedPackets = 0;
   private paused = false;
@@ -248,6 +250,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
     }
     if (response.sslRequest) return this.failAndClose(PROTOCOL_ERRORS.BAD_HANDSHAKE, replySeq);
     this.capabilities = response.clientFlags & SERVER_CAPABILITIES;
+    this.user = response.user;
     const plugin = this.capabilities & Capability.PLUGIN_AUTH ? response.authPlugin : null;
     if (plugin !== null && plugin !== NATIVE_PASSWORD_PLUGIN) {
       this.pendingLogin = { user: response.user, database: response.database };
@@ -318,7 +321,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
     this.clearIdleTimer();
     if (this.socketClosed) return;
     this.beginReply(sequenceId);
-    writeErr(this.writer, err);
+    this.writeError(err, err);
     this.endReply();
     this.socket.end();
     this.socket.setTimeout(CLOSE_GRACE_MS, () => this.socket.destroy());
@@ -372,13 +375,19 @@ export class MysqlConnection implements CommandContext, ResultSink {
     } catch (err) {
       if (err instanceof ConnectionGoneError || this.socketClosed) return;
       this.writer.abortPacket();
-      writeErr(this.writer, toWireError(err));
+      this.writeError(toWireError(err), err);
     } finally {
       this.endReply();
     }
   }
 
   // ---- output ----
+
+  /** The one place a connection writes an ERR packet: the backend hears of it first (its error log). */
+  writeError(err: WireError, cause: unknown): void {
+    reportError(this.options.backend, { connectionId: this.connectionId, user: this.user, host: this.host, errno: err.errno, message: err.message, cause });
+    writeErr(this.writer, err);
+  }
 
   private beginReply(sequenceId: number): void {
     this.writer.reset();

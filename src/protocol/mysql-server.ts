@@ -21,7 +21,7 @@ import type { ServerStats } from './command-handlers';
 import { MysqlConnection, type ConnectionSlots } from './mysql-connection';
 import { PacketWriter } from './packet-writer';
 import { writeErr } from './reply-packets';
-import { PROTOCOL_ERRORS, WireError } from './wire-error';
+import { PROTOCOL_ERRORS, reportError, WireError } from './wire-error';
 
 export interface MysqlServerOptions {
   readonly host: string;
@@ -166,7 +166,9 @@ export class MysqlServer implements ConnectionSlots {
       socket.setNoDelay(true);
       const writer = new PacketWriter(256);
       writer.sequenceId = 0;
-      writeErr(writer, PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS);
+      const refusal = PROTOCOL_ERRORS.TOO_MANY_CONNECTIONS;
+      reportError(this.backend, { connectionId: 0, user: null, host: (socket.remoteAddress ?? '').replace(/^::ffff:/, ''), errno: refusal.errno, message: refusal.message, cause: refusal });
+      writeErr(writer, refusal);
       socket.end(writer.take());
       // The client may never close its side; do not keep the socket (or read what it sends) past that.
       socket.pause();

@@ -3,6 +3,7 @@
  * table, src/common/errors.ts). Every GaleneError already has this shape.
  */
 import { GaleneError } from '../common/errors';
+import type { ClientErrorEvent, ProtocolBackend } from './backend';
 
 export interface WireError {
   readonly errno: number;
@@ -35,4 +36,13 @@ function isWireError(err: unknown): err is WireError {
   if (typeof err !== 'object' || err === null) return false;
   const candidate = err as Partial<WireError>;
   return typeof candidate.errno === 'number' && typeof candidate.sqlState === 'string' && typeof candidate.message === 'string' && candidate.sqlState.length === 5;
+}
+
+/** Tell the backend an ERR packet is going out (ProtocolBackend.errorSent); its failure never stops the reply. */
+export function reportError(backend: ProtocolBackend, event: ClientErrorEvent): void {
+  try {
+    backend.errorSent?.(event);
+  } catch {
+    // The error log is best effort: the client still gets its ERR packet.
+  }
 }

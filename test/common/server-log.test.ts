@@ -51,3 +51,15 @@ test('sys_log_level and sys_log_roll_mode are validated', () => {
   assert.throws(() => new Config().set('sys_log_level', 'LOUD'), /must be one of/);
   assert.equal(new Config({ sys_log_level: 'fatal' }).getString('sys_log_level'), 'fatal');
 });
+
+test("be.log / be.warn.log: the BE's pair, with be.conf's WARNING spelling of WARN", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-log-'));
+  const config = new Config({ sys_log_dir: dir, sys_log_level: 'WARNING' });
+  const log = new ServerLog(config, 'be');
+  log.log('INFO', 'main', 'below WARNING');
+  log.log('WARN', 'http-be', 'a failed load');
+  log.close();
+  log.log('ERROR', 'main', 'after close: dropped, no throw');
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['be.log', 'be.warn.log']);
+  for (const name of ['be.log', 'be.warn.log']) assert.match(fs.readFileSync(path.join(dir, name), 'utf8'), /^\S+ \S+ WARN \(be\|http-be\) a failed load\n$/);
+});

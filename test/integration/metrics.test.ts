@@ -1,7 +1,8 @@
 /**
  * FE and BE `/metrics` as Prometheus scrapes them: the exposition parses with `promtool check metrics`
  * (Debian's prometheus package), names and types are Doris's, and counters move by what the queries,
- * errors, connections, transactions and Stream Loads run between two scrapes did.
+ * errors, connections, transactions, INSERTs (plain and Group Commit) and Stream Loads run between two
+ * scrapes did.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -30,7 +31,7 @@ function promtool(text: string): Promise<{ code: number | null; output: string }
  * (counters without `_total`, a `_total` gauge, `_ms`, `_count` gauges). A parse error (exit code 1) or a
  * finding of any other kind fails.
  */
-const ALLOWED_LINT = /^doris_(fe|be)_\w+ (counter metrics should have "_total" suffix|non-counter metrics should not have "_total" suffix|non-histogram and non-summary metrics should not have "_count" suffix|metric names should not contain abbreviated units|metric name should not include type 'counter'|use base unit "seconds" instead of "milliseconds")$/;
+const ALLOWED_LINT = /^(doris_(fe|be)_\w+|jvm_(old|young)_gc) (counter metrics should have "_total" suffix|non-counter metrics should not have "_total" suffix|non-histogram and non-summary metrics should not have "_count" suffix|metric names should not contain abbreviated units|metric name should not include type 'counter'|use base unit "seconds" instead of "milliseconds")$/;
 
 async function scrape(port: number): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -64,7 +65,7 @@ test('FE and BE /metrics: promtool parses them, Doris names and types, counters 
     const conn = await connect(server.ports.query_port);
     await conn.query('CREATE DATABASE m');
     await conn.query('USE m');
-    await conn.query('CREATE TABLE t (k INT, v VARCHAR(10)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
+    await conn.query('CREATE TABLE t (k INT, v VARCHAR(10)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("group_commit_interval_ms" = "200")');
 
     const fe0 = await scrape(fePort);
     const be0 = await scrape(bePort);
@@ -104,8 +105,15 @@ test('FE and BE /metrics: promtool parses them, Doris names and types, counters 
     assert.equal(feDelta('doris_fe_txn_failed'), 0);
     assert.equal(feDelta('doris_fe_txn_counter{type="success"}'), 3);
     assert.equal(feDelta('doris_fe_stream_load{type="load_rows"}'), 3);
-    assert.equal(beDelta('doris_be_load_rows'), 3);
-    assert.equal(beDelta('doris_be_load_bytes'), Buffer.byteLength(body));
+    // Doris's load_rows counts every load written through a tablet sink: the 3 INSERT rows and the 3 Stream Load rows.
+    assert.equal(beDelta('doris_be_load_rows'), 6);
+    assert.ok(beDelta('doris_be_load_bytes') > 0, 'load bytes move');
+    assert.equal(beDelta('doris_be_push_request_write_rows'), 6);
+    assert.equal(beDelta('doris_be_stream_load{type="load_rows"}'), 3);
+    assert.equal(beDelta('doris_be_streaming_load_requests_total'), 1);
+    assert.equal(beDelta('doris_be_stream_load_txn_request{type="commit"}'), 1);
+    assert.equal(sample(be1, 'doris_be_streaming_load_current_processing'), 0);
+    assert.ok(beDelta('doris_be_query_scan_rows') >= 3, 'the SELECT * read the table');
     assert.equal(beDelta('doris_be_stream_load{type="receive_bytes"}'), Buffer.byteLength(body));
     assert.equal(beDelta('doris_be_stream_load{type="load_count"}'), 1);
 
@@ -115,6 +123,16 @@ test('FE and BE /metrics: promtool parses them, Doris names and types, counters 
     assert.equal(bad.json.Status, 'Fail', bad.body);
     const fe2 = await scrape(fePort);
     assert.equal(sample(fe2, 'doris_fe_txn_failed') - sample(fe1, 'doris_fe_txn_failed'), 1);
+    const be2 = await scrape(bePort);
+    assert.equal(sample(be2, 'doris_be_stream_load_txn_request{type="rollback"}') - sample(be1, 'doris_be_stream_load_txn_request{type="rollback"}'), 1);
+    assert.equal(sample(be2, 'doris_be_load_rows'), sample(be1, 'doris_be_load_rows'), 'a failed load loads nothing');
+
+    // A Group Commit INSERT counts in doris_be_load_rows once its batch commits.
+    await conn.query("SET group_commit = 'sync_mode'");
+    await conn.query("INSERT INTO t VALUES (7, 'g'), (8, 'h')");
+    await conn.query("SET group_commit = 'off_mode'");
+    const be3 = await scrape(bePort);
+    assert.equal(sample(be3, 'doris_be_load_rows') - sample(be2, 'doris_be_load_rows'), 2);
 
     // The error the client saw is in fe.log and fe.warn.log with the statement's query id.
     const profiles = await queryRows(conn, 'SHOW QUERY PROFILE "/"');

@@ -40,12 +40,12 @@ const DORIS_DEFAULTS: [string, string][] = [
   ['parallel_pipeline_task_num', '0'],
   ['runtime_filter_mode', 'GLOBAL'],
   ['batch_size', '4064'],
-  ['exec_mem_limit', '2147483648'],
+  ['exec_mem_limit', '100147483648'],
   ['query_timeout', '900'],
   ['insert_timeout', '14400'],
   ['enable_profile', '0'],
   ['sql_select_limit', '18446744073709551615'],
-  ['max_execution_time', '-1'],
+  ['max_execution_time', '900000'],
   ['auto_broadcast_join_threshold', '0.8'],
 ];
 
@@ -166,6 +166,27 @@ test('the /*+ SET_VAR(...) */ hint sets variables for one SELECT only', async ()
   }
 });
 
+test('SET_VAR hints hold in prepared statements too: COM_STMT_EXECUTE (mysql2 execute) and SQL EXECUTE', async () => {
+  // mysql2's own decoding of binary rows (the helper's text typeCast is for the text protocol).
+  const conn = await connect(server.ports.query_port, { database: 'sv', typeCast: true });
+  try {
+    const hinted = 'SELECT /*+ SET_VAR(sql_select_limit = 3, batch_size = 77) */ k, @@batch_size FROM t WHERE k > ? ORDER BY k';
+    for (let run = 0; run < 2; run++) {
+      const [rows] = await conn.execute({ sql: hinted, rowsAsArray: true }, [5]);
+      assert.deepEqual((rows as unknown[][]).map((row) => row.map(String)), [['6', '77'], ['7', '77'], ['8', '77']], `execution ${run + 1}`);
+    }
+    const text = async (sql: string): Promise<string[][]> => (await queryRows(conn, sql)).map((row) => row.map(String));
+    assert.deepEqual(await text('SELECT @@sql_select_limit, @@batch_size'), [['18446744073709551615', '4064']], 'the hint ended with the execution');
+    await conn.query(`PREPARE hinted FROM 'SELECT /*+ SET_VAR(sql_select_limit = 2) */ k FROM t ORDER BY k'`);
+    assert.deepEqual(await text('EXECUTE hinted'), [['1'], ['2']]);
+    assert.equal((await queryRows(conn, 'SELECT k FROM t')).length, 20);
+    // A bad hint fails the execution, as it fails the same text sent as a query.
+    await assert.rejects(conn.execute('SELECT /*+ SET_VAR(no_such_variable = 1) */ k FROM t WHERE k = ?', [1]), { errno: 1193 });
+  } finally {
+    await conn.end();
+  }
+});
+
 test('SYNC answers OK; USER() is user@client-host and CURRENT_USER() user@account-host, as MySQL', async () => {
   const [ok] = await root.query('SYNC');
   assert.equal((ok as mysql.ResultSetHeader).affectedRows, 0);
@@ -197,6 +218,33 @@ test('a Doris script runs through the mariadb client: SET of Doris variables, SY
   assert.equal(result.stdout, '3600\troot@127.0.0.1\troot@%\n');
 });
 
+
+test("the mariadb client's \\s (status) shows the character-set variables; SET NAMES sets them, UTF-8 only as Doris", { skip: existsSync(MARIADB) ? false : 'mariadb client not installed' }, async () => {
+  const result = await run(MARIADB, ['-h127.0.0.1', `-P${server.ports.query_port}`, '-uroot', '-Dsv', '-e', 'SET NAMES utf8; \\s']);
+  assert.equal(result.code, 0, result.stderr);
+  const field = (name: string): string | undefined => new RegExp(`^${name}:\\s+(.*)$`, 'm').exec(result.stdout)?.[1];
+  assert.equal(field('Current database'), 'sv');
+  assert.equal(field('Current user'), 'root@127.0.0.1');
+  assert.match(field('Server version') ?? '', /^5\.7\.99 Galene/);
+  // Server and database from character_set_server / character_set_database, client and connection from the session.
+  assert.equal(field('Server characterset'), 'utf8mb4');
+  assert.equal(field('Db     characterset'), 'utf8mb4');
+  assert.equal(field('Client characterset'), 'utf8');
+  assert.equal(field('Conn.  characterset'), 'utf8');
+  const latin1 = await run(MARIADB, ['-h127.0.0.1', `-P${server.ports.query_port}`, '-uroot', '-e', 'SET NAMES latin1']);
+  assert.notEqual(latin1.code, 0);
+  assert.match(latin1.stderr, /ERROR 1115 .*Unknown character set: 'latin1'/);
+  assert.deepEqual(await queryRows(root, 'SELECT @@character_set_client, @@character_set_connection, @@character_set_results'), [['utf8mb4', 'utf8mb4', 'utf8mb4']]);
+  const conn = await connect(server.ports.query_port);
+  try {
+    await conn.query("SET CHARACTER SET 'utf8'");
+    assert.deepEqual(await queryRows(conn, 'SELECT @@character_set_client, @@character_set_connection, @@character_set_results'), [['utf8', 'utf8mb4', 'utf8']]);
+    await conn.query('SET NAMES DEFAULT');
+    assert.deepEqual(await queryRows(conn, 'SELECT @@character_set_client, @@character_set_results'), [['utf8mb4', 'utf8mb4']]);
+  } finally {
+    await conn.end();
+  }
+});
 
 const javaSkip = existsSync(JAVA) && existsSync(JDBC_JAR) ? false : 'java or libmariadb-java not installed';
 

@@ -24,7 +24,7 @@ import { ExplicitTransaction } from '../explicit-transaction';
 import type { StatementSession } from './statement-session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
 import { privilegesOf } from './statement-privileges';
-import { okResult } from './result-rows';
+import { note, okResult, okWithWarnings } from './result-rows';
 
 export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
   if (statement.computeGroup !== null && statement.computeGroup !== 'default_compute_group') {
@@ -46,12 +46,35 @@ function setValue(session: StatementSession, expr: Expr, profile: QueryProfile):
   return value === null || typeof value === 'string' || typeof value === 'boolean' ? value : formatValue(bound.type, value);
 }
 
+/** The character sets a client may ask for: Galene sends and reads UTF-8 only (binary: bytes as they are). */
+const CLIENT_CHARACTER_SETS: ReadonlySet<string> = new Set(['utf8', 'utf8mb3', 'utf8mb4', 'binary']);
+
+/**
+ * `SET NAMES x` sets character_set_client, _connection and _results to x (MySQL); `SET CHARACTER SET x`
+ * sets _client and _results, and _connection back to character_set_database; DEFAULT (null) resets them.
+ * As Doris (SetNamesVar), a character set other than UTF-8 is refused with 1115.
+ */
+function characterSetChange(session: StatementSession, scope: 'names' | 'charset', name: string | null): () => void {
+  if (name !== null && !CLIENT_CHARACTER_SETS.has(name.toLowerCase())) throw new GaleneError('UNKNOWN_CHARACTER_SET', [name]);
+  const names = ['character_set_client', 'character_set_results', ...(scope === 'names' ? ['character_set_connection', 'names'] : [])];
+  return () => {
+    for (const variable of names) {
+      if (name === null) session.variables.delete(variable);
+      else session.variables.set(variable, name.toLowerCase());
+    }
+    if (scope === 'charset') session.variables.delete('character_set_connection');
+  };
+}
+
 export async function set(session: StatementSession, statement: SetStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   // Validate every assignment before applying any, so a bad one changes nothing.
   const apply: (() => void)[] = [];
   const notes: string[] = [];
   for (const assignment of statement.assignments) {
-    if (assignment.scope === 'names' || assignment.scope === 'charset') continue;
+    if (assignment.scope === 'names' || assignment.scope === 'charset') {
+      apply.push(characterSetChange(session, assignment.scope, assignment.value === null ? null : String(setValue(session, assignment.value, profile))));
+      continue;
+    }
     if (assignment.scope === 'user') {
       const ctx = session.statementContext(profile);
       const bound = bindScalarExpr(assignment.value!, ctx);
@@ -73,8 +96,7 @@ export async function set(session: StatementSession, statement: SetStatement, _s
     if (!def.honoured && value !== def.defaultValue) notes.push(`Variable '${def.name}' is accepted for Doris compatibility; its value changes nothing in Galene`);
   }
   for (const change of apply) change();
-  for (const message of notes) session.warnings.push({ level: 'Note', code: 1105, message });
-  return notes.length === 0 ? okResult() : { kind: 'ok', affectedRows: 0, warnings: notes.length };
+  return okWithWarnings(session, notes.map(note));
 }
 
 export async function transaction(session: StatementSession, statement: TransactionStatement): Promise<StatementResult> {

@@ -17,10 +17,10 @@ import type {
   TruncateTableStatement,
 } from '../../sql/ast';
 import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
-import { tableCompression } from '../../load/table-writer';
-import type { StatementSession } from './statement-session';
-import { okResult } from './result-rows';
-import { KEYS_NOTE, okWithNotes } from './tool-compat';
+import type { SessionWarning, StatementSession } from './statement-session';
+import { okResult, okWithWarnings } from './result-rows';
+import { tablePropertyNotes, validateTableProperties } from './table-properties';
+import { KEYS_NOTE } from './tool-compat';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
@@ -38,65 +38,6 @@ export async function dropDatabase(session: StatementSession, statement: DropDat
   if (session.database === statement.name) session.database = null;
   await session.fe.backend.deleteObjects(keys);
   return okResult();
-}
-
-/** Table properties Galene understands or accepts for Doris compatibility; anything else is an error, as in Doris. */
-const KNOWN_PROPERTIES = new Set([
-  'replication_num',
-  'replication_allocation',
-  'compression',
-  'storage_format',
-  'storage_medium',
-  'storage_policy',
-  'light_schema_change',
-  'enable_unique_key_merge_on_write',
-  'function_column.sequence_col',
-  'function_column.sequence_type',
-  'group_commit_interval_ms',
-  'group_commit_data_bytes',
-  'group_commit_mode',
-  'bloom_filter_columns',
-  'bloom_filter_fpp',
-  'in_memory',
-  'is_being_synced',
-  'disable_auto_compaction',
-  'enable_single_replica_compaction',
-  'store_row_column',
-  'row_store_columns',
-  'compaction_policy',
-  'estimate_partition_size',
-  'file_cache_ttl_seconds',
-  'skip_write_index_on_load',
-  'enable_mow_light_delete',
-  'min_load_replica_num',
-  'enable_duplicate_without_keys_by_default',
-  'inverted_index_storage_format',
-  'variant_enable_flatten_nested',
-  'time_series_compaction_goal_size_mbytes',
-  'time_series_compaction_file_count_threshold',
-  'time_series_compaction_time_threshold_seconds',
-  'time_series_compaction_empty_rowsets_threshold',
-  'time_series_compaction_level_threshold',
-]);
-const KNOWN_PROPERTY_PREFIXES = ['dynamic_partition.', 'binlog.'];
-
-export function validateTableProperties(properties: Readonly<Record<string, string>>, forSchema?: { keysType: KeysType; columns: readonly ColumnSchema[] }): void {
-  for (const [key, value] of Object.entries(properties)) {
-    if (!KNOWN_PROPERTIES.has(key) && !KNOWN_PROPERTY_PREFIXES.some((prefix) => key.startsWith(prefix))) throw new GaleneError('UNKNOWN_PROPERTY', [key]);
-    if ((key === 'replication_num' || key === 'group_commit_interval_ms' || key === 'group_commit_data_bytes') && !/^\d+$/.test(value.trim())) {
-      throw new GaleneError('INVALID_PROPERTY', [key, value]);
-    }
-    if (key === 'group_commit_mode' && !['off_mode', 'sync_mode', 'async_mode'].includes(value.toLowerCase())) {
-      throw new GaleneError('INVALID_PROPERTY', [key, `${value} (group_commit can only be [async_mode, sync_mode, off_mode])`]);
-    }
-    if (key === 'enable_unique_key_merge_on_write' && !['true', 'false'].includes(value.toLowerCase())) throw new GaleneError('INVALID_PROPERTY', [key, `${value} (expected true or false)`]);
-    if (key === 'function_column.sequence_type') throw new GaleneError('UNSUPPORTED', ['function_column.sequence_type (a hidden sequence column); use function_column.sequence_col']);
-    if (key === 'function_column.sequence_col' && forSchema) {
-      if (forSchema.keysType !== 'UNIQUE') throw bad('sequence column only support UNIQUE_KEYS');
-      if (!forSchema.columns.some((column) => column.name.toLowerCase() === value.toLowerCase())) throw bad(`The sequence_col[${value}] does not exist`);
-    }
-  }
-  tableCompression({ properties } as TableSchema);
 }
 
 function defaultText(expr: Expr | undefined, column: ColumnDef): string | null {
@@ -236,9 +177,10 @@ export async function createTable(session: StatementSession, statement: CreateTa
   }
   const schema = buildTableSchema(session, statement, database, catalog.newObjectId());
   catalog.createTable(database, schema);
-  return okResult();
+  return okWithWarnings(session, tablePropertyNotes(statement.properties));
 }
 
+/** OK with the statement's Notes (SHOW WARNINGS lists them). */
 export async function dropTable(session: StatementSession, statement: DropTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   if (!session.fe.catalog.findTable(database, statement.name)) {
@@ -263,7 +205,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const current = catalog.getTable(database, statement.name).schema;
   // Validate every action first so a bad one changes nothing.
   let next: TableSchema = current;
-  const notes: string[] = [];
+  const notes: SessionWarning[] = [];
   for (const action of statement.actions) {
     switch (action.kind) {
       case 'keys':
@@ -275,6 +217,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
         }
         const properties = { ...next.properties, ...action.properties };
         validateTableProperties(action.properties, next);
+        notes.push(...tablePropertyNotes(action.properties));
         next = { ...next, properties };
         break;
       }
@@ -292,7 +235,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
         throw new GaleneError('UNSUPPORTED', [`ALTER TABLE ... ${action.kind}`]);
     }
   }
-  if (next === current) return okWithNotes(session, notes);
+  if (next === current) return okWithWarnings(session, notes);
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
   const changesColumns = statement.actions.some((action) => action.kind === 'addColumn' || action.kind === 'dropColumn');
   // A column change commits the table's open Group Commit batches first; loads arriving meanwhile get the
@@ -300,7 +243,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const groupCommit = changesColumns ? existingGroupCommitManager(session.fe.backend) : undefined;
   if (groupCommit) await groupCommit.drainTable(current.id, apply);
   else await apply();
-  return notes.length ? okWithNotes(session, notes) : okResult();
+  return okWithWarnings(session, notes);
 }
 
 /**

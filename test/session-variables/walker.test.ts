@@ -1,0 +1,348 @@
+/**
+ * Nothing Galene accepts is silently ignored. Two walkers over the registries:
+ * - every session variable (SESSION_VARIABLES): a read-only one refuses SET; one Galene honours has its
+ *   effect shown here (EFFECTS, which must name exactly the honoured variables); every other answers a
+ *   Note naming it when SET to a value other than its default;
+ * - every CREATE TABLE property key (TABLE_PROPERTIES): one Galene honours has its effect shown here
+ *   (PROPERTY_EFFECTS, exactly the honoured keys); every other answers a Note on CREATE TABLE (and on
+ *   ALTER TABLE ... SET) unless its value asks for what Galene does anyway.
+ * Over mysql2 against a real server. (Stream Load headers have their own walker in test/stream-load.)
+ */
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { after, before, test } from 'node:test';
+import type * as mysql from 'mysql2/promise';
+import { SESSION_VARIABLES, type SessionVariableDef } from '../../src/fe/session-variables';
+import { TABLE_PROPERTIES, type TablePropertyDef } from '../../src/fe/statements/table-properties';
+import { insertInfo, waitForRows } from '../group-commit/helpers';
+import { auditLines, GaleneProcess, startGalene } from '../helpers/galene-process';
+import { connect, queryRows } from '../helpers/mysql-client';
+
+let server: GaleneProcess;
+let root: mysql.Connection;
+const ROWS = 2000;
+
+before(async () => {
+  server = await startGalene();
+  root = await connect(server.ports.query_port);
+  await root.query('CREATE DATABASE w');
+  await root.query('CREATE TABLE w.t (k INT, v VARCHAR(20)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
+  await root.query(`INSERT INTO w.t VALUES ${Array.from({ length: ROWS }, (_, idx) => `(${idx}, 'value ${idx % 7}')`).join(', ')}`);
+  await root.query('CREATE TABLE w.sink (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
+  // Group Commit batches of this table commit after 100 ms (the default is 10 s).
+  await root.query('CREATE TABLE w.quick (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("group_commit_interval_ms" = "100")');
+});
+
+after(async () => {
+  await root?.end();
+  await server?.stop();
+});
+
+/** A fresh connection to database w, closed after `use`. */
+async function withConnection<T>(use: (conn: mysql.Connection) => Promise<T>, options: Partial<mysql.ConnectionOptions> = {}): Promise<T> {
+  const conn = await connect(server.ports.query_port, { database: 'w', ...options });
+  try {
+    return await use(conn);
+  } finally {
+    conn.destroy();
+  }
+}
+
+/** A statement that runs for minutes: the 8e9-row cross join of w.t with itself (stopped by a limit). */
+const ENDLESS = 'SELECT count(*) FROM t a, t b, t c';
+
+/** A SET GLOBAL for the time of `use`, then DEFAULT again. */
+async function withGlobal(name: string, value: string | number, use: () => Promise<void>): Promise<void> {
+  await root.query(`SET GLOBAL ${name} = ${value}`);
+  try {
+    await use();
+  } finally {
+    await root.query(`SET GLOBAL ${name} = DEFAULT`);
+  }
+}
+
+/** Each variable Galene honours, and what its value visibly does. */
+const EFFECTS: Record<string, () => Promise<void>> = {
+  async sql_select_limit() {
+    await withConnection(async (conn) => {
+      await conn.query('SET sql_select_limit = 2');
+      assert.equal((await queryRows(conn, 'SELECT k FROM t')).length, 2);
+    });
+  },
+  async query_timeout() {
+    await withConnection(async (conn) => {
+      await conn.query('SET query_timeout = 1');
+      await assert.rejects(conn.query(ENDLESS), /Timeout.*query_timeout \(1 s\)/);
+    });
+  },
+  async insert_timeout() {
+    await withConnection(async (conn) => {
+      await conn.query('SET insert_timeout = 1');
+      await assert.rejects(conn.query('INSERT INTO sink SELECT a.k FROM t a, t b, t c'), /Timeout/);
+    });
+  },
+  async exec_mem_limit() {
+    await withConnection(async (conn) => {
+      await conn.query('SET exec_mem_limit = 1048576');
+      await assert.rejects(conn.query('SELECT a.k, b.k, count(*) FROM t a, t b GROUP BY a.k, b.k'), /MEM_LIMIT_EXCEEDED/);
+    });
+  },
+  async wait_timeout() {
+    await withConnection(async (conn) => {
+      await conn.query('SET wait_timeout = 1');
+      const core = (conn as unknown as { connection: NodeJS.EventEmitter }).connection;
+      const err = await new Promise<Error>((resolve) => core.once('error', resolve));
+      assert.match(err.message, /inactivity/);
+    });
+  },
+  async interactive_timeout() {
+    await withGlobal('interactive_timeout', 7, async () => {
+      await withConnection(async (conn) => assert.deepEqual(await queryRows(conn, 'SELECT @@wait_timeout'), [['7']]), { flags: ['INTERACTIVE'] });
+    });
+  },
+  async connect_timeout() {
+    await withGlobal('connect_timeout', 2, async () => {
+      const started = Date.now();
+      const socket = net.connect(server.ports.query_port, '127.0.0.1');
+      socket.on('data', () => undefined); // the greeting; no handshake response is ever sent
+      await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const seconds = (Date.now() - started) / 1000;
+      assert.ok(seconds >= 1.5 && seconds < 8, `dropped after ${seconds} s`);
+    });
+  },
+  async max_connections() {
+    const sessions = (await queryRows(root, 'SHOW PROCESSLIST')).length;
+    await withGlobal('max_connections', sessions, async () => {
+      await assert.rejects(connect(server.ports.query_port), { errno: 1040 });
+    });
+  },
+  async max_user_connections() {
+    await root.query("CREATE USER 'walker'@'%' IDENTIFIED BY 'pw'");
+    try {
+      await withGlobal('max_user_connections', 1, async () => {
+        await withConnection(async () => {
+          await assert.rejects(connect(server.ports.query_port, { user: 'walker', password: 'pw' }), { errno: 1203 });
+        }, { user: 'walker', password: 'pw', database: undefined });
+      });
+    } finally {
+      await root.query("DROP USER 'walker'@'%'");
+    }
+  },
+  async max_allowed_packet() {
+    await withGlobal('max_allowed_packet', 1024, async () => {
+      await withConnection(async (conn) => {
+        await assert.rejects(conn.query(`SELECT '${'x'.repeat(4000)}'`), { errno: 1153 });
+      });
+    });
+  },
+  async group_commit() {
+    await withConnection(async (conn) => {
+      await conn.query("SET group_commit = 'sync_mode'");
+      assert.match((await insertInfo(conn, 'INSERT INTO quick VALUES (1)')).label, /^group_commit_/);
+    });
+  },
+  async enable_prepared_stmt_audit_log() {
+    await withConnection(async (conn) => {
+      await conn.query('SET enable_prepared_stmt_audit_log = true');
+      await conn.execute('SELECT ? AS walker_audited', [1]);
+      assert.ok((await auditLines(server.dataDir, 'walker_audited', 1)).length >= 1, 'the prepared execution is audited');
+    });
+  },
+  async max_prepared_stmt_count() {
+    await withConnection(async (conn) => {
+      await conn.query('SET max_prepared_stmt_count = 0');
+      await assert.rejects(conn.query("PREPARE s FROM 'SELECT 1'"), { errno: 1461 });
+    });
+  },
+  async enable_unique_key_partial_update() {
+    await root.query('CREATE TABLE w.pu (k INT, a INT, b INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1');
+    await root.query('INSERT INTO w.pu VALUES (1, 10, 20)');
+    await withConnection(async (conn) => {
+      await conn.query('SET enable_unique_key_partial_update = true');
+      await conn.query('INSERT INTO pu (k, a) VALUES (1, 11)');
+    });
+    assert.deepEqual(await queryRows(root, 'SELECT k, a, b FROM w.pu'), [['1', '11', '20']], 'b kept: only a was updated');
+  },
+  async disable_nereids_rules() {
+    await withConnection(async (conn) => {
+      const plan = async (): Promise<string> => (await queryRows(conn, 'EXPLAIN SELECT k FROM t WHERE k > 1 + 1')).map((row) => row[0]).join('\n');
+      assert.match(await plan(), /predicate: \(k > 2\)/);
+      await conn.query("SET disable_nereids_rules = 'constant_folding'");
+      assert.match(await plan(), /predicate: \(k > CAST\(\(1 \+ 1\) AS INT\)\)/);
+    });
+  },
+  async names() {
+    await withConnection(async (conn) => {
+      await conn.query('SET NAMES utf8');
+      assert.deepEqual(await queryRows(conn, 'SELECT @@names, @@character_set_client, @@character_set_connection, @@character_set_results'), [['utf8', 'utf8', 'utf8', 'utf8']]);
+      await assert.rejects(conn.query('SET NAMES latin1'), { errno: 1115 });
+    });
+  },
+};
+
+/** A value other than the default, as SET syntax. */
+function otherValue(def: SessionVariableDef): string {
+  switch (def.type) {
+    case 'bool':
+      return def.defaultValue === true ? 'false' : 'true';
+    case 'int':
+      return String(Number(def.defaultValue) + 1);
+    case 'double':
+      return String(Number(def.defaultValue) + 0.5);
+    default:
+      return "'galene_walker'";
+  }
+}
+
+test('session variables: the honoured ones are exactly those with an effect shown here', () => {
+  const honoured = SESSION_VARIABLES.filter((def) => def.honoured && !def.readOnly).map((def) => def.name).sort();
+  assert.deepEqual(Object.keys(EFFECTS).sort(), honoured);
+});
+
+for (const def of SESSION_VARIABLES.filter((item) => item.honoured && !item.readOnly)) {
+  test(`session variable ${def.name} is honoured`, { timeout: 60_000 }, async () => EFFECTS[def.name]());
+}
+
+test('every read-only session variable refuses SET; every other one Galene does not act on answers a Note', async () => {
+  await withConnection(async (conn) => {
+    let noted = 0;
+    for (const def of SESSION_VARIABLES) {
+      if (def.readOnly) {
+        await assert.rejects(conn.query(`SET ${def.globalOnly ? 'GLOBAL ' : ''}${def.name} = ${otherValue(def)}`), { errno: 1231 }, def.name);
+        continue;
+      }
+      if (def.honoured) continue;
+      const scope = def.globalOnly ? 'GLOBAL ' : '';
+      const [header] = await conn.query(`SET ${scope}${def.name} = ${otherValue(def)}`);
+      assert.equal((header as mysql.ResultSetHeader).warningStatus, 1, `SET ${def.name} answers one warning`);
+      const warnings = await queryRows(conn, 'SHOW WARNINGS');
+      assert.deepEqual(warnings, [['Note', '1105', `Variable '${def.name}' is accepted for Doris compatibility; its value changes nothing in Galene`]], def.name);
+      await conn.query(`SET ${scope}${def.name} = DEFAULT`);
+      noted++;
+    }
+    assert.ok(noted >= 200, `${noted} variables answer a Note`);
+  });
+});
+
+/** Versions (rowsets) of a table's tablets, from SHOW TABLETS. */
+async function versions(table: string): Promise<{ count: number; bytes: number }> {
+  const rows = await queryRows(root, `SHOW TABLETS FROM w.${table}`);
+  return { count: rows.reduce((sum, row) => sum + Number(row[2]), 0), bytes: rows.reduce((sum, row) => sum + Number(row[4]), 0) };
+}
+
+let tableCounter = 0;
+/** CREATE TABLE w.<fresh name> (k INT, seq INT, v VARCHAR(200)) of `model` with `properties`; returns the name. */
+async function createTable(model: string, properties: Record<string, string>): Promise<string> {
+  const name = `p${++tableCounter}`;
+  const props = Object.entries(properties).map(([key, value]) => `"${key}" = "${value}"`).join(', ');
+  await root.query(`CREATE TABLE w.${name} (k INT, seq INT, v VARCHAR(200)) ${model}(k) DISTRIBUTED BY HASH(k) BUCKETS 1${props ? ` PROPERTIES (${props})` : ''}`);
+  return name;
+}
+
+/** Each table property Galene honours, and what it visibly does. */
+const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
+  async compression() {
+    const plain = await createTable('DUPLICATE KEY', { compression: 'NONE' });
+    const packed = await createTable('DUPLICATE KEY', { compression: 'ZSTD' });
+    // Distinct values (no dictionary page), each very compressible.
+    const rows = Array.from({ length: 500 }, (_, idx) => `(${idx}, 0, '${idx} ${'galene '.repeat(20)}')`).join(', ');
+    for (const table of [plain, packed]) await root.query(`INSERT INTO w.${table} VALUES ${rows}`);
+    const [none, zstd] = [(await versions(plain)).bytes, (await versions(packed)).bytes];
+    assert.ok(zstd * 2 < none, `ZSTD segments (${zstd} bytes) are much smaller than uncompressed ones (${none})`);
+  },
+  async enable_unique_key_merge_on_write() {
+    // A partial-column INSERT updates only its columns in a merge-on-write table; merge-on-read replaces the row.
+    const mow = await createTable('UNIQUE KEY', { enable_unique_key_merge_on_write: 'true' });
+    const mor = await createTable('UNIQUE KEY', { enable_unique_key_merge_on_write: 'false' });
+    await withConnection(async (conn) => {
+      await conn.query('SET enable_unique_key_partial_update = true');
+      for (const table of [mow, mor]) {
+        await conn.query(`INSERT INTO ${table} VALUES (1, 1, 'kept')`);
+        await conn.query(`INSERT INTO ${table} (k, seq) VALUES (1, 2)`);
+      }
+    });
+    assert.deepEqual(await queryRows(root, `SELECT v FROM w.${mow}`), [['kept']]);
+    assert.deepEqual(await queryRows(root, `SELECT v FROM w.${mor}`), [[null]]);
+  },
+  async 'function_column.sequence_col'() {
+    const table = await createTable('UNIQUE KEY', { 'function_column.sequence_col': 'seq' });
+    await root.query(`INSERT INTO w.${table} VALUES (1, 5, 'newer')`);
+    await root.query(`INSERT INTO w.${table} VALUES (1, 3, 'older')`);
+    assert.deepEqual(await queryRows(root, `SELECT seq, v FROM w.${table}`), [['5', 'newer']], 'the smaller sequence value did not replace the row');
+  },
+  async group_commit_mode() {
+    const table = await createTable('DUPLICATE KEY', { group_commit_mode: 'sync_mode', group_commit_interval_ms: '100' });
+    assert.match((await insertInfo(root, `INSERT INTO w.${table} VALUES (1, 1, 'a')`)).label, /^group_commit_/);
+  },
+  async group_commit_interval_ms() {
+    const table = await createTable('DUPLICATE KEY', { group_commit_mode: 'async_mode', group_commit_interval_ms: '1500' });
+    const started = Date.now();
+    await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'a')`);
+    assert.deepEqual(await queryRows(root, `SELECT count(*) FROM w.${table}`), [['0']], 'not visible before the interval');
+    await waitForRows(root, `SELECT count(*) FROM w.${table}`, (rows) => rows[0][0] === '1', 20_000);
+    assert.ok(Date.now() - started >= 1400, 'visible once the interval passed');
+  },
+  async group_commit_data_bytes() {
+    // A 10-minute interval: only the 1-byte size limit can commit the batch this soon.
+    const table = await createTable('DUPLICATE KEY', { group_commit_mode: 'async_mode', group_commit_interval_ms: '600000', group_commit_data_bytes: '1' });
+    await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'a')`);
+    await waitForRows(root, `SELECT count(*) FROM w.${table}`, (rows) => rows[0][0] === '1', 20_000);
+  },
+  async disable_auto_compaction() {
+    const kept = await createTable('DUPLICATE KEY', { disable_auto_compaction: 'true' });
+    const compacted = await createTable('DUPLICATE KEY', {});
+    for (let load = 0; load < 8; load++) {
+      for (const table of [kept, compacted]) await root.query(`INSERT INTO w.${table} VALUES (${load}, 0, 'x')`);
+    }
+    const deadline = Date.now() + 30_000;
+    while ((await versions(compacted)).count >= 8) {
+      assert.ok(Date.now() < deadline, 'the other table was compacted within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal((await versions(kept)).count, 8, 'the table with disable_auto_compaction kept its rowsets');
+  },
+  async light_schema_change() {
+    const table = await createTable('DUPLICATE KEY', { light_schema_change: 'false' });
+    await withConnection(async (conn) => {
+      await conn.query("SET group_commit = 'sync_mode'");
+      const [result] = await conn.query(`INSERT INTO ${table} VALUES (1, 1, 'a')`);
+      assert.doesNotMatch((result as { info: string }).info ?? '', /group_commit_/, 'no Group Commit for the table, as Doris');
+    });
+  },
+  async 'function_column.sequence_type'() {
+    await assert.rejects(createTable('UNIQUE KEY', { 'function_column.sequence_type': 'int' }), { errno: 1235 });
+  },
+};
+
+/** A CREATE TABLE key for a registry entry (a prefix entry gets its `enable` key). */
+const keyOf = (def: TablePropertyDef): string => (def.name.endsWith('.') ? `${def.name}enable` : def.name);
+
+test('table properties: the honoured ones are exactly those with an effect shown here', () => {
+  assert.deepEqual(Object.keys(PROPERTY_EFFECTS).sort(), TABLE_PROPERTIES.filter((def) => def.honoured).map((def) => def.name).sort());
+});
+
+for (const def of TABLE_PROPERTIES.filter((item) => item.honoured)) {
+  test(`table property ${def.name} is honoured`, { timeout: 60_000 }, async () => PROPERTY_EFFECTS[def.name]());
+}
+
+test('every other table property answers a Note on CREATE TABLE and ALTER TABLE, unless its value is what Galene does anyway', async () => {
+  let noted = 0;
+  for (const def of TABLE_PROPERTIES.filter((item) => !item.honoured)) {
+    const key = keyOf(def);
+    const value = key === 'replication_num' ? '3' : 'galene_walker';
+    const [header] = await root.query(`CREATE TABLE w.note_${noted} (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("${key}" = "${value}")`);
+    assert.equal((header as mysql.ResultSetHeader).warningStatus, 1, key);
+    const [warning] = await queryRows(root, 'SHOW WARNINGS');
+    assert.deepEqual(warning.slice(0, 2), ['Note', '1105'], key);
+    assert.match(warning[2]!, new RegExp(`^Table property '${key.replace(/\./g, '\\.')}' is accepted for Doris compatibility; it changes nothing in Galene`), key);
+    const [altered] = await root.query(`ALTER TABLE w.note_${noted} SET ("${key}" = "${value}")`);
+    assert.equal((altered as mysql.ResultSetHeader).warningStatus, 1, `ALTER ... ${key}`);
+    for (const inert of def.inert ?? []) {
+      const [quiet] = await root.query(`CREATE TABLE w.quiet_${noted}_${(def.inert ?? []).indexOf(inert)} (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("${key}" = "${inert}")`);
+      assert.equal((quiet as mysql.ResultSetHeader).warningStatus, 0, `${key} = ${inert} is what Galene does`);
+    }
+    noted++;
+  }
+  assert.ok(noted >= 20, `${noted} properties answer a Note`);
+  await assert.rejects(root.query('CREATE TABLE w.unknown_prop (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("no_such_property" = "1")'), /Unknown table property: no_such_property/);
+});
