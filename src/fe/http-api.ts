@@ -21,6 +21,7 @@ import { GaleneError } from '../common/errors';
 import { METRICS_CONTENT_TYPE } from '../common/metrics';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
 import { walSizeAnswer } from '../load/group-commit';
+import { loadTimeoutMessage } from '../load/load-result';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
@@ -152,14 +153,14 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
     return true;
   }
   const errorUrlBase = `http://${req.headers.host ?? `${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}`}`;
-  const outcome = prepareStreamLoad(service, fe.catalog, dbName, tableName, req.headers, errorUrlBase, auth.user);
+  const outcome = prepareStreamLoad(service, fe.catalog, dbName, tableName, req.headers, errorUrlBase, auth.user, (warning) => fe.serverLog.log('WARN', 'stream-load', warning));
   if (outcome.kind === 'done') {
     sendJsonAndClose(res, 200, outcome.result);
     return true;
   }
   const signal: { cancelled: string | null } = { cancelled: null };
   const timer = setTimeout(() => {
-    signal.cancelled = `[TIMEOUT]load timed out after ${outcome.timeoutMs / 1000} s (timeout header)`;
+    signal.cancelled = loadTimeoutMessage(outcome.timeoutMs / 1000);
     req.destroy();
   }, outcome.timeoutMs);
   const onClose = (): void => {
