@@ -17,6 +17,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
+import { PassThrough } from 'node:stream';
 import { GaleneError } from '../common/errors';
 import { METRICS_CONTENT_TYPE } from '../common/metrics';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
@@ -159,18 +160,25 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
     return true;
   }
   const signal: { cancelled: string | null } = { cancelled: null };
+  // The load reads its own stream of the body: a timeout ends it, and the connection stays up for the answer.
+  const body = req.pipe(new PassThrough());
+  const cancel = (reason: string): void => {
+    if (signal.cancelled === null) signal.cancelled = reason;
+    body.destroy(new Error(reason));
+  };
   const timer = setTimeout(() => {
-    signal.cancelled = loadTimeoutMessage(outcome.timeoutMs / 1000);
-    req.destroy();
+    cancel(loadTimeoutMessage(outcome.timeoutMs / 1000));
+    req.unpipe(body);
+    req.resume();
   }, outcome.timeoutMs);
   const onClose = (): void => {
-    if (!req.complete && signal.cancelled === null) signal.cancelled = 'the client closed the connection before the body was complete';
+    if (!req.complete) cancel('the client closed the connection before the body was complete');
   };
   req.once('close', onClose);
   res.on('error', () => undefined);
   if (expectContinue) res.writeContinue();
   try {
-    const result = await outcome.run(req, signal);
+    const result = await outcome.run(body, signal);
     fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes);
     if (!res.destroyed) {
       if (req.complete) {

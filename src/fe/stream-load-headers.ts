@@ -65,12 +65,13 @@ function booleanHeader(headers: IncomingHttpHeaders, name: string, fallback: boo
 }
 
 /**
- * A separator or delimiter header as bytes: `\xNN...` is hex (Doris), and `\t`, `\n`, `\r`, `\\` are
+ * A separator or delimiter header as bytes: `\xNN...` is hex (Doris; `\xNN\xNN` too), and `\t`, `\n`, `\r`, `\\` are
  * accepted as escapes because an HTTP header cannot carry a raw tab at its edges or a newline.
  */
 export function parseSeparator(text: string, what: string): Buffer {
   if (/^\\x/i.test(text)) {
-    const hex = text.slice(2);
+    // `\x0102` (Doris) or `\x01\x02`.
+    const hex = /^(\\x[0-9a-fA-F]{2})+$/i.test(text) ? text.replace(/\\x/gi, '') : text.slice(2);
     if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) throw invalid(`Invalid ${what}: ${text}`);
     return Buffer.from(hex, 'hex');
   }

@@ -7,7 +7,7 @@
  * decompresses in bounded memory, taking turns with the rest of the event loop between slices.
  * A body that does not decompress fails the load with `[DATA_QUALITY_ERROR]`, naming the format.
  */
-import { Readable, Transform, pipeline } from 'node:stream';
+import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import unbzip2Stream from 'unbzip2-stream';
@@ -25,13 +25,22 @@ const corrupt = (type: CompressType, err: unknown): GaleneError =>
   err instanceof GaleneError ? err : new GaleneError('LOAD_DATA_QUALITY', [`the body is not valid ${type} data (compress_type: ${type}): ${err instanceof Error ? err.message : String(err)}`]);
 
 
-/** A node stream decoder's output, chunk by chunk; its errors become the load's. */
+/**
+ * A stream decoder's output, chunk by chunk (zlib's streams, or the classic through stream of
+ * unbzip2-stream, hence `wrap`); backpressure holds the body while the parser is behind, and an error of
+ * either side ends the iteration with it.
+ */
 async function* throughStream(body: AsyncIterable<Buffer>, type: CompressType, decoder: NodeJS.ReadWriteStream): AsyncGenerator<Buffer> {
-  const out = pipeline(Readable.from(body, { objectMode: false }), decoder as unknown as Transform, () => undefined) as unknown as AsyncIterable<Buffer>;
+  const source = Readable.from(body, { objectMode: false });
+  const out = new Readable().wrap(decoder);
+  source.on('error', (err) => out.destroy(err));
+  source.pipe(decoder);
   try {
-    for await (const chunk of out) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    for await (const chunk of out) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
   } catch (err) {
     throw corrupt(type, err);
+  } finally {
+    source.destroy();
   }
 }
 

@@ -200,6 +200,8 @@ export class StreamLoadService {
     result.ErrorURL = this.writeErrorLog(state);
     const tooManyFiltered = filterRatioFailure(converter, options.maxFilterRatio);
     if (tooManyFiltered !== null) return this.finishFailed(state, result, tooManyFiltered, timing.readMs, writeMs);
+    // The timeout may pass while the last rows are written: the load is aborted all the same.
+    if (signal.cancelled !== null) return this.finishFailed(state, result, bodyFailureMessage(signal, null, (error) => error.message), timing.readMs, writeMs);
     const commitStart = performance.now();
     try {
       if (options.twoPhaseCommit) load.precommit();
