@@ -49,6 +49,20 @@ function computeGroupCase(name: string): HeaderCase {
   };
 }
 
+/** The sequence column header and its short name: the table's column orders the rows, another is refused. */
+function sequenceCase(name: string, wrongColumn: string): HeaderCase {
+  return {
+    table: 's',
+    setup: "INSERT INTO w.s VALUES (1, 'a', 10)",
+    headers: csv([`${name}:seq`]),
+    body: '1,b,5\n2,c,1\n',
+    effect: async (_res, ctx) => {
+      assert.deepEqual(await ctx.rows('SELECT k, v FROM w.s ORDER BY k'), [['1', 'a'], ['2', 'c']], 'a smaller sequence value does not replace');
+      assert.match(String((await ctx.load(csv([`${name}:${wrongColumn}`]))).json.Message), /is not the sequence column seq/);
+    },
+  };
+}
+
 const CASES: Record<string, HeaderCase> = {
   label: { table: 't', headers: csv(['label:walk_label']), body: '1,a,1\n', effect: async (res) => assert.equal(res.json.Label, 'walk_label') },
   format: { table: 'j', headers: ['format:json'], body: '{"id": 1, "name": "a"}', effect: async (res, ctx) => assert.deepEqual(await ctx.rows('SELECT id, name FROM w.j'), [['1', 'a']]) },
@@ -109,26 +123,8 @@ const CASES: Record<string, HeaderCase> = {
     body: '1,d\n2,b\n',
     effect: async (_res, ctx) => assert.deepEqual(await ctx.rows('SELECT k, v FROM w.u'), [['2', 'b']]),
   },
-  'function_column.sequence_col': {
-    table: 's',
-    setup: "INSERT INTO w.s VALUES (1, 'a', 10)",
-    headers: csv(['function_column.sequence_col:seq']),
-    body: '1,b,5\n',
-    effect: async (_res, ctx) => {
-      assert.deepEqual(await ctx.rows('SELECT v FROM w.s'), [['a']]);
-      assert.match(String((await ctx.load(csv(['function_column.sequence_col:v']))).json.Message), /is not the sequence column seq/);
-    },
-  },
-  sequence_col: {
-    table: 's',
-    setup: "INSERT INTO w.s VALUES (1, 'a', 10)",
-    headers: csv(['sequence_col:seq']),
-    body: '1,b,50\n',
-    effect: async (_res, ctx) => {
-      assert.deepEqual(await ctx.rows('SELECT v FROM w.s'), [['b']]);
-      assert.match(String((await ctx.load(csv(['sequence_col:k']))).json.Message), /is not the sequence column seq/);
-    },
-  },
+  'function_column.sequence_col': sequenceCase('function_column.sequence_col', 'v'),
+  sequence_col: sequenceCase('sequence_col', 'k'),
   hidden_columns: { table: 'u', setup: "INSERT INTO w.u VALUES (1, 'a')", headers: csv(['hidden_columns:__DORIS_DELETE_SIGN__']), body: '1,a,1\n2,b,0\n', effect: async (_res, ctx) => assert.deepEqual(await ctx.rows('SELECT k, v FROM w.u'), [['2', 'b']]) },
   partial_columns: { table: 'p', setup: 'INSERT INTO w.p VALUES (1, 10, 20)', headers: csv(['partial_columns:true', 'columns: k, a']), body: '1,11\n', effect: async (_res, ctx) => assert.deepEqual(await ctx.rows('SELECT k, a, b FROM w.p'), [['1', '11', '20']]) },
   unique_key_update_mode: {
