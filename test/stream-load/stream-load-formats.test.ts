@@ -91,6 +91,12 @@ describe('Stream Load formats', () => {
     const truncatedLz4 = await curlLoad(url('t'), file('cut.csv.lz4', lz4.subarray(0, lz4.length - 100)), ['column_separator:,', 'compress_type:lz4']);
     assert.match(String(truncatedLz4.json.Message), /the body ends inside an LZ4 frame/, truncatedLz4.body);
     assert.equal(await count(conn, 'f.t'), 0);
+    // Group Commit loads read the same decompressed body.
+    await conn.query("CREATE TABLE f.g (k INT NOT NULL, name VARCHAR(40), v DOUBLE) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('group_commit_interval_ms' = '100')");
+    const grouped = await curlLoad(url('g'), compress(file('small.csv', '1,a,1\n2,b,2\n'), path.join(files, 'small.csv.zst'), 'zstd', ['-c', '-q']), ['column_separator:,', 'compress_type:zstd', 'group_commit:sync_mode']);
+    assert.equal(grouped.json.GroupCommit, true, grouped.body);
+    assert.equal(grouped.json.NumberLoadedRows, 2, grouped.body);
+    assert.equal(await count(conn, 'f.g'), 2);
     // JSON bodies decompress too.
     const json = file('rows.json', '{"id": 1, "name": "gz"}\n{"id": 2, "name": "json"}\n');
     const jsonGz = await curlLoad(url('j'), compress(json, path.join(files, 'rows.json.gz'), 'gzip', ['-c']), ['format:json', 'read_json_by_line:true', 'compress_type:gz']);
