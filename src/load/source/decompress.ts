@@ -4,31 +4,31 @@
  * Doris's inflate with its default window bits), `bz2` (bzip2), `lz4` (Doris's LZ4FRAME: the LZ4 frame
  * format the `lz4` tool writes; lz4-frame.ts) and `zstd` (Zstandard frames). Input is fed in small
  * slices and output handed on as it is produced, so a body of any size (and any compression ratio)
- * decompresses in bounded memory, taking turns with the rest of the event loop between slices.
+ * decompresses in bounded memory; gz and deflate run in zlib's native threads, the pure-JavaScript
+ * decoders (push-decoders.ts) in a worker thread per body, never on the event loop.
  * A body that does not decompress fails the load with `[DATA_QUALITY_ERROR]`, naming the format.
  */
+import * as path from 'node:path';
 import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import * as zlib from 'node:zlib';
-import { Decompress as ZstdDecompress } from 'fzstd';
-import unbzip2Stream from 'unbzip2-stream';
 import { GaleneError } from '../../common/errors';
-import { Lz4FrameDecoder } from './lz4-frame';
+import type { DecompressReply } from './decompress-worker';
+import type { PushDecoderType } from './push-decoders';
 
 /** The compress_type values Galene decompresses (Doris's names, lower case); `plain` is none. */
 export const COMPRESS_TYPES = ['plain', 'gz', 'deflate', 'bz2', 'lz4', 'zstd'] as const;
 export type CompressType = (typeof COMPRESS_TYPES)[number];
 
-/** Compressed bytes pushed into a decoder at a time: bounds what one push may expand to. */
-const SLICE_BYTES = 16 * 1024;
+/** Compressed bytes handed to a worker decoder at a time: bounds what one answer may expand to. */
+const SLICE_BYTES = 64 * 1024;
 
 const corrupt = (type: CompressType, err: unknown): GaleneError =>
   err instanceof GaleneError ? err : new GaleneError('LOAD_DATA_QUALITY', [`the body is not valid ${type} data (compress_type: ${type}): ${err instanceof Error ? err.message : String(err)}`]);
 
-
 /**
- * A stream decoder's output, chunk by chunk (zlib's streams, or the classic through stream of
- * unbzip2-stream, hence `wrap`); backpressure holds the body while the parser is behind, and an error of
- * either side ends the iteration with it.
+ * A zlib stream's output, chunk by chunk; backpressure holds the body while the parser is behind, and an
+ * error of either side ends the iteration with it.
  */
 async function* throughStream(body: AsyncIterable<Buffer>, type: CompressType, decoder: NodeJS.ReadWriteStream): AsyncGenerator<Buffer> {
   const source = Readable.from(body, { objectMode: false });
@@ -44,58 +44,52 @@ async function* throughStream(body: AsyncIterable<Buffer>, type: CompressType, d
   }
 }
 
-/** A push decoder (write slices, collect output) driven over the body; `finish` flushes it at the end. */
-async function* throughPush(body: AsyncIterable<Buffer>, type: CompressType, push: (slice: Uint8Array, final: boolean) => void, taken: () => Uint8Array[]): AsyncGenerator<Buffer> {
-  const drain = function* (): Generator<Buffer> {
-    for (const piece of taken()) if (piece.length > 0) yield Buffer.from(piece.buffer, piece.byteOffset, piece.length);
+/**
+ * A pure-JavaScript decoder (bz2, lz4, zstd) run in a worker thread of its own for this body: slices go
+ * to it one at a time and each answer is awaited, so one slice's output at most is in flight (bounded
+ * memory, and the client is not read faster than the body is decoded).
+ */
+async function* inWorker(body: AsyncIterable<Buffer>, type: PushDecoderType): AsyncGenerator<Buffer> {
+  const worker = new Worker(path.join(__dirname, 'decompress-worker.js'), { workerData: { type } });
+  let waiting: { resolve: (pieces: Uint8Array[]) => void; reject: (err: Error) => void } | null = null;
+  let failed: Error | null = null;
+  const fail = (err: Error): void => {
+    failed ??= err;
+    waiting?.reject(err);
+    waiting = null;
+  };
+  worker.on('message', (reply: DecompressReply) => {
+    if (reply.error !== undefined) return fail(new Error(reply.error));
+    const pending = waiting;
+    waiting = null;
+    pending?.resolve(reply.pieces ?? []);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the decompression worker exited (${code})`)));
+  const decode = (slice: Uint8Array | null): Promise<Uint8Array[]> =>
+    new Promise((resolve, reject) => {
+      if (failed !== null) return reject(failed);
+      waiting = { resolve, reject };
+      if (slice === null) worker.postMessage(null);
+      else {
+        // A copy the worker takes over: the chunk itself may be a view of a pooled buffer.
+        const copy = slice.slice();
+        worker.postMessage(copy, [copy.buffer]);
+      }
+    });
+  const buffers = function* (pieces: Uint8Array[]): Generator<Buffer> {
+    for (const piece of pieces) if (piece.length > 0) yield Buffer.from(piece.buffer, piece.byteOffset, piece.length);
   };
   try {
     for await (const chunk of body) {
-      for (let offset = 0; offset < chunk.length; offset += SLICE_BYTES) {
-        push(chunk.subarray(offset, Math.min(chunk.length, offset + SLICE_BYTES)), false);
-        yield* drain();
-      }
+      for (let offset = 0; offset < chunk.length; offset += SLICE_BYTES) yield* buffers(await decode(chunk.subarray(offset, Math.min(chunk.length, offset + SLICE_BYTES))));
     }
-    push(new Uint8Array(0), true);
-    yield* drain();
+    yield* buffers(await decode(null));
   } catch (err) {
     throw corrupt(type, err);
+  } finally {
+    void worker.terminate();
   }
-}
-
-function zstdBody(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let pieces: Uint8Array[] = [];
-  // The piece outlives the next push: keep a copy.
-  const decoder = new ZstdDecompress((data) => pieces.push(data.slice()));
-  return throughPush(
-    body,
-    'zstd',
-    // fzstd checks at the final push that the body did not end inside a frame.
-    (slice, final) => decoder.push(slice, final),
-    () => {
-      const out = pieces;
-      pieces = [];
-      return out;
-    },
-  );
-}
-
-function lz4Body(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const decoder = new Lz4FrameDecoder();
-  let pieces: Uint8Array[] = [];
-  return throughPush(
-    body,
-    'lz4',
-    (slice, final) => {
-      if (final) decoder.finish();
-      else decoder.push(slice, (piece) => pieces.push(piece));
-    },
-    () => {
-      const out = pieces;
-      pieces = [];
-      return out;
-    },
-  );
 }
 
 /** The body as the parser reads it: decompressed by `type` (as it is for `plain`). */
@@ -108,10 +102,8 @@ export function decompressBody(body: AsyncIterable<Buffer>, type: CompressType):
     case 'deflate':
       return throughStream(body, type, zlib.createInflate());
     case 'bz2':
-      return throughStream(body, type, unbzip2Stream());
-    case 'zstd':
-      return zstdBody(body);
     case 'lz4':
-      return lz4Body(body);
+    case 'zstd':
+      return inWorker(body, type);
   }
 }
