@@ -16,7 +16,9 @@ const decode = pushDecoder((workerData as { type: PushDecoderType }).type);
 parentPort!.on('message', (slice: Uint8Array | null) => {
   try {
     const pieces = decode(slice ?? new Uint8Array(0), slice === null);
-    parentPort!.postMessage({ pieces } satisfies DecompressReply, pieces.map((piece) => piece.buffer as ArrayBuffer));
+    // Hand over the memory of the pieces that own all of theirs (a small Buffer may be a view of the pool).
+    const owned = new Set(pieces.filter((piece) => piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength).map((piece) => piece.buffer as ArrayBuffer));
+    parentPort!.postMessage({ pieces } satisfies DecompressReply, [...owned]);
   } catch (err) {
     parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies DecompressReply);
   }

@@ -72,8 +72,8 @@ async function* inWorker(body: AsyncIterable<Buffer>, type: PushDecoderType): As
       waiting = { resolve, reject };
       if (slice === null) worker.postMessage(null);
       else {
-        // A copy the worker takes over: the chunk itself may be a view of a pooled buffer.
-        const copy = slice.slice();
+        // A copy the worker takes over (a Buffer's slice() is a view): the chunk may share its memory.
+        const copy = new Uint8Array(slice);
         worker.postMessage(copy, [copy.buffer]);
       }
     });

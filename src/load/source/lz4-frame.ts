@@ -178,7 +178,7 @@ export class Lz4FrameDecoder {
         const data = block.subarray(0, this.blockLength);
         const historyLength = this.independent ? 0 : this.history.length;
         let decoded: Uint8Array;
-        if (this.blockRaw) decoded = data.slice();
+        if (this.blockRaw) decoded = new Uint8Array(data);
         else {
           const dst = new Uint8Array(historyLength + this.blockMax);
           if (historyLength > 0) dst.set(this.history, 0);

@@ -43,7 +43,7 @@ function lz4Decoder(): PushDecoder {
 function zstdDecoder(): PushDecoder {
   let pieces: Uint8Array[] = [];
   // A piece outlives the next push: keep a copy. At the final push fzstd checks that no frame is cut off.
-  const decoder = new ZstdDecompress((data) => pieces.push(data.slice()));
+  const decoder = new ZstdDecompress((data) => pieces.push(new Uint8Array(data)));
   return (slice, final) => {
     decoder.push(slice, final);
     const out = pieces;
