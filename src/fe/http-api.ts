@@ -18,10 +18,12 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
+import { PassThrough } from 'node:stream';
 import { GaleneError } from '../common/errors';
 import { METRICS_CONTENT_TYPE } from '../common/metrics';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
 import { walSizeAnswer } from '../load/group-commit';
+import { loadTimeoutMessage } from '../load/load-result';
 import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
@@ -169,18 +171,25 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
     return true;
   }
   const errorUrlBase = `http://${req.headers.host ?? `${requestHostName(fe, req)}:${fe.config.getInt('webserver_port')}`}`;
-  const outcome = prepareStreamLoad(service, fe.catalog, dbName, tableName, req.headers, errorUrlBase, auth.user);
+  const outcome = prepareStreamLoad(service, fe.catalog, dbName, tableName, req.headers, errorUrlBase, auth.user, (warning) => fe.serverLog.log('WARN', 'stream-load', warning));
   if (outcome.kind === 'done') {
     sendJsonAndClose(res, 200, outcome.result);
     return true;
   }
   const signal: { cancelled: string | null } = { cancelled: null };
+  // The load reads its own stream of the body: a timeout ends it, and the connection stays up for the answer.
+  const body = req.pipe(new PassThrough());
+  const cancel = (reason: string): void => {
+    if (signal.cancelled === null) signal.cancelled = reason;
+    body.destroy(new Error(reason));
+  };
   const timer = setTimeout(() => {
-    signal.cancelled = `[TIMEOUT]load timed out after ${outcome.timeoutMs / 1000} s (timeout header)`;
-    req.destroy();
+    cancel(loadTimeoutMessage(outcome.timeoutMs / 1000));
+    req.unpipe(body);
+    req.resume();
   }, outcome.timeoutMs);
   const onClose = (): void => {
-    if (!req.complete && signal.cancelled === null) signal.cancelled = 'the client closed the connection before the body was complete';
+    if (!req.complete) cancel('the client closed the connection before the body was complete');
   };
   req.once('close', onClose);
   res.on('error', () => undefined);
@@ -189,7 +198,7 @@ async function handleLoadRequest(fe: Frontend, role: 'fe' | 'be' | 'brpc', req: 
   fe.loadCounts.streamLoadStarted();
   let counted = false;
   try {
-    const result = await outcome.run(req, signal);
+    const result = await outcome.run(body, signal);
     counted = true;
     fe.loadCounts.streamLoadFinished(result.NumberLoadedRows, result.LoadBytes, result.Status === 'Success' || result.Status === 'Publish Timeout', Date.now() - started);
     if (!res.destroyed) {

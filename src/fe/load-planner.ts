@@ -1,8 +1,9 @@
 /**
  * Stream Load planning on the FE: a request's headers -> a load plan (src/load/load-plan.ts), the way
  * Doris's FE plans a load its BE then runs. Here the headers are validated (stream-load-headers.ts), the
- * target table is found, the table-model options (merge_type DELETE, partial_columns, sequence_col) are
- * checked against it, and the `columns` mapping and the `where` filter are bound with the SQL binder.
+ * target table is found, the table-model options (merge_type DELETE / MERGE, hidden columns,
+ * partial_columns, sequence_col) are checked against it, and the `columns` mapping, the `where` filter and
+ * the delete sign (`delete`, a loaded __DORIS_DELETE_SIGN__) are bound with the SQL binder.
  * What is left for load/ is plain data and bound expressions: it compiles them and runs the load
  * (src/load/start-stream-load.ts), so no SQL is parsed or bound under src/load.
  *
@@ -24,8 +25,11 @@ import type { StreamLoadService } from '../load/stream-load/stream-load-service'
 import type { TableState } from '../meta/catalog';
 import { isMergeOnWrite, sequenceColumnName } from '../meta/delete-bitmap';
 import { findColumn, type TableSchema } from '../meta/schema';
+import type { Expr } from '../sql/ast';
 import { ExprBinder, toBoolean } from '../sql/binder-expr';
 import { Scope, type ScopeColumn } from '../sql/binder-scope';
+import { parseExpression } from '../sql/parser';
+import { DELETE_SIGN_COLUMN, SEQUENCE_HIDDEN_COLUMN } from '../load/hidden-columns';
 import { ColumnMappingItem, parseStreamLoadHeaders, StreamLoadHeaders } from './stream-load-headers';
 
 /** What planning a load may ask of the catalog. */
@@ -64,16 +68,19 @@ function withoutPlaceholders(expr: BoundExpr): BoundExpr {
 /**
  * partial_columns needs a merge-on-write UNIQUE KEY table and the key columns among the loaded ones;
  * sequence_col must name the table's sequence column (`function_column.sequence_col`), which then
- * decides which row of a key stays visible.
+ * decides which row of a key stays visible. Loads that delete keys (merge_type DELETE / MERGE, a loaded
+ * __DORIS_DELETE_SIGN__) need a merge-on-write UNIQUE KEY table.
  */
-function checkTableModelOptions(schema: TableSchema, options: LoadOptions, columns: readonly ColumnMappingItem[] | null): void {
-  if (options.mergeType === 'DELETE') {
+function checkTableModelOptions(schema: TableSchema, options: LoadOptions, columns: readonly ColumnMappingItem[] | null, deleteSignLoaded: boolean): void {
+  if (options.mergeType !== 'APPEND' || deleteSignLoaded) {
+    const what = options.mergeType !== 'APPEND' ? `merge_type ${options.mergeType}` : DELETE_SIGN_COLUMN;
     // Doris's words (LoadStmt): the delete merge types need the UNIQUE KEY model.
-    if (schema.keysType !== 'UNIQUE') throw invalid('load by MERGE or DELETE is only supported in unique tables.');
-    if (!isMergeOnWrite(schema)) throw invalid('merge_type DELETE is only supported on merge-on-write unique tables yet (enable_unique_key_merge_on_write = true)');
-    if (sequenceColumnName(schema) !== null) throw invalid('merge_type DELETE on a table with a sequence column is not supported yet');
-    if (options.partialColumns) throw invalid('partial_columns can not be used with merge_type DELETE');
-    if (options.twoPhaseCommit) throw invalid('two_phase_commit is not supported with merge_type DELETE yet');
+    if (schema.keysType !== 'UNIQUE') throw invalid(options.mergeType !== 'APPEND' ? 'load by MERGE or DELETE is only supported in unique tables.' : `${DELETE_SIGN_COLUMN} is only loaded into unique tables.`);
+    if (!isMergeOnWrite(schema)) throw invalid(`${what} is only supported on merge-on-write unique tables yet (enable_unique_key_merge_on_write = true)`);
+    if (sequenceColumnName(schema) !== null) throw invalid(`${what} on a table with a sequence column is not supported yet`);
+    if (options.partialColumns) throw invalid(`partial_columns can not be used with ${what}`);
+    if (options.twoPhaseCommit) throw invalid(`two_phase_commit is not supported with ${what} yet`);
+    if (options.mergeType !== 'APPEND' && deleteSignLoaded) throw invalid(`merge_type ${options.mergeType} decides the delete sign itself: do not load ${DELETE_SIGN_COLUMN} too`);
   }
   if (options.partialColumns) {
     if (!isMergeOnWrite(schema)) throw invalid('Only unique key merge on write support partial update');
@@ -90,6 +97,25 @@ function checkTableModelOptions(schema: TableSchema, options: LoadOptions, colum
   }
 }
 
+/**
+ * The source columns of a load: the `columns` header, else the table's columns followed by the
+ * `hidden_columns`. `__DORIS_SEQUENCE_COL__` names the table's sequence column (Galene keeps the sequence
+ * in that column); when that column is loaded from its own field too, the hidden one is read and not
+ * stored, with a warning.
+ */
+function sourceItems(schema: TableSchema, headers: StreamLoadHeaders, warnings: string[]): readonly ColumnMappingItem[] {
+  const items = headers.columns ?? [...schema.columns.map((column): ColumnMappingItem => ({ name: column.name, expr: null, exprText: '' })), ...headers.hiddenColumns.map((name): ColumnMappingItem => ({ name, expr: null, exprText: '' }))];
+  const seqIdx = items.findIndex((item) => item.name.toUpperCase() === SEQUENCE_HIDDEN_COLUMN);
+  if (seqIdx < 0) return items;
+  const sequence = schema.keysType === 'UNIQUE' ? sequenceColumnName(schema) : null;
+  if (sequence === null) throw invalid(`${SEQUENCE_HIDDEN_COLUMN} is loaded but there is no sequence column in the table (set function_column.sequence_col on a UNIQUE KEY table)`);
+  if (items.some((item) => item.name.toLowerCase() === sequence.toLowerCase())) {
+    warnings.push(`${SEQUENCE_HIDDEN_COLUMN}: not stored: the sequence column ${sequence} is loaded from its own field`);
+    return items;
+  }
+  return items.map((item, itemIdx) => (itemIdx === seqIdx ? { ...item, name: sequence } : item));
+}
+
 const scopeColumn = (name: string, index: number, type: ScopeColumn['type'], nullable: boolean): ScopeColumn => ({
   name,
   qualifier: null,
@@ -100,21 +126,31 @@ const scopeColumn = (name: string, index: number, type: ScopeColumn['type'], nul
   origin: { name, type, nullable },
 });
 
+/** A boolean header expression (`where`, `delete`) bound over `scope`, or the Doris-style refusal naming it. */
+function bindCondition(binder: ExprBinder, expr: Expr, text: string, what: string, scope: Scope): LoadFilter {
+  try {
+    return { expr: withoutPlaceholders(toBoolean(binder.bind(expr, { scope, clause: 'where clause' }))), text };
+  } catch (err) {
+    throw invalid(`Invalid ${what} '${text}': ${messageOf(err)}`);
+  }
+}
+
 /**
- * The `columns` mapping and the `where` filter, bound against the table: which source column fills
- * which table column, the derived columns' expressions over the source columns, the filter over the
- * table columns then the source-only ones. Throws LOAD_INVALID_ARGUMENT with Doris's messages.
+ * The `columns` mapping, the `where` filter and the delete sign, bound against the table: which source
+ * column fills which table column, the derived columns' expressions over the source columns, the filter
+ * and the delete sign over the table columns then the source-only ones. Throws LOAD_INVALID_ARGUMENT with
+ * Doris's messages.
  */
-function bindColumns(schema: TableSchema, headers: StreamLoadHeaders): Pick<LoadPlan, 'sourceColumns' | 'derivedColumns' | 'filter'> {
+function bindColumns(schema: TableSchema, headers: StreamLoadHeaders, items: readonly ColumnMappingItem[]): Pick<LoadPlan, 'sourceColumns' | 'derivedColumns' | 'filter' | 'deleteSign'> {
   const { options } = headers;
-  const items = headers.columns ?? schema.columns.map((column): ColumnMappingItem => ({ name: column.name, expr: null, exprText: '' }));
   const derivedItems = items.filter((item) => item.expr !== null);
   const derivedTargets = new Set(derivedItems.map((item) => item.name.toLowerCase()));
-  const sourceItems = items.filter((item) => item.expr === null);
-  if (sourceItems.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
+  const sourceItemList = items.filter((item) => item.expr === null);
+  if (sourceItemList.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
+  const signLoaded = sourceItemList.some((item) => item.name.toUpperCase() === DELETE_SIGN_COLUMN);
   // Source columns that fill no table column are kept only when an expression may read them.
-  const batchStage = derivedItems.length > 0 || headers.where !== null;
-  const sourceColumns = sourceItems.map((item): SourceColumn => {
+  const batchStage = derivedItems.length > 0 || headers.where !== null || headers.deleteCondition !== null || signLoaded;
+  const sourceColumns = sourceItemList.map((item): SourceColumn => {
     const column = findColumn(schema, item.name);
     if (column && !derivedTargets.has(item.name.toLowerCase())) return { name: item.name, mode: 'direct', colIdx: schema.columns.indexOf(column), type: column.type };
     return { name: item.name, mode: batchStage ? 'scratch' : 'skip', colIdx: -1, type: Types.STRING };
@@ -137,21 +173,18 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders): Pick<Load
     const given = sourceColumns.some((source) => source.colIdx === colIdx) || derivedColumns.some((derived) => derived.colIdx === colIdx);
     if (!given && !column.nullable && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
   }
-  let filter: LoadFilter | null = null;
-  if (headers.where !== null) {
-    // `where` sees the table columns after mapping and conversion, then the source-only columns.
-    const scratch = sourceColumns.filter((source) => source.mode === 'scratch');
-    const scope = new Scope([
-      ...schema.columns.map((column, index) => scopeColumn(column.name, index, column.type, column.nullable)),
-      ...scratch.map((source, scratchIdx) => scopeColumn(source.name, schema.columns.length + scratchIdx, source.type, true)),
-    ]);
-    try {
-      filter = { expr: withoutPlaceholders(toBoolean(binder.bind(headers.where, { scope, clause: 'where clause' }))), text: headers.whereText };
-    } catch (err) {
-      throw invalid(`Invalid where '${headers.whereText}': ${messageOf(err)}`);
-    }
-  }
-  return { sourceColumns, derivedColumns, filter };
+  // `where` and the delete sign see the table columns after mapping and conversion, then the source-only columns.
+  const scratch = sourceColumns.filter((source) => source.mode === 'scratch');
+  const rowScope = new Scope([
+    ...schema.columns.map((column, index) => scopeColumn(column.name, index, column.type, column.nullable)),
+    ...scratch.map((source, scratchIdx) => scopeColumn(source.name, schema.columns.length + scratchIdx, source.type, true)),
+  ]);
+  const filter = headers.where === null ? null : bindCondition(binder, headers.where, headers.whereText, 'where', rowScope);
+  let deleteSign: LoadFilter | null = null;
+  if (options.mergeType === 'DELETE') deleteSign = bindCondition(binder, parseExpression('TRUE'), 'merge_type: DELETE', 'delete', rowScope);
+  else if (headers.deleteCondition !== null) deleteSign = bindCondition(binder, headers.deleteCondition, headers.deleteText, 'delete', rowScope);
+  else if (signLoaded) deleteSign = bindCondition(binder, parseExpression(`\`${DELETE_SIGN_COLUMN}\` = 1`), `${DELETE_SIGN_COLUMN} = 1`, 'delete', rowScope);
+  return { sourceColumns, derivedColumns, filter, deleteSign };
 }
 
 /**
@@ -172,8 +205,10 @@ export function planStreamLoad(catalog: LoadPlanningCatalog, dbName: string, tab
     if (!catalog.hasDatabase(dbName)) throw new GaleneError('LOAD_NOT_FOUND', [`unknown databases, dbName=${dbName}`]);
     const table = catalog.findTable(dbName, tableName);
     if (!table) throw new GaleneError('LOAD_NOT_FOUND', [`unknown table, tableName=${tableName}`]);
-    checkTableModelOptions(table.schema, options, parsed.columns);
-    return { kind: 'plan', plan: { table, label, options, ...bindColumns(table.schema, parsed) } };
+    const warnings = [...options.warnings];
+    const items = sourceItems(table.schema, parsed, warnings);
+    checkTableModelOptions(table.schema, options, parsed.columns, items.some((item) => item.expr === null && item.name.toUpperCase() === DELETE_SIGN_COLUMN));
+    return { kind: 'plan', plan: { table, label, options: { ...options, warnings }, ...bindColumns(table.schema, parsed, items) } };
   } catch (err) {
     return refusedLoad(label, options, messageOf(err), started);
   }
@@ -182,11 +217,23 @@ export function planStreamLoad(catalog: LoadPlanningCatalog, dbName: string, tab
 /**
  * A Stream Load request as it arrives at the BE's HTTP endpoint: plan it, then start it (Group Commit
  * or a transaction of its own) so that it waits for its body. `errorUrlBase` is `http://host:port` of
- * this BE's web server, `user` the authenticated loader.
+ * this BE's web server, `user` the authenticated loader; `logWarning` writes the warnings of headers
+ * accepted without effect to the server log.
  */
-export function prepareStreamLoad(service: StreamLoadService, catalog: LoadPlanningCatalog, dbName: string, tableName: string, headers: IncomingHttpHeaders, errorUrlBase: string, user: string): PrepareOutcome {
+export function prepareStreamLoad(
+  service: StreamLoadService,
+  catalog: LoadPlanningCatalog,
+  dbName: string,
+  tableName: string,
+  headers: IncomingHttpHeaders,
+  errorUrlBase: string,
+  user: string,
+  logWarning: (line: string) => void = () => undefined,
+): PrepareOutcome {
   const started = performance.now();
   const planned = planStreamLoad(catalog, dbName, tableName, headers, started);
   if (planned.kind !== 'plan') return planned;
+  const { warnings } = planned.plan.options;
+  if (warnings.length > 0) logWarning(`stream load ${dbName}.${tableName} label ${planned.plan.label}: headers accepted without effect: ${warnings.join('; ')}`);
   return startStreamLoad(service, planned.plan, headers, errorUrlBase, user, started);
 }

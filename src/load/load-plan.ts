@@ -13,8 +13,9 @@
 import type { DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { TableState } from '../meta/catalog';
+import type { CompressType } from './source/decompress';
 
-export type StreamLoadFormat = 'csv' | 'csv_with_names' | 'json';
+export type StreamLoadFormat = 'csv' | 'csv_with_names' | 'csv_with_names_and_types' | 'json';
 
 /** A parsed JSONPath: keys and array indexes from the root (`$.a.b[0]` -> ['a', 'b', 0]). */
 export type JsonPath = readonly (string | number)[];
@@ -26,9 +27,22 @@ export interface LoadOptions {
   readonly format: StreamLoadFormat;
   readonly columnSeparator: Buffer;
   readonly lineDelimiter: Buffer;
+  /** compress_type: how the body is decompressed before it is parsed. */
+  readonly compressType: CompressType;
+  /** CSV `enclose` / `escape` bytes (null: none); `trim_double_quotes`; lines skipped at the start (skip_lines, or the csv_with_names* header lines). */
+  readonly enclose: number | null;
+  readonly escape: number | null;
+  readonly trimDoubleQuotes: boolean;
+  readonly skipLines: number;
   readonly stripOuterArray: boolean;
   readonly jsonPaths: readonly JsonPath[] | null;
+  /** json_root: the rows are read from this node of each document (null: the document itself). */
+  readonly jsonRoot: JsonPath | null;
   readonly readJsonByLine: boolean;
+  /** fuzzy_parse: every JSON row's values are taken by the first row's key positions. */
+  readonly fuzzyParse: boolean;
+  /** num_as_string: JSON numbers keep their exact text (no conversion through a double). */
+  readonly numAsString: boolean;
   readonly maxFilterRatio: number;
   readonly timeoutSeconds: number;
   readonly strictMode: boolean;
@@ -38,8 +52,13 @@ export interface LoadOptions {
   /** exec_mem_limit: bytes of parsed rows a load buffers before writing them out. */
   readonly memLimit: number;
   readonly comment: string;
-  /** APPEND (default) adds the rows; DELETE deletes the rows' keys (merge-on-write UNIQUE KEY tables). */
-  readonly mergeType: 'APPEND' | 'DELETE';
+  /**
+   * APPEND (default) adds the rows; DELETE deletes the rows' keys; MERGE deletes the keys of the rows the
+   * `delete` condition selects and upserts the others (merge-on-write UNIQUE KEY tables).
+   */
+  readonly mergeType: 'APPEND' | 'DELETE' | 'MERGE';
+  /** Warnings for headers accepted without effect: in the answer's Message and the server log. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -77,9 +96,14 @@ export interface LoadPlan {
   readonly sourceColumns: readonly SourceColumn[];
   readonly derivedColumns: readonly DerivedColumn[];
   readonly filter: LoadFilter | null;
+  /**
+   * Rows for which this is true delete their key instead of being upserted: merge_type MERGE's `delete`
+   * condition, or a loaded `__DORIS_DELETE_SIGN__` column. Bound like `filter`; null: no such rows.
+   */
+  readonly deleteSign: LoadFilter | null;
 }
 
 /** Whether the plan needs the batch stage (derived columns or a filter) after row conversion. */
-export function hasBatchStage(plan: Pick<LoadPlan, 'derivedColumns' | 'filter'>): boolean {
-  return plan.derivedColumns.length > 0 || plan.filter !== null;
+export function hasBatchStage(plan: Pick<LoadPlan, 'derivedColumns' | 'filter' | 'deleteSign'>): boolean {
+  return plan.derivedColumns.length > 0 || plan.filter !== null || plan.deleteSign !== null;
 }

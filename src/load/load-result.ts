@@ -65,6 +65,19 @@ export type PrepareOutcome = PreparedStreamLoad | { readonly kind: 'done'; reado
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 export const elapsed = (start: number): number => Math.round(performance.now() - start);
 
+/**
+ * The Message of a load that succeeded: Doris's `OK`, then the warnings of headers accepted without
+ * effect (Doris's answer has no warnings field; they are logged too).
+ */
+export function successMessage(warnings: readonly string[]): string {
+  return warnings.length === 0 ? 'OK' : `OK; warnings: ${warnings.join('; ')}`;
+}
+
+/** The message of a load aborted because it ran past its `timeout` header (Doris's words). */
+export function loadTimeoutMessage(timeoutSeconds: number): string {
+  return new GaleneError('LOAD_TIMEOUT', [`timeout by txn manager (the load ran past its timeout of ${timeoutSeconds} s)`]).message;
+}
+
 /** The row counts and the time of a load that has read nothing yet, in Doris's field order. */
 const noRowsYet = () => ({ NumberTotalRows: 0, NumberLoadedRows: 0, NumberFilteredRows: 0, NumberUnselectedRows: 0, LoadBytes: 0, LoadTimeMs: 0 });
 

@@ -2,11 +2,11 @@
  * One load as one transaction, shared by INSERT and Stream Load: check the label, begin the transaction,
  * write the rows as segments, publish them at a new version — or abort and delete what was written.
  */
-import type { Batch } from '../common/column';
+import { concatVectors, type Batch, type Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import { partialUpdateOf } from '../meta/catalog';
-import type { Catalog, PartialUpdate, TableState } from '../meta/catalog';
+import type { Catalog, LoadDeletes, PartialUpdate, TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
 import { writeTableRows } from './table-writer';
 
@@ -71,6 +71,12 @@ export interface MultiBatchLoad {
   readonly loadedRows: number;
   /** `checkpoint`: called between tablets of the batch (a statement's event-loop slice, cancellation). */
   add(batch: Batch, checkpoint?: () => Promise<void> | undefined): Promise<void>;
+  /**
+   * Rows (full rows, table columns) whose keys the load deletes at commit — merge_type DELETE / MERGE, a
+   * loaded delete sign; merge-on-write UNIQUE KEY tables only. Only the key columns are kept, in memory
+   * until the commit, which looks them up and hides their visible rows at the load's version.
+   */
+  addDeletes(batch: Batch): void;
   commit(): Promise<LoadOutcome>;
   precommit(): LoadOutcome;
   abort(reason: string): Promise<void>;
@@ -89,6 +95,11 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
   // One rowset per tablet for the whole load: segments in write order, so "last row wins" holds across batches.
   const rowsets = new Map<number, { segments: SegmentRecord[]; numRows: number; dataSize: number }>();
   let loadedRows = 0;
+  const keyIdxs = table.schema.keyColumns.map((name) => table.schema.columns.findIndex((column) => column.name === name));
+  const deleteParts: Vector[][] = keyIdxs.map(() => []);
+  let deleteRows = 0;
+  const deletes = (): LoadDeletes | null =>
+    deleteRows === 0 ? null : { tableId: table.schema.id, keys: keyIdxs.map((colIdx, keyIdx) => concatVectors(table.schema.columns[colIdx].type, deleteParts[keyIdx])), length: deleteRows };
   // Partial column update: the oldest version any batch's missing columns were read at.
   let partial: PartialUpdate | null = null;
   let state: 'open' | 'done' = 'open';
@@ -119,13 +130,21 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
       }
       loadedRows += batch.length;
     },
+    addDeletes(batch) {
+      if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
+      if (batch.length === 0) return;
+      keyIdxs.forEach((colIdx, keyIdx) => deleteParts[keyIdx].push(batch.columns[colIdx]));
+      deleteRows += batch.length;
+      loadedRows += batch.length;
+    },
     async commit() {
       finish();
-      await target.catalog.publish(txn.id, finalRowsets(), loadedRows, partial);
+      await target.catalog.publish(txn.id, finalRowsets(), loadedRows, partial, deletes());
       return { txn, label, loadedRows };
     },
     precommit() {
       finish();
+      if (deleteRows > 0) throw new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE or MERGE yet']);
       meta.precommitTransaction(txn.id, finalRowsets(), loadedRows);
       return { txn, label, loadedRows };
     },

@@ -57,6 +57,13 @@ export interface PartialUpdate {
   readonly readVersion: number;
 }
 
+/** Keys a load deletes from merge-on-write table `tableId` (key columns in key order, `length` rows). */
+export interface LoadDeletes {
+  readonly tableId: number;
+  readonly keys: readonly Vector[];
+  readonly length: number;
+}
+
 /** Rows of a partial column update, ready to load (Catalog.fillPartialColumns returns them). */
 export type PartialBatch = Batch & { readonly partialUpdate: PartialUpdate };
 
@@ -245,9 +252,11 @@ export class Catalog {
    * (rowsets + bitmap) replaces the old one in one step. `partial` (a partial column update's rows):
    * rows whose key was written by a rowset published after their missing columns were read take those
    * columns from the newest row first, so concurrent partial updates of one key all survive.
+   * `deletes` (a Stream Load MERGE / DELETE): the visible rows with these keys of that merge-on-write
+   * table are hidden at the same version (the keys are looked up under the same lock).
    */
-  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, partial: PartialUpdate | null = null): Promise<void> {
-    const mowTableIds = [...new Set(rowsets.map((rowset) => rowset.tableId))].filter((tableId) => {
+  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, partial: PartialUpdate | null = null, deletes: LoadDeletes | null = null): Promise<void> {
+    const mowTableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(deletes === null ? [] : [deletes.tableId])])].filter((tableId) => {
       const state = this.tablesById.get(tableId);
       return state !== undefined && isMergeOnWrite(state.schema);
     });
@@ -277,8 +286,9 @@ export class Catalog {
             retired.push(...refreshed.retired);
           }
           bitmaps.push(...(await publisher.computeDeleteBitmaps(state, publishing, idxs)));
+          if (deletes !== null && deletes.tableId === tableId && deletes.length > 0) bitmaps.push(...(await publisher.deleteKeys(state, deletes.keys, deletes.length)).bitmaps);
         }
-        this.publishNow(txnId, publishing, loadedRows, { bitmaps });
+        this.publishNow(txnId, publishing, loadedRows, { bitmaps, tableIds: mowTableIds });
       });
     } catch (err) {
       await publisher.deleteObjects(written);

@@ -14,7 +14,7 @@ import type { Config } from '../../common/config';
 import type { TableState } from '../../meta/catalog';
 import type { LoadTarget } from '../load-transaction';
 import type { LoadPlan } from '../load-plan';
-import { bodyFailureMessage, elapsed, emptyGroupCommitResult, filterRatioFailure, GroupCommitStreamLoadResult, messageOf, PrepareOutcome, reportRowCounts, writeErrorLog } from '../load-result';
+import { successMessage, bodyFailureMessage, elapsed, emptyGroupCommitResult, filterRatioFailure, GroupCommitStreamLoadResult, messageOf, PrepareOutcome, reportRowCounts, writeErrorLog } from '../load-result';
 import { BODY_BLOCK_BYTES, BodyReader, BodyTiming, readBodyInBlocks } from '../source/body-blocks';
 import { openBodyReader } from '../source/body-reader';
 import type { LoadErrorLog } from '../source/load-error-log';
@@ -60,6 +60,8 @@ export function prepareGroupCommitStreamLoad(
   started: number,
 ): PrepareOutcome | null {
   const { table, options } = plan;
+  // Rows that delete keys (merge_type DELETE / MERGE, a delete sign) need a transaction of their own.
+  if (plan.deleteSign !== null) return null;
   const result = emptyGroupCommitResult(options.comment);
   const done = (): PrepareOutcome => ({ kind: 'done', result });
   let mode;
@@ -110,7 +112,7 @@ export function prepareGroupCommitStreamLoad(
       return result;
     };
     try {
-      await readBodyInBlocks(body, blockBytes, signal, timing, (chunk) => (result.LoadBytes += chunk.length), (chunks, final) => parse(chunks, final));
+      await readBodyInBlocks(body, blockBytes, options.compressType, signal, timing, (chunk) => (result.LoadBytes += chunk.length), (chunks, final) => parse(chunks, final));
     } catch (err) {
       reportRowCounts(result, converter);
       return fail(bodyFailureMessage(signal, err, loadMessage));
@@ -130,7 +132,7 @@ export function prepareGroupCommitStreamLoad(
     result.WriteDataTimeMs = elapsed(writeStart);
     result.NumberLoadedRows = parts.reduce((sum, part) => sum + part.length, 0);
     result.Status = 'Success';
-    result.Message = 'OK';
+    result.Message = successMessage(options.warnings);
     result.LoadTimeMs = elapsed(started);
     return result;
   };

@@ -2,9 +2,11 @@
  * Reading a load's request body in blocks of about `blockBytes`: the one loop Stream Load and Group
  * Commit loads share. Bytes are handed on in blocks (never the whole body), the last call has
  * `final = true` (possibly with no chunks), and the time spent waiting for the client is added to
- * `timing.readMs` as it goes, so a caller that fails midway still reports it.
+ * `timing.readMs` as it goes, so a caller that fails midway still reports it. `onChunk` sees the body as
+ * received (LoadBytes counts those bytes); the blocks are of the body decompressed by `compressType`.
  */
 import { GaleneError } from '../../common/errors';
+import { CompressType, decompressBody } from './decompress';
 
 /** Body bytes parsed at a time (at most: a load's exec_mem_limit may ask for smaller blocks). */
 export const BODY_BLOCK_BYTES = 1 << 20;
@@ -22,6 +24,7 @@ export interface BodyTiming {
 export async function readBodyInBlocks(
   body: AsyncIterable<Buffer>,
   blockBytes: number,
+  compressType: CompressType,
   signal: { readonly cancelled: string | null },
   timing: BodyTiming,
   onChunk: (chunk: Buffer) => void,
@@ -30,8 +33,13 @@ export async function readBodyInBlocks(
   let chunks: Buffer[] = [];
   let chunkBytes = 0;
   let readStart = performance.now();
-  for await (const chunk of body) {
-    onChunk(chunk);
+  const received = async function* (): AsyncGenerator<Buffer> {
+    for await (const chunk of body) {
+      onChunk(chunk);
+      yield chunk;
+    }
+  };
+  for await (const chunk of decompressBody(received(), compressType)) {
     chunks.push(chunk);
     chunkBytes += chunk.length;
     if (chunkBytes < blockBytes) continue;

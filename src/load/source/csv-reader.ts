@@ -1,10 +1,17 @@
 /**
- * Incremental CSV parsing for Stream Load (formats csv and csv_with_names): the body arrives in blocks;
- * every complete line of a block is split into fields by byte search (column_separator, line_delimiter of
- * any length) and handed to the RowConverter as byte ranges, so field text is decoded only when a column
- * needs a non-string value. An unfinished last line is carried into the next block. Empty lines are
- * skipped, as Doris does; a line with invalid UTF-8 is filtered; a line longer than the load's buffer
- * limit fails the load (memory stays bounded).
+ * Incremental CSV parsing for Stream Load (formats csv, csv_with_names, csv_with_names_and_types): the
+ * body arrives in blocks; every complete line of a block is split into fields by byte search
+ * (column_separator, line_delimiter of any length) and handed to the RowConverter as byte ranges, so
+ * field text is decoded only when a column needs a non-string value. An unfinished last line is carried
+ * into the next block. The first `skipLines` lines are skipped (skip_lines, or the header lines of the
+ * csv_with_names* formats); empty lines are skipped, as Doris does; a line with invalid UTF-8 is filtered;
+ * a line longer than the load's buffer limit fails the load (memory stays bounded).
+ *
+ * With `enclose` (Doris's enclose header), a field that starts with that byte runs to the next
+ * unescaped enclose byte: separators and line delimiters inside it are data, the `escape` byte makes
+ * the byte after it data, and a doubled enclose byte is one. Such lines are found by a quote-aware scan
+ * and their fields unescaped in place. `trimDoubleQuotes` removes the outermost double quotes of each
+ * field (trim_double_quotes).
  */
 import { isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
@@ -14,11 +21,24 @@ import type { RowConverter } from './row-converter';
 export interface CsvReaderOptions {
   readonly columnSeparator: Buffer;
   readonly lineDelimiter: Buffer;
-  readonly skipHeader: boolean;
+  readonly skipLines: number;
   readonly maxRowBytes: number;
+  readonly enclose: number | null;
+  readonly escape: number | null;
+  readonly trimDoubleQuotes: boolean;
 }
 
+const DOUBLE_QUOTE = 0x22;
+/** scanEnclosed's answer when the buffer ends inside the line. */
+const INCOMPLETE = -1;
+
 const printable = (bytes: Buffer): string => (bytes.every((byte) => byte >= 0x20 && byte < 0x7f) ? bytes.toString('latin1') : `\\x${bytes.toString('hex')}`);
+
+function matchAt(buf: Buffer, pos: number, pattern: Buffer): boolean {
+  if (pos + pattern.length > buf.length) return false;
+  for (let offset = 0; offset < pattern.length; offset++) if (buf[pos + offset] !== pattern[offset]) return false;
+  return true;
+}
 
 export class CsvReader implements BodyReader {
   private tail: Buffer | null = null;
@@ -28,6 +48,9 @@ export class CsvReader implements BodyReader {
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
   private readonly describe: () => string;
+  /** Fields found by the last scanEnclosed, and whether it unescaped any in place. */
+  private fieldCount = 0;
+  private rewritten = false;
 
   constructor(
     private readonly converter: RowConverter,
@@ -43,6 +66,11 @@ export class CsvReader implements BodyReader {
   feed(chunks: readonly Buffer[], final: boolean): void {
     const parts = this.tail ? [this.tail, ...chunks] : chunks;
     const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts as Buffer[]);
+    if (this.options.enclose !== null) this.feedEnclosed(buf, final);
+    else this.feedPlain(buf, final);
+  }
+
+  private feedPlain(buf: Buffer, final: boolean): void {
     const delim = this.options.lineDelimiter;
     // Lines end before the last delimiter (or at the end of the body).
     const lastDelim = buf.lastIndexOf(delim);
@@ -71,6 +99,134 @@ export class CsvReader implements BodyReader {
     this.keepTail(buf, completeEnd);
   }
 
+  private feedEnclosed(buf: Buffer, final: boolean): void {
+    this.converter.setBlockBuffer(buf);
+    let pos = 0;
+    while (pos < buf.length) {
+      const lineEnd = this.scanEnclosed(buf, pos, final, false);
+      if (lineEnd === INCOMPLETE) break;
+      const next = matchAt(buf, lineEnd, this.options.lineDelimiter) ? lineEnd + this.options.lineDelimiter.length : lineEnd;
+      this.line++;
+      if (this.line > this.options.skipLines && lineEnd > pos) {
+        const region = buf.subarray(pos, lineEnd);
+        if (!isUtf8(region)) this.converter.rejectRow(this.line, 'invalid UTF-8 data', region.toString('utf8'));
+        else {
+          // Unescaping rewrites the line in place: keep its text for error reports first.
+          const raw = this.needsRewrite(buf, pos, lineEnd) ? region.toString('utf8') : null;
+          this.scanEnclosed(buf, pos, true, true);
+          this.trimQuotes(buf);
+          this.converter.addFields(buf, this.starts, this.ends, this.fieldCount, this.line, pos, lineEnd, this.describe, this.rewritten ? raw : null);
+        }
+      }
+      pos = next;
+    }
+    this.searchFrom = 0;
+    this.keepTail(buf, pos);
+  }
+
+  /** Whether unescaping could rewrite bytes of the line: it holds an escape or a doubled enclose byte. */
+  private needsRewrite(buf: Buffer, start: number, end: number): boolean {
+    const { enclose, escape } = this.options;
+    for (let pos = start; pos < end; pos++) {
+      if (buf[pos] === escape) return true;
+      if (buf[pos] === enclose && pos + 1 < end && buf[pos + 1] === enclose) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The line starting at `start` with enclosed fields: its end (before the line delimiter), or INCOMPLETE
+   * when the buffer ends inside it and more may come (`final` false). With `write`, the fields go to
+   * starts/ends (fieldCount) and enclosed ones are unescaped in place (rewritten).
+   */
+  private scanEnclosed(buf: Buffer, start: number, final: boolean, write: boolean): number {
+    const enclose = this.options.enclose!;
+    const escape = this.options.escape ?? -1;
+    const sep = this.options.columnSeparator;
+    const delim = this.options.lineDelimiter;
+    const lookahead = Math.max(sep.length, delim.length);
+    const limit = buf.length;
+    const maxFields = this.starts.length - 1;
+    let count = 0;
+    let read = start;
+    this.rewritten = false;
+    for (;;) {
+      // A field starts at `read`.
+      let contentStart = read;
+      let written = read;
+      if (read < limit && buf[read] === enclose) {
+        read++;
+        contentStart = written = read;
+        for (;;) {
+          if (read >= limit) {
+            if (!final) return INCOMPLETE;
+            break; // unterminated at the end of the body: take what there is
+          }
+          const byte = buf[read];
+          if (byte === escape && escape !== enclose) {
+            if (read + 1 >= limit && !final) return INCOMPLETE;
+            if (read + 1 < limit) {
+              if (write) buf[written] = buf[read + 1];
+              written++;
+              this.rewritten = this.rewritten || write;
+            }
+            read += 2;
+            continue;
+          }
+          if (byte === enclose) {
+            if (read + 1 >= limit && !final) return INCOMPLETE;
+            if (read + 1 < limit && buf[read + 1] === enclose) {
+              if (write) buf[written] = enclose;
+              written++;
+              this.rewritten = this.rewritten || write;
+              read += 2;
+              continue;
+            }
+            read++; // the closing enclose
+            break;
+          }
+          if (write && written !== read) buf[written] = byte;
+          written++;
+          read++;
+        }
+      }
+      // Unenclosed bytes (a plain field, or what follows a closing enclose) up to the separator.
+      let endsLine = false;
+      for (;;) {
+        if (!final && read + lookahead > limit) return INCOMPLETE;
+        if (read >= limit) {
+          endsLine = true;
+          break;
+        }
+        if (matchAt(buf, read, delim)) {
+          endsLine = true;
+          break;
+        }
+        if (matchAt(buf, read, sep)) break;
+        if (write && written !== read) buf[written] = buf[read];
+        written++;
+        read++;
+      }
+      if (write) {
+        if (count < maxFields) {
+          this.starts[count] = contentStart;
+          this.ends[count] = written;
+        }
+        count++;
+      }
+      if (endsLine) {
+        this.fieldCount = count;
+        return read;
+      }
+      read += sep.length;
+      if (read - start > this.options.maxRowBytes) this.tooLong();
+    }
+  }
+
+  private tooLong(): never {
+    throw new GaleneError('LOAD_DATA_QUALITY', [`line ${this.line + 1} is longer than the load buffer limit (${this.options.maxRowBytes} bytes) without a line delimiter`]);
+  }
+
   private keepTail(buf: Buffer, from: number): void {
     if (from >= buf.length) {
       this.tail = null;
@@ -78,18 +234,30 @@ export class CsvReader implements BodyReader {
       return;
     }
     const tailLength = buf.length - from;
-    if (tailLength > this.options.maxRowBytes) {
-      throw new GaleneError('LOAD_DATA_QUALITY', [`line ${this.line + 1} is longer than the load buffer limit (${this.options.maxRowBytes} bytes) without a line delimiter`]);
-    }
+    if (tailLength > this.options.maxRowBytes) this.tooLong();
     // Copy so that the tail does not pin the whole block.
     this.tail = Buffer.from(buf.subarray(from));
-    this.searchFrom = Math.max(0, tailLength - this.options.lineDelimiter.length + 1);
+    if (this.options.enclose === null) this.searchFrom = Math.max(0, tailLength - this.options.lineDelimiter.length + 1);
+  }
+
+  /** trim_double_quotes: drop a double quote at both ends of each field found. */
+  private trimQuotes(buf: Buffer): void {
+    if (!this.options.trimDoubleQuotes) return;
+    const fields = Math.min(this.fieldCount, this.starts.length - 1);
+    for (let fieldIdx = 0; fieldIdx < fields; fieldIdx++) {
+      const start = this.starts[fieldIdx];
+      const end = this.ends[fieldIdx];
+      if (end - start >= 2 && buf[start] === DOUBLE_QUOTE && buf[end - 1] === DOUBLE_QUOTE) {
+        this.starts[fieldIdx] = start + 1;
+        this.ends[fieldIdx] = end - 1;
+      }
+    }
   }
 
   private parseLine(buf: Buffer, lineStart: number, lineEnd: number, checkUtf8: boolean): void {
     this.line++;
+    if (this.line <= this.options.skipLines) return;
     if (lineEnd === lineStart) return;
-    if (this.options.skipHeader && this.line === 1) return;
     if (checkUtf8 && !isUtf8(buf.subarray(lineStart, lineEnd))) {
       this.converter.rejectRow(this.line, 'invalid UTF-8 data', buf.toString('utf8', lineStart, lineEnd));
       return;
@@ -129,6 +297,8 @@ export class CsvReader implements BodyReader {
       ends[count] = lineEnd;
     }
     count++;
+    this.fieldCount = count;
+    this.trimQuotes(buf);
     this.converter.addFields(buf, starts, ends, count, this.line, lineStart, lineEnd, this.describe);
   }
 }

@@ -6,8 +6,11 @@
  *   The array is never held whole: a byte scanner finds each element's extent (tracking strings, escapes
  *   and nesting) across blocks and parses elements one at a time; several top-level objects in a row are
  *   accepted too.
- * Values are matched to source columns by `jsonpaths` when given, else by key (exact, then ignoring case).
- * Numbers become their JavaScript text (integers beyond 2^53 lose precision unless quoted).
+ * `json_root` picks the node of each document the rows are read from (a whole document is then parsed
+ * at once, up to the load's buffer limit). Values are matched to source columns by `jsonpaths` when
+ * given, else by key (exact, then ignoring case); with `fuzzy_parse` by the first row's key positions.
+ * Numbers become their JavaScript text (integers beyond 2^53 lose precision unless quoted), or with
+ * `num_as_string` their exact text.
  */
 import { isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
@@ -20,6 +23,9 @@ export interface JsonReaderOptions {
   readonly byLine: boolean;
   readonly stripOuterArray: boolean;
   readonly jsonPaths: readonly JsonPath[] | null;
+  readonly jsonRoot: JsonPath | null;
+  readonly fuzzyParse: boolean;
+  readonly numAsString: boolean;
   readonly maxRowBytes: number;
 }
 
@@ -38,6 +44,33 @@ function valueText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
+}
+
+const isNumberStart = (ch: number): boolean => ch === 0x2d || (ch >= 0x30 && ch <= 0x39);
+const isNumberPart = (ch: number): boolean => isNumberStart(ch) || ch === 0x2b || ch === 0x2e || ch === 0x45 || ch === 0x65;
+
+/** num_as_string: the JSON text with every number outside strings quoted, so it parses to its exact text. */
+function quoteNumbers(text: string): string {
+  let out = '';
+  let copied = 0;
+  let inString = false;
+  for (let pos = 0; pos < text.length; pos++) {
+    const ch = text.charCodeAt(pos);
+    if (inString) {
+      if (ch === CH_BACKSLASH) pos++;
+      else if (ch === CH_QUOTE) inString = false;
+      continue;
+    }
+    if (ch === CH_QUOTE) inString = true;
+    else if (isNumberStart(ch)) {
+      let end = pos + 1;
+      while (end < text.length && isNumberPart(text.charCodeAt(end))) end++;
+      out += `${text.slice(copied, pos)}"${text.slice(pos, end)}"`;
+      copied = end;
+      pos = end - 1;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 function extractPath(root: unknown, path: JsonPath): unknown {
@@ -63,6 +96,8 @@ export class JsonReader implements BodyReader {
   /** 'start': before the document; 'top': between top-level objects; 'array': inside the outer array. */
   private phase: 'start' | 'top' | 'array' | 'end' = 'start';
   private readonly lowerKeys: string[];
+  /** fuzzy_parse: per source column, the position of its key in the first row's keys (-1: absent). */
+  private fuzzyPositions: Int32Array | null = null;
 
   constructor(
     private readonly converter: RowConverter,
@@ -72,6 +107,10 @@ export class JsonReader implements BodyReader {
     if (options.jsonPaths !== null && options.jsonPaths.length !== converter.sourceNames.length) {
       throw new GaleneError('LOAD_INVALID_ARGUMENT', [`jsonpaths has ${options.jsonPaths.length} paths but there are ${converter.sourceNames.length} source columns`]);
     }
+  }
+
+  private parse(text: string): unknown {
+    return JSON.parse(this.options.numAsString ? quoteNumbers(text) : text);
   }
 
   feed(chunks: readonly Buffer[], final: boolean): void {
@@ -115,17 +154,41 @@ export class JsonReader implements BodyReader {
     if (!isUtf8(region)) return this.converter.rejectRow(line, 'invalid UTF-8 data', text);
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = this.parse(text);
     } catch (err) {
       return this.converter.rejectRow(line, `Parse json data failed: ${(err as Error).message}`, text);
     }
-    if (Array.isArray(value)) {
+    this.documentRows(value, line, text);
+  }
+
+  /** The rows of one parsed document: its json_root node, an array of rows (strip_outer_array) or one row. */
+  private documentRows(value: unknown, line: number, text: string): void {
+    let node = value;
+    if (this.options.jsonRoot !== null) {
+      node = extractPath(value, this.options.jsonRoot);
+      if (node === undefined) return this.converter.rejectRow(line, 'JSON Root not found.', text);
+    }
+    if (Array.isArray(node)) {
       if (!this.options.stripOuterArray) return this.converter.rejectRow(line, 'JSON data is array-object, `strip_outer_array` must be TRUE.', text);
-      for (const element of value) this.emit(element, line, JSON.stringify(element));
+      for (const element of node) this.emit(element, line, JSON.stringify(element));
       return;
     }
     if (this.options.stripOuterArray) return this.converter.rejectRow(line, 'JSON data is not an array-object, `strip_outer_array` must be FALSE.', text);
-    this.emit(value, line, text);
+    this.emit(node, line, node === value ? text : JSON.stringify(node));
+  }
+
+  /** fuzzy_parse: the key positions of the first row, for every later one. */
+  private fuzzyValues(object: Record<string, unknown>): unknown[] {
+    const values = Object.values(object);
+    if (this.fuzzyPositions === null) {
+      const keys = Object.keys(object);
+      const lower = keys.map((key) => key.toLowerCase());
+      this.fuzzyPositions = Int32Array.from(this.converter.sourceNames, (name, slotIdx) => {
+        const exact = keys.indexOf(name);
+        return exact >= 0 ? exact : lower.indexOf(this.lowerKeys[slotIdx]);
+      });
+    }
+    return Array.from(this.fuzzyPositions, (position) => (position >= 0 ? values[position] : undefined));
   }
 
   private emit(value: unknown, line: number, raw: string): void {
@@ -137,10 +200,12 @@ export class JsonReader implements BodyReader {
     const names = this.converter.sourceNames;
     const values: (string | null)[] = new Array(names.length);
     const paths = this.options.jsonPaths;
+    const fuzzy = paths === null && this.options.fuzzyParse ? this.fuzzyValues(object) : null;
     let lowerMap: Map<string, unknown> | null = null;
     for (let slotIdx = 0; slotIdx < names.length; slotIdx++) {
       let found: unknown;
-      if (paths !== null) found = extractPath(object, paths[slotIdx]);
+      if (fuzzy !== null) found = fuzzy[slotIdx];
+      else if (paths !== null) found = extractPath(object, paths[slotIdx]);
       else {
         found = object[names[slotIdx]];
         if (found === undefined && !Object.prototype.hasOwnProperty.call(object, names[slotIdx])) {
@@ -201,7 +266,8 @@ export class JsonReader implements BodyReader {
           continue;
         }
         if (byte === CH_LBRACE) {
-          if (strip) throw new GaleneError('LOAD_DATA_QUALITY', ['JSON data is not an array-object, `strip_outer_array` must be FALSE.']);
+          // With json_root the rows (or their array) are inside each top-level document.
+          if (strip && this.options.jsonRoot === null) throw new GaleneError('LOAD_DATA_QUALITY', ['JSON data is not an array-object, `strip_outer_array` must be FALSE.']);
           this.phase = 'top';
           this.startElement(pos);
           pos++;
@@ -256,11 +322,12 @@ export class JsonReader implements BodyReader {
     if (!isUtf8(region)) return this.converter.rejectRow(row, 'invalid UTF-8 data', text);
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = this.parse(text);
     } catch (err) {
       return this.converter.rejectRow(row, `Parse json data failed: ${(err as Error).message}`, text);
     }
-    this.emit(value, row, text);
+    if (this.phase === 'top') this.documentRows(value, row, text);
+    else this.emit(value, row, text);
   }
 
   private startElement(pos: number): void {

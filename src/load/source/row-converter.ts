@@ -92,6 +92,10 @@ export class RowConverter {
   private builders: (VectorBuilder | null)[];
   private readonly derived: DerivedColumn[] = [];
   private readonly where: CompiledExpr | null = null;
+  /** Rows for which it is true delete their keys (merge_type DELETE / MERGE, a loaded delete sign). */
+  private readonly deleteSign: CompiledExpr | null = null;
+  /** The rows of the last finished block that delete their keys. */
+  private deletes: Batch | null = null;
   /** Table column -> source slot that fills it directly (-1 none). */
   private readonly directSlotOf: Int32Array;
   private readonly batchStage: boolean;
@@ -106,7 +110,8 @@ export class RowConverter {
   // Rows of the current block, for reasons found at batch stage (derived columns, NOT NULL, where).
   private blockRows = 0;
   private blockLines: number[] = [];
-  private blockRawText: string[] = [];
+  /** Per row of the block: its raw text, or null when it is the byte range blockRawStart/End of blockBuf. */
+  private blockRawText: (string | null)[] = [];
   private blockRawStart: number[] = [];
   private blockRawEnd: number[] = [];
   private blockBuf: Uint8Array = new Uint8Array(0);
@@ -141,6 +146,13 @@ export class RowConverter {
         throw invalid(`Invalid where '${plan.filter.text}': ${(err as Error).message}`);
       }
     }
+    if (plan.deleteSign !== null) {
+      try {
+        this.deleteSign = compileExpr(plan.deleteSign.expr);
+      } catch (err) {
+        throw invalid(`Invalid delete '${plan.deleteSign.text}': ${(err as Error).message}`);
+      }
+    }
     this.builders = this.newBuilders();
     const slotCount = this.slots.length;
     this.pendingState = new Uint8Array(slotCount);
@@ -163,9 +175,17 @@ export class RowConverter {
     return this.slots.map((slot) => (slot.mode === 'skip' ? null : new VectorBuilder(slot.type, 256)));
   }
 
+  /**
+   * Every source row the load reads is counted here, once (NumberTotalRows): the one place a progress
+   * hook (rows scanned so far) belongs.
+   */
+  private countRow(): void {
+    this.totalRows++;
+  }
+
   /** Count a row that failed before conversion (bad field count, invalid UTF-8, unparsable JSON). */
   rejectRow(line: number, reason: string, raw: string): void {
-    this.totalRows++;
+    this.countRow();
     this.filteredRows++;
     this.errors.add(line, reason, raw);
   }
@@ -226,26 +246,25 @@ export class RowConverter {
     this.blockRows++;
     if (this.batchStage) {
       this.blockLines.push(line);
-      if (rawText !== null) this.blockRawText.push(rawText);
-      else {
-        this.blockRawStart.push(rawStart);
-        this.blockRawEnd.push(rawEnd);
-      }
+      this.blockRawText.push(rawText);
+      this.blockRawStart.push(rawStart);
+      this.blockRawEnd.push(rawEnd);
     }
   }
 
   /**
    * One CSV row: fields `[starts[i], ends[i])` of `buf` (fieldCount of them), from line `line` which spans
-   * `[lineStart, lineEnd)`.
+   * `[lineStart, lineEnd)`. `rawText`: the line as read, when the fields were unescaped in place (enclose).
    */
-  addFields(buf: Uint8Array, starts: Int32Array, ends: Int32Array, fieldCount: number, line: number, lineStart: number, lineEnd: number, describeSeparators: () => string): void {
+  addFields(buf: Uint8Array, starts: Int32Array, ends: Int32Array, fieldCount: number, line: number, lineStart: number, lineEnd: number, describeSeparators: () => string, rawText: string | null = null): void {
     const slotCount = this.slots.length;
+    const raw = (): string => rawText ?? decodeUtf8(buf, lineStart, lineEnd);
     if (fieldCount !== slotCount) {
       const relation = fieldCount < slotCount ? 'less' : 'more';
-      this.rejectRow(line, `actual column number in csv file is ${relation} than schema column number. actual number: ${fieldCount}, ${describeSeparators()}, schema column number: ${slotCount}`, decodeUtf8(buf, lineStart, lineEnd));
+      this.rejectRow(line, `actual column number in csv file is ${relation} than schema column number. actual number: ${fieldCount}, ${describeSeparators()}, schema column number: ${slotCount}`, raw());
       return;
     }
-    this.totalRows++;
+    this.countRow();
     this.rowBuf = buf;
     for (let slotIdx = 0; slotIdx < slotCount; slotIdx++) {
       const slot = this.slots[slotIdx];
@@ -267,16 +286,16 @@ export class RowConverter {
       }
       if (reason !== null) {
         this.filteredRows++;
-        this.errors.add(line, reason, decodeUtf8(buf, lineStart, lineEnd));
+        this.errors.add(line, reason, raw());
         return;
       }
     }
-    this.commitRow(line, lineStart, lineEnd, null);
+    this.commitRow(line, lineStart, lineEnd, rawText);
   }
 
   /** One JSON row: a text value (or null) per source column, and the row's raw text for error reports. */
   addValues(values: readonly (string | null)[], line: number, rawText: string): void {
-    this.totalRows++;
+    this.countRow();
     for (let slotIdx = 0; slotIdx < this.slots.length; slotIdx++) {
       const reason = this.convertText(slotIdx, values[slotIdx] ?? null);
       if (reason !== null) {
@@ -289,8 +308,7 @@ export class RowConverter {
   }
 
   private rawOfBlockRow(rowIdx: number): string {
-    if (this.blockRawText.length > 0) return this.blockRawText[rowIdx];
-    return decodeUtf8(this.blockBuf, this.blockRawStart[rowIdx], this.blockRawEnd[rowIdx]);
+    return this.blockRawText[rowIdx] ?? decodeUtf8(this.blockBuf, this.blockRawStart[rowIdx], this.blockRawEnd[rowIdx]);
   }
 
   /** The rows converted since the last call as a batch of the table's columns (null when none survive). */
@@ -330,9 +348,11 @@ export class RowConverter {
     }
     let keep: Int32Array;
     let keepCount = 0;
+    // `where` and the delete sign see the table columns, then the scratch source columns.
+    const scratch = this.slots.flatMap((slot, slotIdx) => (slot.mode === 'scratch' ? [sources[slotIdx]!] : []));
+    const rowsBatch: Batch = { length: rowCount, columns: [...columns, ...scratch] };
     if (this.where !== null) {
-      const scratch = this.slots.flatMap((slot, slotIdx) => (slot.mode === 'scratch' ? [sources[slotIdx]!] : []));
-      const selected = selectTrue(this.where({ length: rowCount, columns: [...columns, ...scratch] }, this.ctx));
+      const selected = selectTrue(this.where(rowsBatch, this.ctx));
       keep = new Int32Array(selected.count);
       for (let selIdx = 0; selIdx < selected.count; selIdx++) {
         const rowIdx = selected.rowIds[selIdx];
@@ -349,8 +369,32 @@ export class RowConverter {
     this.blockRawText = [];
     this.blockRawStart = [];
     this.blockRawEnd = [];
+    if (this.deleteSign !== null && keepCount > 0) {
+      const selected = selectTrue(this.deleteSign(rowsBatch, this.ctx));
+      const isDelete = new Uint8Array(rowCount);
+      for (let selIdx = 0; selIdx < selected.count; selIdx++) isDelete[selected.rowIds[selIdx]] = 1;
+      const upserts = new Int32Array(keepCount);
+      const deletes = new Int32Array(keepCount);
+      let upsertCount = 0;
+      let deleteCount = 0;
+      for (let keepIdx = 0; keepIdx < keepCount; keepIdx++) {
+        const rowIdx = keep[keepIdx];
+        if (isDelete[rowIdx] === 1) deletes[deleteCount++] = rowIdx;
+        else upserts[upsertCount++] = rowIdx;
+      }
+      if (deleteCount > 0) this.deletes = { length: deleteCount, columns: columns.map((vec) => takeRows(vec, deletes, deleteCount)) };
+      keep = upserts;
+      keepCount = upsertCount;
+    }
     if (keepCount === 0) return null;
     if (keepCount === rowCount) return { length: rowCount, columns };
     return { length: keepCount, columns: columns.map((vec) => takeRows(vec, keep, keepCount)) };
+  }
+
+  /** The rows of the block `finishBlock` just finished that delete their keys (null when none); taken once. */
+  takeDeletes(): Batch | null {
+    const deletes = this.deletes;
+    this.deletes = null;
+    return deletes;
   }
 }

@@ -12,6 +12,8 @@
  * and the transaction is published (or pre-committed with two_phase_commit); on any failure — bad data
  * over max_filter_ratio, timeout, the client going away — it is aborted and every written object deleted.
  * A crash mid-load leaves a PREPARE transaction that start-up aborts and objects start-up sweeps.
+ * merge_type DELETE / MERGE and a loaded delete sign: the rows that delete their keys are kept (keys only)
+ * and deleted at the commit, at the same version as the upserted rows.
  */
 import { SliceClock } from '../../common/cooperative-scheduler';
 import * as path from 'node:path';
@@ -21,13 +23,12 @@ import { GaleneError } from '../../common/errors';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { abortPrecommitted, beginLoad, commitPrecommitted, LoadTarget, MultiBatchLoad } from '../load-transaction';
 import type { LoadPlan } from '../load-plan';
-import { bodyFailureMessage, elapsed, emptyResult, filterRatioFailure, messageOf, PrepareOutcome, refusedLoad, reportRowCounts, StreamLoadResult, writeErrorLog } from '../load-result';
+import { successMessage, bodyFailureMessage, elapsed, emptyResult, filterRatioFailure, messageOf, PrepareOutcome, refusedLoad, reportRowCounts, StreamLoadResult, writeErrorLog } from '../load-result';
 import { BODY_BLOCK_BYTES, BodyReader, BodyTiming, readBodyInBlocks } from '../source/body-blocks';
 import { openBodyReader } from '../source/body-reader';
 import { concatBatches } from '../source/concat-batches';
 import { LoadErrorLog, readErrorLog, removeOldErrorLogs } from '../source/load-error-log';
 import type { RowConverter } from '../source/row-converter';
-import { beginDeleteLoad } from './delete-load';
 
 /** Rows buffered before a write, whatever their size. */
 export const FLUSH_MAX_ROWS = 65536;
@@ -123,7 +124,7 @@ export class StreamLoadService {
     }
     let load: MultiBatchLoad;
     try {
-      load = options.mergeType === 'DELETE' ? beginDeleteLoad(this.host.target, table, label) : beginLoad(this.host.target, table, label);
+      load = beginLoad(this.host.target, table, label);
     } catch (err) {
       return refusedLoad(label, options, messageOf(err), started);
     }
@@ -181,6 +182,9 @@ export class StreamLoadService {
       if (pause !== undefined) await pause;
       reader.feed(chunks, final);
       const batch = converter.finishBlock();
+      // merge_type DELETE / MERGE, a delete sign: these rows delete their keys at commit.
+      const deletes = converter.takeDeletes();
+      if (deletes) load.addDeletes(deletes);
       const cancelled = this.host.onProgress?.(load.txn.id, converter.totalRows, result.LoadBytes);
       if (cancelled) throw new GaleneError('LOAD_CANCELLED', [cancelled]);
       pendingBytes += size;
@@ -191,7 +195,7 @@ export class StreamLoadService {
       if (pendingRows >= FLUSH_MAX_ROWS || pendingBytes >= options.memLimit) await flush();
     };
     try {
-      await readBodyInBlocks(body, blockBytes, signal, timing, (chunk) => (result.LoadBytes += chunk.length), parse);
+      await readBodyInBlocks(body, blockBytes, options.compressType, signal, timing, (chunk) => (result.LoadBytes += chunk.length), parse);
       await flush();
     } catch (err) {
       return this.finishFailed(state, result, bodyFailureMessage(signal, err, (error) => error.message), timing.readMs, writeMs);
@@ -203,6 +207,8 @@ export class StreamLoadService {
     result.ErrorURL = this.writeErrorLog(state);
     const tooManyFiltered = filterRatioFailure(converter, options.maxFilterRatio);
     if (tooManyFiltered !== null) return this.finishFailed(state, result, tooManyFiltered, timing.readMs, writeMs);
+    // The timeout may pass while the last rows are written: the load is aborted all the same.
+    if (signal.cancelled !== null) return this.finishFailed(state, result, bodyFailureMessage(signal, null, (error) => error.message), timing.readMs, writeMs);
     const commitStart = performance.now();
     try {
       if (options.twoPhaseCommit) load.precommit();
@@ -212,7 +218,7 @@ export class StreamLoadService {
     }
     result.CommitAndPublishTimeMs = elapsed(commitStart);
     result.Status = 'Success';
-    result.Message = 'OK';
+    result.Message = successMessage(options.warnings);
     result.LoadTimeMs = elapsed(state.started);
     this.catalog.meta.putLoadJobInfo(load.txn.id, this.jobInfo(result, options.twoPhaseCommit ? 'PREPARED' : 'FINISHED', state.user));
     return result;
