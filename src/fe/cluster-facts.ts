@@ -12,6 +12,7 @@ import { Types } from '../common/types';
 import type { Catalog, TableState } from '../meta/catalog';
 import type { LoadProgress } from './load-progress';
 import type { ProcessListEntry } from './server-services';
+import { DORIS_BUILD_VERSION } from './session-variables';
 import type { ColumnSpec } from './statements/result-rows';
 
 /** What the admin surface reads of the server: catalog, settings, sessions, global variables, running loads. */
@@ -78,7 +79,7 @@ export function backendRows(facts: ServerFacts): RawValue[][] {
   const started = timeText(facts.startTime);
   const row: RawValue[] = [
     BigInt(BACKEND_ID), host(facts), 0, 0, facts.config.getInt('webserver_port'), facts.config.getInt('brpc_port'), -1, started, timeText(Date.now()), 'true', 'false', BigInt(tablets),
-    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', facts.serverVersion,
+    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', DORIS_BUILD_VERSION,
     JSON.stringify({ lastSuccessReportTabletsTime: started, lastStreamLoadTime: -1, isQueryDisabled: false, isLoadDisabled: false }), 0, 'mix',
   ];
   return [row];
@@ -94,7 +95,7 @@ export const FRONTEND_COLUMNS: readonly ColumnSpec[] = [
 export function frontendRows(facts: ServerFacts): RawValue[][] {
   const started = timeText(facts.startTime);
   const row: RawValue[] = [
-    'fe_1', host(facts), 0, facts.config.getInt('http_port'), facts.config.getInt('query_port'), 0, -1, 'FOLLOWER', 'true', 0n, 'true', 'true', 0n, started, timeText(Date.now()), 'true', '', facts.serverVersion, 'Yes',
+    'fe_1', host(facts), 0, facts.config.getInt('http_port'), facts.config.getInt('query_port'), 0, -1, 'FOLLOWER', 'true', 0n, 'true', 'true', 0n, started, timeText(Date.now()), 'true', '', DORIS_BUILD_VERSION, 'Yes',
   ];
   return [row];
 }

@@ -190,6 +190,25 @@ describe('issue 10 follow-ups', () => {
     await dana.end();
   });
 
+  test('the Doris release Galene announces (3.0) in version_comment, SHOW FRONTENDS / BACKENDS and /api/bootstrap; its defaults', async () => {
+    const [[comment, version, atVersion]] = await queryRows(root, 'SELECT @@version_comment, version(), @@version');
+    assert.equal(comment, 'Galene 0.1.0 (Doris version doris-3.0.0 compatible)');
+    assert.match(comment!, /doris-(\d+)\.(\d+)\.(\d+)/, 'a tool reading the Doris version finds it');
+    // Doris answers the MySQL version it emulates here, as Galene's handshake does.
+    assert.equal(version, '5.7.99');
+    assert.equal(atVersion, '5.7.99');
+    assert.equal((await queryRecords(root, 'SHOW FRONTENDS'))[0].Version, 'doris-3.0.0-galene-0.1.0');
+    assert.equal((await queryRecords(root, 'SHOW BACKENDS'))[0].Version, 'doris-3.0.0-galene-0.1.0');
+    const boot = await new Promise<string>((resolve, reject) => execFile('curl', ['-sS', `http://127.0.0.1:${server.ports.http_port}/api/bootstrap`], (err, stdout) => (err ? reject(err) : resolve(stdout))));
+    assert.equal((JSON.parse(boot) as { data: { version: string } }).data.version, 'doris-3.0.0-galene-0.1.0');
+    // The mariadb CLI's status line shows the comment.
+    const cli = await mariadb(server.ports.query_port, 'root', '', 'status');
+    assert.match(cli.stdout, /Server version:\s+5\.7\.99 Galene 0\.1\.0 \(Doris version doris-3\.0\.0 compatible\)/);
+    // Defaults where Doris master moved on are 3.0's (doris-session-variables.ts).
+    const defaults = Object.fromEntries((await queryRows(root, "SHOW VARIABLES WHERE Variable_name IN ('enable_parallel_result_sink', 'batch_size', 'enable_sql_cache', 'profile_level')")).map((row) => [row[0], row[1]]));
+    assert.deepEqual(defaults, { enable_parallel_result_sink: '0', batch_size: '4064', enable_sql_cache: '0', profile_level: '1' });
+  });
+
   test('ORDER BY on information_schema strings is case-insensitive as their comparisons; names excepted', async () => {
     const order = async (sql: string): Promise<string[]> => (await queryRows(root, sql)).map((row) => row[0]!);
     // COLUMN_NAME collates case-insensitively: acol, Bcol, Ccol (bytes would give Bcol, Ccol, acol).
