@@ -218,6 +218,7 @@ describe('issue 10 follow-ups', () => {
     assert.deepEqual(await order("SELECT COLUMN_NAME AS n FROM information_schema.COLUMNS WHERE TABLE_NAME = 't' AND TABLE_SCHEMA = 'fu' ORDER BY n"), ['acol', 'Bcol', 'Ccol']);
     assert.deepEqual(await order("SELECT COLUMN_NAME, ORDINAL_POSITION FROM information_schema.COLUMNS WHERE TABLE_NAME = 't' AND TABLE_SCHEMA = 'fu' ORDER BY 1"), ['acol', 'Bcol', 'Ccol']);
     assert.deepEqual(await order("SELECT DISTINCT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_NAME = 't' AND TABLE_SCHEMA = 'fu' ORDER BY COLUMN_NAME"), ['acol', 'Bcol', 'Ccol']);
+    assert.deepEqual(await order("SELECT COLUMN_NAME, count(*) FROM information_schema.COLUMNS WHERE TABLE_NAME = 't' AND TABLE_SCHEMA = 'fu' GROUP BY COLUMN_NAME ORDER BY COLUMN_NAME"), ['acol', 'Bcol', 'Ccol']);
     assert.deepEqual(await order("SELECT c.ORDINAL_POSITION FROM information_schema.COLUMNS c WHERE c.TABLE_NAME = 't' AND c.TABLE_SCHEMA = 'fu' ORDER BY c.COLUMN_NAME"), ['2', '1', '3']);
     // A table alias keeps the comparisons case-insensitive too.
     assert.deepEqual(await order("SELECT c.COLUMN_NAME FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = 'fu' AND c.COLUMN_NAME = 'ACOL'"), ['acol']);
