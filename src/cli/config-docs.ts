@@ -4,7 +4,7 @@
  */
 import { SETTINGS } from '../common/config';
 import { listFunctions } from '../exec/expr';
-import { SESSION_VARIABLES } from '../fe/session-variables';
+import { DORIS_BUILD_VERSION, DORIS_RELEASE, SERVER_VERSION, SESSION_VARIABLES, VERSION_COMMENT } from '../fe/session-variables';
 import { TABLE_PROPERTIES } from '../fe/statements/table-properties';
 
 const escapeCell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -28,7 +28,9 @@ export function configurationMarkdown(): string {
     '',
     'Set with `SET [SESSION|GLOBAL] name = value` (several at once, comma-separated; `= DEFAULT` resets one), read with',
     '`SELECT @@name`, `@@global.name` or `SHOW [GLOBAL] VARIABLES [LIKE ...]`. Every variable of Doris 2.x/3.x is known with',
-    "Doris's default: scripts written for Doris run unchanged. Those with *honoured* `yes` change what Galene does; the others",
+    `the default of Doris ${DORIS_RELEASE.replace(/\.0$/, '')}, the release Galene follows and announces (\`@@version_comment\` \`${VERSION_COMMENT}\`; SHOW FRONTENDS`,
+    `and SHOW BACKENDS Version \`${DORIS_BUILD_VERSION}\`; the handshake, \`VERSION()\` and \`@@version\` say \`${SERVER_VERSION}\` as Doris does):`,
+    "scripts written for Doris run unchanged. Those with *honoured* `yes` change what Galene does; the others",
     "(Doris's planner, pipeline and BE-execution knobs, MySQL compatibility names) are kept and shown but change nothing here:",
     "SET answers a Note for them (`SHOW WARNINGS`) when the value differs from Doris's default. `/*+ SET_VAR(k = v) */` after",
     'SELECT sets variables for that statement only.',

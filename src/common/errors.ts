@@ -88,6 +88,7 @@ export const ERROR_CODES = {
   ROLE_NOT_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = Role {0} does not exist"),
   GRANT_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   ROOT_PASSWORD_ONLY_BY_ROOT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Can not set password for root user, except root itself'),
+  ROOT_MODIFY_ONLY_BY_ROOT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Only root user can modify root user'),
   USER_EXISTS: entry(1396, 'HY000', "Operation CREATE USER failed for '{0}'@'{1}'"),
   USER_NOT_EXISTS: entry(1396, 'HY000', "Operation {0} failed for '{1}'@'{2}'"),
   UNKNOWN_COMMAND: entry(1047, '08S01', 'Unknown command'),

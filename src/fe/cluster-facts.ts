@@ -12,6 +12,7 @@ import { Types } from '../common/types';
 import type { Catalog, TableState } from '../meta/catalog';
 import type { LoadProgress } from './load-progress';
 import type { ProcessListEntry } from './server-services';
+import { DORIS_BUILD_VERSION } from './session-variables';
 import type { ColumnSpec } from './statements/result-rows';
 
 /** What the admin surface reads of the server: catalog, settings, sessions, global variables, running loads. */
@@ -60,6 +61,9 @@ export const dbQuota = { bytes: DB_DATA_QUOTA, replicas: DB_REPLICA_QUOTA };
 
 const host = (facts: ServerFacts): string => facts.config.getString('bind_address');
 
+/** The compute group sessions run in (Doris's CloudCluster column). */
+const DEFAULT_COMPUTE_GROUP = 'default_compute_group';
+
 /** SHOW BACKENDS's columns (Doris 2.1). */
 export const BACKEND_COLUMNS: readonly ColumnSpec[] = [
     ['BackendId', Types.BIGINT], ['Host'], ['HeartbeatPort', Types.INT], ['BePort', Types.INT], ['HttpPort', Types.INT], ['BrpcPort', Types.INT], ['ArrowFlightSqlPort', Types.INT],
@@ -75,7 +79,7 @@ export function backendRows(facts: ServerFacts): RawValue[][] {
   const started = timeText(facts.startTime);
   const row: RawValue[] = [
     BigInt(BACKEND_ID), host(facts), 0, 0, facts.config.getInt('webserver_port'), facts.config.getInt('brpc_port'), -1, started, timeText(Date.now()), 'true', 'false', BigInt(tablets),
-    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', facts.serverVersion,
+    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', DORIS_BUILD_VERSION,
     JSON.stringify({ lastSuccessReportTabletsTime: started, lastStreamLoadTime: -1, isQueryDisabled: false, isLoadDisabled: false }), 0, 'mix',
   ];
   return [row];
@@ -91,26 +95,55 @@ export const FRONTEND_COLUMNS: readonly ColumnSpec[] = [
 export function frontendRows(facts: ServerFacts): RawValue[][] {
   const started = timeText(facts.startTime);
   const row: RawValue[] = [
-    'fe_1', host(facts), 0, facts.config.getInt('http_port'), facts.config.getInt('query_port'), 0, -1, 'FOLLOWER', 'true', 0n, 'true', 'true', 0n, started, timeText(Date.now()), 'true', '', facts.serverVersion, 'Yes',
+    'fe_1', host(facts), 0, facts.config.getInt('http_port'), facts.config.getInt('query_port'), 0, -1, 'FOLLOWER', 'true', 0n, 'true', 'true', 0n, started, timeText(Date.now()), 'true', '', DORIS_BUILD_VERSION, 'Yes',
   ];
   return [row];
 }
 
-/** SHOW PROCESSLIST's columns (MySQL's, which clients parse). */
-export const PROCESS_LIST_COLUMNS: readonly ColumnSpec[] = [['Id', Types.BIGINT], ['User'], ['Host'], ['db'], ['Command'], ['Time', Types.INT], ['State'], ['Info']];
+/**
+ * SHOW PROCESSLIST's columns, Doris's (ShowProcessListCommand): MySQL's Id, User, Host, Db, Command, Time,
+ * State and Info among Doris's own. information_schema.processlist has the same columns in upper snake case.
+ */
+export const PROCESS_LIST_COLUMNS: readonly ColumnSpec[] = [
+  ['CurrentConnected'], ['Id', Types.BIGINT], ['User'], ['Host'], ['LoginTime'], ['Catalog'], ['Db'], ['Command'], ['Time', Types.INT], ['State'], ['QueryId'], ['Info'], ['FE'], ['CloudCluster'],
+];
+
+/** Who asks for the process list: their session (CurrentConnected), user, whether they see every user's, and FULL. */
+export interface ProcessListViewer {
+  readonly connectionId: number | null;
+  readonly user: string | null;
+  /** ADMIN_PRIV (Doris ConnectPoolMgr.listConnection): every user's sessions; otherwise the viewer's user's. */
+  readonly seesAll: boolean;
+  /** SHOW FULL PROCESSLIST: Info in full; otherwise its first 100 characters (Doris). */
+  readonly full: boolean;
+}
+
+/** Characters of Info SHOW PROCESSLIST shows without FULL (Doris ConnectContext.ThreadInfo). */
+const INFO_PREFIX_CHARS = 100;
 
 /**
  * The sessions, then the Stream Loads running now (Id NULL: a load is not a connection KILL can reach;
- * Command `Stream Load`, Info its label and progress so far).
+ * Command `Stream Load`, Info its label and progress so far), in PROCESS_LIST_COLUMNS's order. LoginTime is
+ * `loginTime(ms since the epoch)`: Doris's text by default, a DATETIME value for information_schema.
  */
-export function processListRows(facts: ServerFacts, seesUser: (user: string) => boolean = () => true): RawValue[][] {
-  const rows: RawValue[][] = [...facts.sessions.values()].filter((other) => seesUser(other.user)).map((other) => {
+export function processListRows(facts: ServerFacts, viewer: ProcessListViewer, loginTime: (ms: number) => RawValue = timeText): RawValue[][] {
+  const sees = (user: string): boolean => viewer.seesAll || user === viewer.user;
+  const info = (text: string): string => (viewer.full ? text : text.slice(0, INFO_PREFIX_CHARS));
+  const fe = host(facts);
+  const rows: RawValue[][] = [...facts.sessions.values()].filter((other) => sees(other.user)).map((other) => {
     const task = other.currentTask;
     // The session that asks is running SHOW PROCESSLIST itself; others are busy or asleep.
-    return [BigInt(other.connectionId), other.user, other.host, other.database, task !== null ? 'Query' : 'Sleep', other.stateSeconds(), task?.state ?? '', other.currentStatementText];
+    return [
+      other.connectionId === viewer.connectionId ? 'Yes' : 'No', BigInt(other.connectionId), other.user, other.clientAddress, loginTime(other.loginTime), 'internal', other.database ?? '',
+      task !== null ? 'Query' : 'Sleep', other.stateSeconds(), task?.state ?? 'OK', task?.options.queryId ?? '', info(other.currentStatementText ?? ''), fe, DEFAULT_COMPUTE_GROUP,
+    ];
   });
   for (const load of runningLoads(facts)) {
-    if (seesUser(load.user)) rows.push([null, load.user, '', load.database, 'Stream Load', Math.floor((Date.now() - load.startedAt) / 1000), 'LOADING', `label: ${load.label}, ScannedRows: ${load.scannedRows}, LoadBytes: ${load.loadBytes}`]);
+    if (!sees(load.user)) continue;
+    rows.push([
+      'No', null, load.user, '', loginTime(load.startedAt), 'internal', load.database ?? '', 'Stream Load', Math.floor((Date.now() - load.startedAt) / 1000), 'LOADING', '',
+      info(`label: ${load.label}, ScannedRows: ${load.scannedRows}, LoadBytes: ${load.loadBytes}`), fe, DEFAULT_COMPUTE_GROUP,
+    ]);
   }
   return rows;
 }

@@ -14,11 +14,15 @@
  * enable_match_phrase_without_index, enable_three_stage_agg, enable_two_stage_agg, mysql_row_binary_format,
  * insert_into_auto_partition, enable_scan_run_serial (Doris's is enable_scan_node_run_serial). Older names
  * that master dropped but 2.x/3.x have (enable_vectorized_engine, enable_pipeline_x_engine, ...) stay.
- * MySQL-compatibility names come from Doris's GlobalVariable.java. Defaults follow Doris 2.x/3.x where master
+ * MySQL-compatibility names come from Doris's GlobalVariable.java. Defaults follow Doris 3.0, the release Galene
+ * announces (DORIS_RELEASE in session-variables.ts: @@version_comment, SHOW FRONTENDS), where master
  * has moved on (master: batch_size 8160, profile_level 2, enable_sql_cache true, enable_parallel_result_sink
  * true, parallel_exchange_instance_num 256, runtime_filter_max_in_num 40960, runtime_bloom_filter_max_size
  * 67108864, max_allowed_packet 16777216); fixed from master: exec_mem_limit, max_execution_time,
  * net_read_timeout / net_write_timeout, max_scanners_concurrency, experimental_enable_virtual_slot_for_cse.
+ * Checked for 3.0: enable_parallel_result_sink is off there (Doris's docs: from 3.0.4 one sets it to true for
+ * parallel results over Arrow Flight SQL). 2.1-only names (enable_pipeline_x_engine, ...) stay accepted, as
+ * 3.0 accepts them.
  */
 export type AcceptedVariableRow = readonly [name: string, type: 'int' | 'bool' | 'string' | 'double', defaultValue: string | number | boolean, description: string];
 

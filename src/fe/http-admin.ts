@@ -16,6 +16,7 @@ import { GaleneError } from '../common/errors';
 import { backendRows } from './cluster-facts';
 import type { Frontend } from './frontend';
 import { showProc } from './proc-tree';
+import { DORIS_BUILD_VERSION } from './session-variables';
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -43,7 +44,7 @@ export function adminHttpRoutes(fe: Frontend, role: 'fe' | 'be' | 'brpc', gate: 
       send(res, restBody({ online_backend_num: backends, total_backend_num: backends }));
     },
     '/api/bootstrap': (_req, res) =>
-      send(res, restBody({ replayedJournalId: 0, queryPort: fe.config.getInt('query_port'), rpcPort: 0, arrowFlightSqlPort: -1, version: fe.serverVersion, startTime: fe.startTime })),
+      send(res, restBody({ replayedJournalId: 0, queryPort: fe.config.getInt('query_port'), rpcPort: 0, arrowFlightSqlPort: -1, version: DORIS_BUILD_VERSION, startTime: fe.startTime })),
     '/rest/v1/config/fe': (req, res) => {
       if (!gate(req, res)) return;
       const rows = [...SETTINGS].sort((a, b) => (a.name < b.name ? -1 : 1)).map((setting) => ({ Name: setting.name, Value: String(fe.config.get(setting.name)) }));

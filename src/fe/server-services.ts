@@ -22,6 +22,10 @@ export interface ProcessListEntry {
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
+  /** The client's address as SHOW PROCESSLIST shows it: `host:port`. */
+  readonly clientAddress: string;
+  /** When the session logged in (ms since the epoch). */
+  readonly loginTime: number;
   readonly database: string | null;
   /** The statement running now, or null between statements. */
   readonly currentTask: QueryTask | null;

@@ -48,8 +48,19 @@ const unsignedInt = (value: string | number | boolean): string | null => (typeof
 
 const oneOf = (...allowed: string[]) => (value: string | number | boolean): string | null => (allowed.includes(String(value).toLowerCase()) ? null : `expected one of ${allowed.join(', ')}`);
 
+/** Galene's own release. */
+export const GALENE_VERSION = '0.1.0';
+/**
+ * The Doris release Galene follows: its behaviour and the defaults of every session variable (the 3.0 line:
+ * compute groups, and the defaults doris-session-variables.ts records where master has moved on).
+ */
+export const DORIS_RELEASE = '3.0.0';
+/** The MySQL server version Doris announces (handshake, VERSION(), @@version): GlobalVariable.VERSION. */
 export const SERVER_VERSION = '5.7.99';
-export const VERSION_COMMENT = 'Galene (Doris-compatible), version 0.1.0';
+/** Doris's build-version form (`doris-3.0.0-...`), as SHOW FRONTENDS / SHOW BACKENDS print it. */
+export const DORIS_BUILD_VERSION = `doris-${DORIS_RELEASE}-galene-${GALENE_VERSION}`;
+/** @@version_comment: Galene, with the Doris release it follows in Doris's words (`Doris version doris-x.y.z`). */
+export const VERSION_COMMENT = `Galene ${GALENE_VERSION} (Doris version doris-${DORIS_RELEASE} compatible)`;
 
 export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   accepted('autocommit', 'bool', true, 'Statements commit on their own (Doris always behaves so outside BEGIN ... COMMIT).'),

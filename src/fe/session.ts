@@ -45,6 +45,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
+  readonly clientAddress: string;
+  readonly loginTime = Date.now();
   readonly account: Account;
   database: string | null;
   multiStatements = false;
@@ -69,6 +71,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     this.connectionId = info.connectionId;
     this.user = info.user;
     this.host = info.host;
+    this.clientAddress = info.port === undefined ? info.host : `${info.host}:${info.port}`;
     // The account of the login: the most specific host pattern that matches (fixed for the session).
     this.account = { user: info.user, host: fe.users.matchAccount(info.user, info.host)?.host ?? '%' };
     this.database = info.database;
@@ -417,6 +420,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       accounts: () => users.list().map((record) => ({ account: record, grants: users.privilegesOf(record).grants })),
       reader: this.account,
       readerSeesAll: privileges.hasGlobal('GRANT_PRIV'),
+      processListViewer: { connectionId: this.connectionId, user: this.user, seesAll: privileges.hasGlobal('ADMIN_PRIV'), full: true },
     };
   }
 

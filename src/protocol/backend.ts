@@ -27,6 +27,8 @@ export interface SessionInfo {
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
+  /** The client's TCP port (SHOW PROCESSLIST's Host is `host:port`, as in MySQL and Doris). */
+  readonly port?: number;
   readonly database: string | null;
   /** Close this client's connection from the server side (KILL CONNECTION). */
   readonly terminate?: () => void;

@@ -295,7 +295,7 @@ export class MysqlConnection implements CommandContext, ResultSink {
     const interactive = (this.capabilities & Capability.INTERACTIVE) !== 0;
     let session: SessionHandler;
     try {
-      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, database, interactive, terminate: () => this.socket.destroy() });
+      session = await backend.openSession({ connectionId: this.connectionId, user, host: this.host, port: this.socket.remotePort, database, interactive, terminate: () => this.socket.destroy() });
     } catch (err) {
       return this.failAndClose(toWireError(err), replySeq);
     }

@@ -23,6 +23,7 @@ import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan }
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
 import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
+import { collatesCaseInsensitively } from './information-schema-collation';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
 import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeLimit, makeProject, makeSort } from './logical-plan-build';
 
@@ -373,8 +374,15 @@ export class QueryBinder implements SubqueryPlanner {
           if (query.distinct) throw new GaleneError('NOT_GROUP_BY', [this.exprs.sourceText(item.expr) ?? exprToString(bound)]);
           index = projectExprs.length;
           projectExprs.push(bound);
-          projectSchema.push({ name: `__order_${index}`, type: bound.type, nullable: true });
+          const origin = bound.kind === 'column' ? plan.schema[bound.index] : undefined;
+          projectSchema.push({ name: `__order_${index}`, type: bound.type, nullable: true, ...(origin?.orgName !== undefined ? { orgName: origin.orgName, database: origin.database } : {}) });
         }
+      }
+      // information_schema strings sort as they compare: case-insensitively (information-schema-collation.ts).
+      if (collatesCaseInsensitively(projectSchema[index])) {
+        projectExprs.push(this.exprs.call('lower', [projectExprs[index]]));
+        index = projectExprs.length - 1;
+        projectSchema.push({ name: `__order_${index}`, type: projectExprs[index].type, nullable: true });
       }
       sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
     }

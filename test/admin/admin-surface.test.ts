@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { GaleneProcess, startGalene } from '../helpers/galene-process';
-import { connect, queryRows } from '../helpers/mysql-client';
+import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 
 const MARIADB = '/usr/bin/mariadb';
 
@@ -238,11 +238,11 @@ describe('admin surface', () => {
       later = await progress();
     }
     assert.ok(later > first, `ScannedRows grows: ${first} -> ${later}`);
-    const list = await queryRows(root, 'SHOW PROCESSLIST');
-    const loadRow = list.find((row) => row[4] === 'Stream Load');
+    const list = await queryRecords(root, 'SHOW PROCESSLIST');
+    const loadRow = list.find((row) => row.Command === 'Stream Load');
     assert.ok(loadRow, JSON.stringify(list));
-    assert.equal(loadRow[0], null);
-    assert.match(loadRow[7]!, /label: slow_one, ScannedRows: \d+/);
+    assert.equal(loadRow.Id, null);
+    assert.match(loadRow.Info!, /label: slow_one, ScannedRows: \d+/);
     assert.equal((await queryRows(root, "SELECT count(*) FROM information_schema.processlist WHERE COMMAND = 'Stream Load'"))[0][0], '1');
     await root.query("CANCEL LOAD FROM adm WHERE LABEL = 'slow_one'");
     await done.finally(() => (keepSending = false));

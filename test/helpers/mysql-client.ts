@@ -23,3 +23,9 @@ export async function queryRows(conn: mysql.Connection, sql: string): Promise<Te
   const [rows] = await conn.query({ sql, rowsAsArray: true });
   return rows as TextRow[];
 }
+
+/** Rows of a query as text keyed by column name (for results whose column order a test should not depend on). */
+export async function queryRecords(conn: mysql.Connection, sql: string): Promise<Record<string, string | null>[]> {
+  const [rows] = await conn.query({ sql, rowsAsArray: false });
+  return rows as Record<string, string | null>[];
+}

@@ -119,12 +119,22 @@ describe('security', () => {
     });
     await assert.rejects(root.query("CREATE USER 'carol'@'%' IDENTIFIED BY 'dup-pw-2468'"), { errno: 1396 });
     const secrets = /carol-pw-1234|carol-pw-5678|bobs-secret-pw|alter-pw-9999|dave-pw-4321|dup-pw-2468/;
-    // Every user sees every profile: none holds a password.
-    const profiles = await queryRows(bob, 'SHOW QUERY PROFILE "/"');
+    // The admin sees every profile, bob only his own (Doris): none holds a password.
+    const profiles = await queryRows(root, 'SHOW QUERY PROFILE "/"');
     const texts = profiles.map((row) => row[8] ?? '').join('\n');
     assert.match(texts, /CREATE USER 'carol'@'%' IDENTIFIED BY '\*XXX'/);
     assert.match(texts, /SET PASSWORD FOR 'carol'@'%' = PASSWORD\('\*XXX'\)/);
     assert.doesNotMatch(texts, secrets);
+    const bobProfiles = await queryRows(bob, 'SHOW QUERY PROFILE "/"');
+    assert.ok(bobProfiles.length > 0);
+    assert.deepEqual([...new Set(bobProfiles.map((row) => row[6]))], ['bob']);
+    const bobTexts = bobProfiles.map((row) => row[8] ?? '').join('\n');
+    assert.match(bobTexts, /SET PASSWORD = PASSWORD\('\*XXX'\)/);
+    assert.doesNotMatch(bobTexts, /carol/);
+    assert.doesNotMatch(bobTexts, secrets);
+    // Another user's profile is not found for bob, by id either.
+    const rootOnly = profiles.find((row) => row[6] === 'root')!;
+    await assert.rejects(bob.query(`SHOW QUERY PROFILE "/${rootOnly[0]}"`), /not found/);
     for (const row of profiles.slice(0, 8)) {
       const detail = await queryRows(root, `SHOW QUERY PROFILE "/${row[0]}"`);
       assert.doesNotMatch(detail.map((pair) => pair.join('=')).join('\n'), secrets);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, queryRows } from '../helpers/mysql-client';
+import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 
 const ENDLESS = 'SELECT count(*) FROM t a, t b, t c';
 let server: GaleneProcess;
@@ -44,11 +44,11 @@ async function connectionId(conn: Connection): Promise<string> {
 }
 
 /** Poll SHOW PROCESSLIST (on `watcher`) until connection `id` runs a statement; returns its row. */
-async function waitRunning(watcher: Connection, id: string): Promise<(string | null)[]> {
+async function waitRunning(watcher: Connection, id: string): Promise<Record<string, string | null>> {
   for (const started = Date.now(); Date.now() - started < 60_000; ) {
-    const rows = await queryRows(watcher, 'SHOW PROCESSLIST');
-    const row = rows.find((candidate) => candidate[0] === id);
-    if (row !== undefined && row[4] === 'Query') return row;
+    const rows = await queryRecords(watcher, 'SHOW FULL PROCESSLIST');
+    const row = rows.find((candidate) => candidate.Id === id);
+    if (row !== undefined && row.Command === 'Query') return row;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`connection ${id} never showed a running statement`);
@@ -75,8 +75,8 @@ test('a heavy statement leaves the server answering: SHOW PROCESSLIST shows it, 
     // Answered while the heavy statement runs (before the fix the loop was held until it ended).
     const row = await waitRunning(watcher, heavyId);
     assert.equal(settled, false);
-    assert.equal(row[7], ENDLESS, 'Info is the running statement');
-    assert.match(row[6]!, /Executing|Sending data/);
+    assert.equal(row.Info, ENDLESS, 'Info is the running statement');
+    assert.match(row.State!, /Executing|Sending data/);
     const [[one]] = await queryRows(watcher, 'SELECT 1');
     assert.equal(one, '1');
     assert.equal(settled, false);
@@ -89,8 +89,8 @@ test('a heavy statement leaves the server answering: SHOW PROCESSLIST shows it, 
     // KILL QUERY keeps the connection.
     const [[still]] = await queryRows(heavy, 'SELECT 2');
     assert.equal(still, '2');
-    const rows = await queryRows(watcher, 'SHOW PROCESSLIST');
-    assert.equal(rows.find((candidate) => candidate[0] === heavyId)?.[4], 'Sleep');
+    const rows = await queryRecords(watcher, 'SHOW PROCESSLIST');
+    assert.equal(rows.find((candidate) => candidate.Id === heavyId)?.Command, 'Sleep');
   } finally {
     await heavy.end().catch(() => undefined);
     await watcher.end();
@@ -106,12 +106,12 @@ test('KILL CONNECTION stops the statement and closes the connection; unknown ids
   await root.query(`KILL ${heavyId}`);
   await assert.rejects(running);
   await assert.rejects(heavy.query('SELECT 1'));
-  const rows = await queryRows(root, 'SHOW PROCESSLIST');
-  for (let attempt = 0; attempt < 50 && rows.some((row) => row[0] === heavyId); attempt++) {
+  const rows = await queryRecords(root, 'SHOW PROCESSLIST');
+  for (let attempt = 0; attempt < 50 && rows.some((row) => row.Id === heavyId); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    rows.splice(0, rows.length, ...(await queryRows(root, 'SHOW PROCESSLIST')));
+    rows.splice(0, rows.length, ...(await queryRecords(root, 'SHOW PROCESSLIST')));
   }
-  assert.equal(rows.some((row) => row[0] === heavyId), false, 'the killed connection is gone');
+  assert.equal(rows.some((row) => row.Id === heavyId), false, 'the killed connection is gone');
   await assert.rejects(root.query('KILL 987654'), { errno: 1094 });
 
   await root.query("CREATE USER 'mallory'@'%' IDENTIFIED BY 'pw'");
@@ -217,9 +217,9 @@ test('a client that stops reading holds its query back (the server does not buff
     // While the client does not read, the statement stays unfinished, waiting on the socket.
     for (let check = 0; check < 5; check++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const row = (await queryRows(root, 'SHOW PROCESSLIST')).find((candidate) => candidate[0] === slowId);
-      assert.equal(row?.[4], 'Query');
-      assert.equal(row?.[6], 'Sending data');
+      const row = (await queryRecords(root, 'SHOW PROCESSLIST')).find((candidate) => candidate.Id === slowId);
+      assert.equal(row?.Command, 'Query');
+      assert.equal(row?.State, 'Sending data');
     }
     socket.resume();
     await done;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
-import { connect, queryRows } from '../helpers/mysql-client';
+import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
 
 type Denial = { errno: number; message: string };
@@ -124,9 +124,9 @@ describe('privileges', () => {
     const nobody = await login('p_none');
     await assert.rejects(nobody.execute('SELECT v FROM pv.t WHERE k = ?', [1]), denied(1142, /SELECT command denied/));
     // SHOW PROCESSLIST: without ADMIN_PRIV only one's own user's sessions (Doris).
-    const listed = (await queryRows(nobody, 'SHOW PROCESSLIST')).map((row) => row[1]);
+    const listed = (await queryRecords(nobody, 'SHOW PROCESSLIST')).map((row) => row.User);
     assert.deepEqual([...new Set(listed)], ['p_none']);
-    assert.ok((await queryRows(root, 'SHOW PROCESSLIST')).some((row) => row[1] === 'p_select'));
+    assert.ok((await queryRecords(root, 'SHOW PROCESSLIST')).some((row) => row.User === 'p_select'));
     await reader.end();
     await nobody.end();
     // INSERT ... SELECT needs SELECT on the source as well as LOAD on the target.

@@ -111,8 +111,10 @@ SHOW GLOBAL STATUS;
 -- expect: Privilege, Context, Comment
 SHOW PRIVILEGES;
 
+-- DBeaver reads Id, User, Host, db, Command, Time, State and Info by name (JDBC names match case-insensitively);
+-- Doris's SHOW PROCESSLIST has them among its own columns, in Doris's order.
 -- source: MySQLSessionManager.getSessions (session manager)
--- expect: Id, User, Host, db, Command, Time, State, Info
+-- expect: CurrentConnected, Id, User, Host, LoginTime, Catalog, Db, Command, Time, State, QueryId, Info
 -- rows: >=1
 SHOW FULL PROCESSLIST;
 

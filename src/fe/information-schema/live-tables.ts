@@ -7,7 +7,7 @@
 import type { RawValue } from '../../common/column';
 import { formatDatetime } from '../../common/datetime';
 import { DataType, Types } from '../../common/types';
-import { BACKEND_COLUMNS, BACKEND_ID, backendRows, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, processListRows, tableSize } from '../cluster-facts';
+import { BACKEND_COLUMNS, BACKEND_ID, backendRows, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, PROCESS_LIST_COLUMNS, processListRows, tableSize } from '../cluster-facts';
 import type { ColumnSpec } from '../statements/result-rows';
 import { variableRows } from '../variable-rows';
 import { columns, SchemaFacts, VirtualTable } from './schema-facts';
@@ -16,6 +16,8 @@ const S = Types.varchar(512);
 const N = Types.BIGINT;
 const T = Types.DATETIME;
 const CATALOG = 'internal';
+/** Position of Time in the process list's rows (an INT there, BIGINT here). */
+const PROCESS_LIST_TIME = PROCESS_LIST_COLUMNS.findIndex(([name]) => name === 'Time');
 
 const allTables = (facts: SchemaFacts) => facts.catalog.listDatabases().flatMap((db) => facts.catalog.listTables(db.name));
 
@@ -49,17 +51,16 @@ export const LIVE_TABLES: Record<string, VirtualTable> = {
         ];
       }),
   },
+  // Doris SchemaTable processlist: SHOW PROCESSLIST's columns (cluster-facts.ts), Info in full.
   processlist: {
-    columns: [...columns(N, 'ID'), ...columns(S, 'USER', 'HOST', 'DB', 'COMMAND'), ...columns(N, 'TIME'), ...columns(S, 'STATE', 'INFO', 'QUERY_ID', 'CATALOG', 'FE', 'CLOUD_CLUSTER')],
-    rows: (facts) => {
-      const queryIds = new Map([...facts.server.sessions.values()].map((session) => [BigInt(session.connectionId), session.currentTask?.options.queryId ?? '']));
-      const fe = `${facts.server.config.getString('bind_address')}:${facts.server.config.getInt('query_port')}`;
-      // Doris: an account without the privilege to see all sees its own user's sessions only.
-      const view = facts.view;
-      return processListRows(facts.server, (user) => !view || view.readerSeesAll || user === view.reader.user).map(([id, user, host, db, command, time, state, info]) => [
-        id, user, host, db, command, BigInt(Number(time)), state, info, id === null ? '' : (queryIds.get(id as bigint) ?? ''), CATALOG, fe, 'default_compute_group',
-      ]);
-    },
+    columns: [
+      ...columns(S, 'CURRENT_CONNECTED'), ...columns(N, 'ID'), ...columns(S, 'USER', 'HOST'), ...columns(T, 'LOGIN_TIME'), ...columns(S, 'CATALOG', 'DB', 'COMMAND'), ...columns(N, 'TIME'),
+      ...columns(S, 'STATE', 'QUERY_ID', 'INFO', 'FE', 'CLOUD_CLUSTER'),
+    ],
+    rows: (facts) =>
+      processListRows(facts.server, facts.view?.processListViewer ?? { connectionId: null, user: null, seesAll: true, full: true }, datetime).map((row) =>
+        row.map((value, colIdx) => (colIdx === PROCESS_LIST_TIME ? BigInt(Number(value)) : value)),
+      ),
   },
   session_variables: {
     columns: columns(S, 'VARIABLE_NAME', 'VARIABLE_VALUE', 'DEFAULT_VALUE', 'CHANGED'),

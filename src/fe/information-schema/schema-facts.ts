@@ -6,7 +6,7 @@
 import type { RawValue } from '../../common/column';
 import type { DataType } from '../../common/types';
 import type { Catalog } from '../../meta/catalog';
-import type { ServerFacts } from '../cluster-facts';
+import type { ProcessListViewer, ServerFacts } from '../cluster-facts';
 import type { PrivilegeFacts } from './privilege-tables';
 
 export interface SchemaFacts {
@@ -24,6 +24,8 @@ export interface SchemaFacts {
  */
 export interface InformationSchemaView extends PrivilegeFacts {
   visible(database: string, table: string | null): boolean;
+  /** Whose sessions PROCESSLIST lists, as SHOW PROCESSLIST would for this session (with Info in full). */
+  readonly processListViewer: ProcessListViewer;
 }
 
 /** One virtual table: its columns and a row source over the facts of now. */

@@ -7,6 +7,8 @@ import type { RawValue } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import type { AlterUserStatement, CreateRoleStatement, CreateUserStatement, DropRoleStatement, DropUserStatement, GrantStatement, SetPasswordStatement, ShowStatement } from '../../sql/ast';
+import { INFORMATION_SCHEMA } from '../../meta/catalog';
+import { informationSchemaTableNames } from '../information-schema';
 import { GrantEntry, grantLevel, grantProblem, grantTargetText, Privilege, PRIVILEGE_ORDER, privilegeLabel } from '../privileges';
 import { Account, UserManager } from '../users';
 import { okResult, rowsResult } from './result-rows';
@@ -59,6 +61,20 @@ function grantEntry(statement: GrantStatement): GrantEntry {
 }
 
 /**
+ * Doris Auth.checkTablePatternExist: a GRANT on a database or table of the internal catalog needs it to exist,
+ * unless it grants CREATE_PRIV (which is how one lets an account create it); REVOKE does not check.
+ */
+function requireGrantTargetExists(session: StatementSession, entry: GrantEntry): void {
+  if (entry.privileges.includes('CREATE_PRIV') || (entry.level !== 'database' && entry.level !== 'table')) return;
+  const informationSchema = entry.database.toLowerCase() === INFORMATION_SCHEMA;
+  const catalog = session.fe.catalog;
+  if (!informationSchema && !catalog.hasDatabase(entry.database)) throw new GaleneError('GRANT_ERROR', [`database:${entry.database} does not exist`]);
+  if (entry.level === 'database') return;
+  const exists = informationSchema ? informationSchemaTableNames().some((name) => name.toLowerCase() === entry.table.toLowerCase()) : catalog.findTable(entry.database, entry.table) !== undefined;
+  if (!exists) throw new GaleneError('GRANT_ERROR', [`table:${entry.table} does not exist`]);
+}
+
+/**
  * GRANT / REVOKE. Roles and global or resource privileges need GRANT_PRIV globally; a database or table
  * privilege needs GRANT_PRIV at that level or above (Doris). root and the operator role are fixed.
  */
@@ -76,6 +92,7 @@ export async function grant(session: StatementSession, statement: GrantStatement
   const allowed =
     entry.level === 'database' ? privileges.hasDatabase('GRANT_PRIV', entry.database) : entry.level === 'table' ? privileges.hasTable('GRANT_PRIV', entry.database, entry.table) : privileges.hasGlobal('GRANT_PRIV');
   if (!allowed) throw new GaleneError('SPECIFIC_ACCESS_DENIED', ['GRANT']);
+  if (!statement.revoke) requireGrantTargetExists(session, entry);
   if (statement.revoke) users.revoke(grantee, entry);
   else users.grant(grantee, entry);
   return okResult();

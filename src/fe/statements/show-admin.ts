@@ -153,7 +153,8 @@ export const ADMIN_SHOW_HANDLERS: Record<string, ShowHandler> = {
   load: showLoad,
   'stream load': showStreamLoad,
   // Doris ShowProcesslistStmt: an account without ADMIN_PRIV sees its own user's sessions only.
-  processlist: (session) => rowsResult(PROCESS_LIST_COLUMNS, processListRows(session.fe, (user) => user === session.user || privilegesOf(session).hasGlobal('ADMIN_PRIV'))),
+  processlist: (session, statement) =>
+    rowsResult(PROCESS_LIST_COLUMNS, processListRows(session.fe, { connectionId: session.connectionId, user: session.user, seesAll: privilegesOf(session).hasGlobal('ADMIN_PRIV'), full: statement.full })),
   backends: (session) => rowsResult(BACKEND_COLUMNS, backendRows(session.fe)),
   frontends: (session) => rowsResult(FRONTEND_COLUMNS, frontendRows(session.fe)),
 };

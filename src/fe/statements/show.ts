@@ -74,8 +74,13 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
   return result(statement, [[name]], tables.map((table) => [table.schema.name]));
 }
 
+/**
+ * SHOW QUERY PROFILE: the account's own user's queries, every user's with ADMIN_PRIV (Doris ProfileManager /
+ * QueryProfileAction: a common user reviews only their own queries). Another user's query id is unknown.
+ */
 function showQueryProfile(session: StatementSession, statement: ShowStatement): StatementResult {
-  const profiles = session.fe.recentProfiles();
+  const seesAll = privilegesOf(session).hasGlobal('ADMIN_PRIV');
+  const profiles = session.fe.recentProfiles().filter((profile) => seesAll || profile.user === session.user);
   const wanted = (statement.path ?? '/').replace(/^\/+/, '').split('/')[0];
   if (!wanted) {
     const columns: ColumnSpec[] = [['Profile ID'], ['Task Type'], ['Start Time'], ['End Time'], ['Total'], ['Task State'], ['User'], ['Default Db'], ['Sql Statement']];

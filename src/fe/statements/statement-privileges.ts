@@ -13,6 +13,7 @@ import { GaleneError } from '../../common/errors';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { Statement } from '../../sql/ast';
 import type { Privilege, PrivilegeSet } from '../privileges';
+import type { Account } from '../users';
 import type { StatementSession } from './statement-session';
 
 /** The account's privileges now. */
@@ -55,6 +56,11 @@ export function requireVisibleDatabase(session: StatementSession, database: stri
 /** 1142 unless the table is visible to the account (DESCRIBE, SHOW CREATE TABLE, SHOW COLUMNS). */
 function requireVisibleTable(session: StatementSession, command: string, database: string, table: string): void {
   if (!privilegesOf(session).seesTable(database, table, isInformationSchema(database))) throw tableDenied(session, command, database, table);
+}
+
+/** Whether `target` is the account the session logged in as (Doris: equal to current_user(), host pattern included). */
+function isOwnAccount(session: StatementSession, target: Account): boolean {
+  return target.user === session.account.user && target.host === session.account.host;
 }
 
 type Check<S extends Statement> = (session: StatementSession, statement: S) => void;
@@ -113,13 +119,21 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   help: none,
   createUser: grantPriv,
   dropUser: grantPriv,
-  alterUser: grantPriv,
+  // Doris AlterUserInfo.validate: root only by root, otherwise GRANT_PRIV. Galene also lets an account change its
+  // own password this way (MySQL's rule for ALTER USER; no more than SET PASSWORD allows); options need GRANT_PRIV.
+  alterUser: (session, statement) => {
+    const onlyPassword = statement.password !== null && Object.values(statement.passwordOptions).every((value) => value === undefined);
+    if (onlyPassword && isOwnAccount(session, statement.user)) return;
+    if (statement.user.user === 'root' && session.user !== 'root') throw new GaleneError('ROOT_MODIFY_ONLY_BY_ROOT');
+    requireGlobal(session, 'GRANT_PRIV');
+  },
   createRole: grantPriv,
   dropRole: grantPriv,
-  // Doris SetPassVar.analyze: root's password only by root; another account's only with GRANT_PRIV.
+  // Doris SetPassVar.analyze: one's own account (the one current_user() names) needs nothing; root's password
+  // only by root; another account's only with GRANT_PRIV.
   setPassword: (session, statement) => {
     const target = statement.user;
-    if (target === null || (target.user === session.user && (target.host === session.account.host || target.host === session.host))) return;
+    if (target === null || isOwnAccount(session, target)) return;
     if (target.user === 'root') throw new GaleneError('ROOT_PASSWORD_ONLY_BY_ROOT');
     requireGlobal(session, 'GRANT_PRIV');
   },

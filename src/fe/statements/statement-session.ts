@@ -20,6 +20,8 @@ export interface SessionWarning {
 
 /** What prepared statements use of a session (fe, database, getVariable, runParsedStatement, statementContext), and more. */
 export interface StatementSession extends PreparedStatementHost {
+  /** The MySQL connection id (CONNECTION_ID(), SHOW PROCESSLIST's Id). */
+  readonly connectionId: number;
   readonly user: string;
   readonly host: string;
   /** The account the session logged in as ('user'@'host pattern'): whose privileges it uses. */
