@@ -3,9 +3,9 @@
  * CAST to string) and how text from SQL literals, CSV and JSON becomes a raw value (INSERT, Stream Load,
  * CAST from string). One place, so a value prints the same everywhere and parses the same everywhere.
  */
-import { RawValue } from './column';
+import { RawArray, RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
-import { DataType, isWideDecimal } from './types';
+import { DataType, elementType, isWideDecimal } from './types';
 import { jsCharCount } from './utf8';
 
 const POW10: number[] = [];
@@ -68,9 +68,101 @@ export function formatValue(type: DataType, value: RawValue): string | null {
       return formatDate(value as number);
     case 'DATETIME':
       return formatDatetime(value as number, type.scale ?? 0);
+    case 'ARRAY':
+      return formatArray(type, value as RawArray);
     default:
       return String(value);
   }
+}
+
+/** Element types Doris prints in double quotes inside an array (`["a", "2024-01-01"]`). */
+function quotedInArray(type: DataType): boolean {
+  return type.name === 'CHAR' || type.name === 'VARCHAR' || type.name === 'STRING' || type.name === 'DATE' || type.name === 'DATETIME';
+}
+
+/**
+ * An array as Doris prints it: `[1, 2, 3]`, `["a", "b"]` (strings, dates and datetimes in double quotes
+ * with `"` and `\` escaped), `null` for a NULL element, `[]` when empty, nested arrays the same way.
+ */
+function formatArray(type: DataType, value: RawArray): string {
+  const element = elementType(type);
+  const quoted = quotedInArray(element);
+  let out = '[';
+  for (let elemIdx = 0; elemIdx < value.length; elemIdx++) {
+    if (elemIdx > 0) out += ', ';
+    const text = formatValue(element, value[elemIdx]);
+    if (text === null) out += 'null';
+    else out += quoted ? `"${text.replace(/["\\]/g, (ch) => '\\' + ch)}"` : text;
+  }
+  return out + ']';
+}
+
+/**
+ * Parse the text form of an array (`[1, 2]`, `["a", 'b', null]`, `[[1], []]`): elements separated by
+ * commas, strings in single or double quotes (backslash escapes), `null` for NULL, each element parsed as
+ * the element type. The first element that does not parse fails the whole array.
+ */
+function parseArrayText(type: DataType, text: string): ParseResult {
+  let pos = 0;
+  const skipSpace = (): void => {
+    while (pos < text.length && (text[pos] === ' ' || text[pos] === '\t' || text[pos] === '\n' || text[pos] === '\r')) pos++;
+  };
+  const parseList = (listType: DataType): RawArray | ParseFailure => {
+    const elemType = elementType(listType);
+    const items: RawValue[] = [];
+    pos++; // '['
+    skipSpace();
+    if (text[pos] === ']') {
+      pos++;
+      return items;
+    }
+    while (true) {
+      skipSpace();
+      let item: ParseResult;
+      const ch = text[pos];
+      if (ch === '[') {
+        if (elemType.name !== 'ARRAY') return 'invalid';
+        const nested = parseList(elemType);
+        if (typeof nested === 'string') return nested;
+        item = ok(nested);
+      } else if (ch === '"' || ch === "'") {
+        let raw = '';
+        pos++;
+        while (pos < text.length && text[pos] !== ch) {
+          if (text[pos] === '\\' && pos + 1 < text.length) pos++;
+          raw += text[pos++];
+        }
+        if (pos >= text.length) return 'invalid';
+        pos++;
+        item = elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
+      } else {
+        const start = pos;
+        while (pos < text.length && text[pos] !== ',' && text[pos] !== ']') pos++;
+        const raw = text.slice(start, pos).trim();
+        if (raw.length === 0) return 'invalid';
+        item = raw.toLowerCase() === 'null' ? ok(null) : elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
+      }
+      if (item.failure !== null) return item.failure;
+      items.push(item.value);
+      skipSpace();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return items;
+      }
+      return 'invalid';
+    }
+  };
+  skipSpace();
+  if (text[pos] !== '[') return fail('invalid');
+  const value = parseList(type);
+  if (typeof value === 'string') return fail(value);
+  skipSpace();
+  if (pos !== text.length) return fail('invalid');
+  return ok(value);
 }
 
 /** Why a text could not become a value of a type; the caller turns it into a Doris error. */
@@ -214,6 +306,8 @@ export function parseValue(type: DataType, text: string): ParseResult {
     }
     case 'STRING':
       return ok(text);
+    case 'ARRAY':
+      return parseArrayText(type, text);
   }
 }
 

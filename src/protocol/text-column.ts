@@ -8,7 +8,7 @@
  * everything else goes through `formatValue`, the one place that decides how a value prints, and the
  * direct printers are tested to give exactly its output, so the wire shows what CAST(x AS STRING) shows.
  */
-import { Vector } from '../common/column';
+import { getRaw, Vector } from '../common/column';
 import { formatValue } from '../common/convert';
 import { civilFromDaysInto, MICROS_PER_DAY } from '../common/datetime';
 import { DataType, isWideDecimal } from '../common/types';
@@ -122,6 +122,16 @@ export class TextColumnFormatter {
           const end = printer(this.buf, pos, values[rowIdx], scale);
           if (end >= 0) pos = end;
           else pos += this.buf.write(formatValue(type, values[rowIdx]) ?? '', pos, 'latin1');
+        }
+        offsets[rowIdx + 1] = pos;
+      }
+    } else if (vec.kind === 'array') {
+      // Arrays go as their text, as Doris sends them (`[1, 2]`, `["a", null]`) on both protocols.
+      for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+        if (nulls === null || nulls[rowIdx] === 0) {
+          const text = formatValue(type, getRaw(vec, rowIdx)) ?? '';
+          this.ensure(pos, text.length * 3);
+          pos += this.buf.write(text, pos, 'utf8');
         }
         offsets[rowIdx + 1] = pos;
       }

@@ -13,7 +13,7 @@
  *   column runs once per dictionary entry, and the result is gathered by code (a string result stays a
  *   dictionary vector). So `city = 'x'`, `upper(city)` or `city LIKE 'a%'` cost one pass over int codes.
  */
-import { Batch, constantVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
+import { Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, physicalKind, typesEqual, Types } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
@@ -434,7 +434,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
           const texts = toJsStrings(vec);
           for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) match[rowIdx] = texts[rowIdx] !== null && set.has(texts[rowIdx]) ? 1 : 0;
         } else {
-          const values = vec.values as ArrayLike<number | bigint>;
+          const values = (vec as FixedVector).values as ArrayLike<number | bigint>;
           for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) match[rowIdx] = set.has(values[rowIdx]) ? 1 : 0;
         }
         return finish(match, vec.nulls, rowCount, null);

@@ -291,6 +291,8 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
       const { offsets, bytes } = vec;
       return (rowIdx) => (nulls !== null && nulls[rowIdx] ? null : decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
     }
+    case 'array':
+      return (rowIdx) => getRaw(vec, rowIdx);
   }
 }
 

@@ -4,7 +4,7 @@
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
-import { isStringType, typeToSql } from '../../common/types';
+import { isArrayType, isStringType, typeToSql } from '../../common/types';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
 import type {
   AlterTableStatement,
@@ -85,7 +85,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
     // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
     for (const column of statement.columns.slice(0, 3)) {
-      if (column.aggregation) break;
+      if (column.aggregation || isArrayType(column.type)) break;
       keys.push(column.name);
       if (isStringType(column.type)) break;
     }
@@ -112,6 +112,10 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       throw bad(`The column[${column.name}] must have aggregation type in AGGREGATE KEY table`);
     }
     if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
+    if (isArrayType(column.type)) {
+      if (aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') throw bad(`Array column can't support aggregation ${aggregation}`);
+      if (isKey) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
+    }
     return {
       name: column.name,
       type: column.type,
@@ -134,6 +138,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'distribution desc']);
       if (keysType !== 'DUPLICATE' && !column.isKey) throw bad(`Distribution column[${name}] is not key column`);
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
+      if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
     }
     distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
   } else {

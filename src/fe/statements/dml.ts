@@ -195,7 +195,7 @@ function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema):
           setNull(rowIdx);
           values[rowIdx] = 0n;
         } else {
-          values[rowIdx] = BigInt(value);
+          values[rowIdx] = BigInt(value as number | bigint | string);
         }
       }
       return { kind: 'object', type, length: rowCount, values, nulls };
