@@ -97,6 +97,8 @@ function formatArray(type: DataType, value: RawArray): string {
   return out + ']';
 }
 
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+
 /**
  * Parse the text form of an array (`[1, 2]`, `["a", 'b', null]`, `[[1], []]`): elements separated by
  * commas, strings in single or double quotes (backslash escapes), `null` for NULL, each element parsed as
@@ -129,7 +131,18 @@ function parseArrayText(type: DataType, text: string): ParseResult {
         let raw = '';
         pos++;
         while (pos < text.length && text[pos] !== ch) {
-          if (text[pos] === '\\' && pos + 1 < text.length) pos++;
+          if (text[pos] === '\\' && pos + 1 < text.length) {
+            // JSON's escapes (native JSON arrays reach here as JSON text); any other escaped char is itself.
+            const next = text[++pos];
+            if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 1, pos + 5))) {
+              raw += String.fromCharCode(parseInt(text.slice(pos + 1, pos + 5), 16));
+              pos += 5;
+            } else {
+              raw += ESCAPES[next] ?? next;
+              pos++;
+            }
+            continue;
+          }
           raw += text[pos++];
         }
         if (pos >= text.length) return 'invalid';

@@ -15,7 +15,7 @@
  */
 import { compactArray, concatVectors, constantVector, takeRows, type ArrayVector, type Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
-import { DataType, elementType, isNumericType, Types } from '../../../common/types';
+import { DataType, elementType, isNumericType, isStringType, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { arg, defineFunction, rest } from '../signature';
@@ -175,11 +175,12 @@ function distanceKernel(loop: DistanceLoop) {
   };
 }
 
-/** Distances take numeric arrays (cast to ARRAY<FLOAT>, as Doris does) and return FLOAT. */
+/** Distances take numeric arrays (cast to ARRAY<FLOAT>, as Doris does) or their text, and return FLOAT. */
 function resolveDistance(name: string) {
   return (types: readonly DataType[]): Resolution => {
     for (const type of types) {
-      if (type.name === 'NULL') continue;
+      // NULL, and text such as a prepared statement's string parameter '[0.1, 0.2]', cast to ARRAY<FLOAT>.
+      if (type.name === 'NULL' || isStringType(type)) continue;
       if (type.name !== 'ARRAY' || !(isNumericType(elementType(type)) || elementType(type).name === 'NULL')) throw badArgs(name, types);
     }
     return { argTypes: [FLOAT_ARRAY, FLOAT_ARRAY], returnType: Types.FLOAT };
