@@ -57,6 +57,11 @@ test('DDL: ARRAY columns, Doris type text, no array keys', async () => {
   await assert.rejects(conn.query('CREATE TABLE bad1 (v ARRAY<INT>, id INT) DUPLICATE KEY(v) DISTRIBUTED BY HASH(id) BUCKETS 1'), /Array can only be used in the non-key column of the duplicate table at present\./);
   await assert.rejects(conn.query('CREATE TABLE bad2 (id INT, v ARRAY<INT>) UNIQUE KEY(id, v) DISTRIBUTED BY HASH(id) BUCKETS 1'), /Array can only be used in the non-key column/);
   await assert.rejects(conn.query('CREATE TABLE bad3 (id INT, v ARRAY<INT> MAX) AGGREGATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1'), /Array column can't support aggregation MAX/);
+  await conn.query('CREATE TABLE aggok (id INT, v ARRAY<INT> REPLACE) AGGREGATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1');
+  await assert.rejects(conn.query('ALTER TABLE aggok ADD COLUMN w ARRAY<INT> MIN'), /Array column can't support aggregation MIN/);
+  await conn.query('INSERT INTO aggok VALUES (1, [1, 2])');
+  await conn.query('INSERT INTO aggok VALUES (1, [3])');
+  assert.deepEqual(await queryRows(conn, 'SELECT * FROM aggok'), [['1', '[3]']], 'REPLACE keeps the newest array');
   // Without a KEY clause the sort key stops before the first array column.
   await conn.query('CREATE TABLE autokey (v ARRAY<INT>, id INT) DISTRIBUTED BY RANDOM BUCKETS 1');
   assert.deepEqual((await queryRows(conn, 'DESC autokey')).map((row) => row[3]), ['false', 'false']);
