@@ -22,6 +22,8 @@ import { RowRanges } from '../../src/storage/row-ranges';
 import { SegmentReader } from '../../src/storage/segment-reader';
 import { writeSegment } from '../../src/storage/segment-writer';
 import { parseDataType } from '../../src/sql/parser';
+import { TextColumnFormatter } from '../../src/protocol/text-column';
+import { decodeUtf8 } from '../../src/common/column';
 
 const FLOATS = Types.array(Types.FLOAT);
 const STRINGS = Types.array(Types.STRING);
@@ -144,4 +146,29 @@ test('segment pages: offsets + a nested child page; every element type, NULLs, r
   assert.ok(list.child.kind === 'fixed' && list.child.values instanceof Float32Array, 'a FLOAT child decodes to a Float32Array');
   await cache.close();
   store.close();
+});
+
+test('the text protocol formatter prints arrays exactly as formatValue, from the element cells', () => {
+  const cases: [ReturnType<typeof Types.array>, RawValue[]][] = [
+    [FLOATS, [[0.1, -2.5, null], null, [], [3.4028234663852886e38]]],
+    [Types.array(Types.BIGINT), [[1n, -(2n ** 63n)], [null]]],
+    [Types.array(Types.decimal(9, 2)), [[12345, 0, -5]]],
+    [STRINGS, [['a"b', 'c\\d', '日本', ''], null, [null]]],
+    [Types.array(Types.DATE), [[0, 19000]]],
+    [Types.array(Types.datetime(3)), [[1_700_000_000_123_000]]],
+    [NESTED, [[[1, 2], [], null], [[3]], null]],
+    [Types.array(Types.NULL), [[], [null, null]]],
+  ];
+  const formatter = new TextColumnFormatter();
+  for (const [type, values] of cases) {
+    const vec = vectorFromRaw(type, values);
+    for (const view of [vec, sliceVector(vec, 1, vec.length)]) {
+      const cells = formatter.format(view, view.length);
+      for (let rowIdx = 0; rowIdx < view.length; rowIdx++) {
+        const expected = formatValue(type, getRaw(view, rowIdx));
+        const actual = cells.nulls !== null && cells.nulls[rowIdx] === 1 ? null : decodeUtf8(cells.bytes, cells.offsets[rowIdx], cells.offsets[rowIdx + 1]);
+        assert.equal(actual, expected, `${typeToSql(type)} row ${rowIdx}`);
+      }
+    }
+  }
 });
