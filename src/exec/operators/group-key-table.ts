@@ -392,7 +392,7 @@ export function createGroupKeyTable(keyTypes: readonly DataType[]): GroupKeyTabl
     const kind = physicalKind(keyTypes[0]);
     if (kind === 'string') return new StringKeyTable(keyTypes[0]);
     if (kind === 'i64') return new Int64KeyTable(keyTypes[0]);
-    if (kind !== 'bigint') return new NumericKeyTable(keyTypes[0]);
+    if (kind !== 'bigint' && kind !== 'list') return new NumericKeyTable(keyTypes[0]);
   }
   return new GenericKeyTable(keyTypes);
 }
