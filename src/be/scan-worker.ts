@@ -56,6 +56,8 @@ function compact(vec: Vector): Vector {
       return { ...vec, offsets: vec.offsets.slice(), bytes: vec.bytes.slice(), nulls };
     case 'object':
       return { kind: 'object', type: vec.type, length: vec.length, values: Array.from(vec.values), nulls };
+    case 'array':
+      return { ...vec, offsets: vec.offsets.slice(), child: compact(vec.child), nulls };
   }
 }
 

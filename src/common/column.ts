@@ -20,13 +20,21 @@
  * small `dict` of JS strings), which storage produces for dictionary-encoded pages so that GROUP BY and
  * filters can work on integer codes.
  *
+ * Arrays (ARRAY<T>) use Arrow's list layout: `offsets` (length + 1 entries, positions in `child`; a slice
+ * may start above 0) and one `child` vector of T holding every element end to end, with its own null map
+ * for NULL elements. A FLOAT child is a FixedVector over one Float32Array, so vector kernels (distances,
+ * the ANN index) read `child.values.subarray(offsets[row], offsets[row + 1])` without copying.
+ *
  * "Raw" values are the physical values: number, bigint or string (decimals scaled, dates as day numbers,
- * datetimes as microseconds). `format.ts` turns them into text.
+ * datetimes as microseconds); an array's raw value is a JS array of its elements' raw values (row-at-a-time
+ * paths only: INSERT rows, literals, CAST from text). `convert.ts` turns them into text.
  */
-import { DataType, PhysicalKind, physicalKind } from './types';
+import { DataType, elementType, PhysicalKind, physicalKind } from './types';
 
 export type FixedArray = Uint8Array | Int8Array | Int16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
-export type RawValue = number | bigint | string | null;
+export type RawValue = number | bigint | string | null | RawArray;
+/** The raw value of one ARRAY row. */
+export type RawArray = readonly RawValue[];
 
 export interface FixedVector {
   readonly kind: 'fixed';
@@ -64,7 +72,17 @@ export interface ObjectVector {
   readonly nulls: Uint8Array | null;
 }
 
-export type Vector = FixedVector | StringVector | DictVector | ObjectVector;
+/** ARRAY<T>: Arrow's list layout (see the header). Row i is child[offsets[i], offsets[i+1]). */
+export interface ArrayVector {
+  readonly kind: 'array';
+  readonly type: DataType;
+  readonly length: number;
+  readonly offsets: Int32Array;
+  readonly child: Vector;
+  readonly nulls: Uint8Array | null;
+}
+
+export type Vector = FixedVector | StringVector | DictVector | ObjectVector | ArrayVector;
 
 /** A set of equally long columns; the unit operators pass along (~4K rows). */
 export interface Batch {
@@ -174,6 +192,11 @@ export function getRaw(vec: Vector, rowIdx: number): RawValue {
       return vec.dict[vec.codes[rowIdx]];
     case 'object':
       return vec.values[rowIdx];
+    case 'array': {
+      const out: RawValue[] = [];
+      for (let elemIdx = vec.offsets[rowIdx]; elemIdx < vec.offsets[rowIdx + 1]; elemIdx++) out.push(getRaw(vec.child, elemIdx));
+      return out;
+    }
   }
 }
 
@@ -192,13 +215,18 @@ export class VectorBuilder {
   private byteLength = 0;
   private nulls: Uint8Array;
   private hasNull = false;
+  /** ARRAY: the elements' builder (offsets are kept in `offsets`, counting elements). */
+  private child: VectorBuilder | null = null;
 
   constructor(type: DataType, capacity = 1024) {
     this.type = type;
     this.kind = physicalKind(type);
     const cap = Math.max(16, capacity);
     this.nulls = new Uint8Array(cap);
-    if (this.kind === 'string') {
+    if (this.kind === 'list') {
+      this.offsets = new Int32Array(cap + 1);
+      this.child = new VectorBuilder(elementType(type), cap * 4);
+    } else if (this.kind === 'string') {
       this.offsets = new Int32Array(cap + 1);
       this.bytes = new Uint8Array(cap * 16);
     } else if (this.kind === 'bigint') {
@@ -236,14 +264,19 @@ export class VectorBuilder {
     if (value === null) {
       this.nulls[rowIdx] = 1;
       this.hasNull = true;
-      if (this.offsets) this.offsets[rowIdx + 1] = this.byteLength;
+      if (this.child) this.offsets![rowIdx + 1] = this.child.size;
+      else if (this.offsets) this.offsets[rowIdx + 1] = this.byteLength;
       else if (this.objects) this.objects.push(0n);
       return;
     }
-    if (this.offsets) {
+    if (this.child) {
+      if (!Array.isArray(value)) throw new TypeError(`VectorBuilder: ${String(value)} is not an array value`);
+      for (const element of value as RawArray) this.child.append(element);
+      this.offsets![rowIdx + 1] = this.child.size;
+    } else if (this.offsets) {
       this.appendStringBytes(encodeUtf8(value as string), rowIdx);
     } else if (this.objects) {
-      this.objects.push(BigInt(value));
+      this.objects.push(BigInt(value as number | bigint | string));
     } else if (this.kind === 'i64') {
       (this.fixed as BigInt64Array)[rowIdx] = typeof value === 'bigint' ? value : BigInt(value as number);
     } else {
@@ -273,6 +306,13 @@ export class VectorBuilder {
   /** Append row `rowIdx` of another vector of the same type. */
   appendFrom(vec: Vector, rowIdx: number): void {
     if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return this.append(null);
+    if (vec.kind === 'array' && this.child) {
+      if (this.length === this.nulls.length) this.grow();
+      const outIdx = this.length++;
+      for (let elemIdx = vec.offsets[rowIdx]; elemIdx < vec.offsets[rowIdx + 1]; elemIdx++) this.child.appendFrom(vec.child, elemIdx);
+      this.offsets![outIdx + 1] = this.child.size;
+      return;
+    }
     if (vec.kind === 'string' && this.offsets) return this.appendBytes(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
     if (vec.kind === 'fixed' && this.fixed && this.kind !== 'i64') {
       if (this.length === this.nulls.length) this.grow();
@@ -285,6 +325,7 @@ export class VectorBuilder {
   finish(): Vector {
     const length = this.length;
     const nulls = this.hasNull ? this.nulls.slice(0, length) : null;
+    if (this.child) return { kind: 'array', type: this.type, length, offsets: this.offsets!.slice(0, length + 1), child: this.child.finish(), nulls };
     if (this.offsets) {
       return { kind: 'string', type: this.type, length, offsets: this.offsets.slice(0, length + 1), bytes: this.bytes!.slice(0, this.byteLength), nulls };
     }
@@ -302,6 +343,19 @@ export function vectorFromRaw(type: DataType, values: readonly RawValue[]): Vect
 /** A vector of `length` copies of one value (constants, literals). */
 export function constantVector(type: DataType, value: RawValue, length: number): Vector {
   const kind = physicalKind(type);
+  if (kind === 'list') {
+    // Arrow's list layout has no shared rows: the elements repeat (callers cache constants per batch size).
+    if (value === null) return { kind: 'array', type, length, offsets: new Int32Array(length + 1), child: vectorFromRaw(elementType(type), []), nulls: new Uint8Array(length).fill(1) };
+    const one = vectorFromRaw(type, [value]) as ArrayVector;
+    const width = one.offsets[1];
+    const offsets = new Int32Array(length + 1);
+    const rowIds = new Int32Array(length * width);
+    for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+      offsets[rowIdx + 1] = (rowIdx + 1) * width;
+      for (let elemIdx = 0; elemIdx < width; elemIdx++) rowIds[rowIdx * width + elemIdx] = elemIdx;
+    }
+    return { kind: 'array', type, length, offsets, child: takeRows(one.child, rowIds), nulls: null };
+  }
   if (value === null) {
     const nulls = new Uint8Array(length).fill(1);
     if (kind === 'string') return { kind: 'string', type, length, offsets: new Int32Array(length + 1), bytes: new Uint8Array(0), nulls };
@@ -309,7 +363,7 @@ export function constantVector(type: DataType, value: RawValue, length: number):
     return { kind: 'fixed', type, length, values: newFixedArray(kind, length), nulls };
   }
   if (kind === 'string') return { kind: 'dict', type, length, codes: new Int32Array(length), dict: [String(value)], nulls: null };
-  if (kind === 'bigint') return { kind: 'object', type, length, values: new Array<bigint>(length).fill(BigInt(value)), nulls: null };
+  if (kind === 'bigint') return { kind: 'object', type, length, values: new Array<bigint>(length).fill(BigInt(value as number | bigint | string)), nulls: null };
   const values = newFixedArray(kind, length);
   if (kind === 'i64') (values as BigInt64Array).fill(typeof value === 'bigint' ? value : BigInt(value as number));
   else (values as Float64Array).fill(Number(value));
@@ -366,6 +420,16 @@ export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], co
       }
       return { kind: 'string', type: vec.type, length: count, offsets, bytes, nulls };
     }
+    case 'array': {
+      const offsets = new Int32Array(count + 1);
+      for (let outIdx = 0; outIdx < count; outIdx++) offsets[outIdx + 1] = offsets[outIdx] + vec.offsets[rowIds[outIdx] + 1] - vec.offsets[rowIds[outIdx]];
+      const elemIds = new Int32Array(offsets[count]);
+      let pos = 0;
+      for (let outIdx = 0; outIdx < count; outIdx++) {
+        for (let elemIdx = vec.offsets[rowIds[outIdx]]; elemIdx < vec.offsets[rowIds[outIdx] + 1]; elemIdx++) elemIds[pos++] = elemIdx;
+      }
+      return { kind: 'array', type: vec.type, length: count, offsets, child: takeRows(vec.child, elemIds), nulls };
+    }
   }
 }
 
@@ -387,7 +451,20 @@ export function sliceVector(vec: Vector, start: number, end: number): Vector {
       for (let rowIdx = 0; rowIdx <= length; rowIdx++) offsets[rowIdx] = vec.offsets[start + rowIdx] - base;
       return { kind: 'string', type: vec.type, length, offsets, bytes: vec.bytes.subarray(base, vec.offsets[end]), nulls };
     }
+    case 'array':
+      // Offsets keep pointing into the whole child (a list slice may start above 0).
+      return { kind: 'array', type: vec.type, length, offsets: vec.offsets.subarray(start, end + 1), child: vec.child, nulls };
   }
+}
+
+/** The array vector with offsets rebased to 0 and a child holding exactly its rows' elements. */
+export function compactArray(vec: ArrayVector): ArrayVector {
+  const first = vec.offsets[0];
+  const last = vec.offsets[vec.length];
+  if (first === 0 && last === vec.child.length) return vec;
+  const offsets = new Int32Array(vec.length + 1);
+  for (let rowIdx = 0; rowIdx <= vec.length; rowIdx++) offsets[rowIdx] = vec.offsets[rowIdx] - first;
+  return { kind: 'array', type: vec.type, length: vec.length, offsets, child: sliceVector(vec.child, first, last), nulls: vec.nulls };
 }
 
 /** Concatenate vectors of one type into one. */
@@ -441,6 +518,19 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
     }
     return { kind: 'string', type, length: total, offsets, bytes, nulls };
   }
+  if (kind === 'list' && parts.every((part) => part.kind === 'array')) {
+    const compact = (parts as ArrayVector[]).map(compactArray);
+    const offsets = new Int32Array(total + 1);
+    let rowPos = 0;
+    let elemPos = 0;
+    for (const part of compact) {
+      for (let rowIdx = 1; rowIdx <= part.length; rowIdx++) offsets[rowPos + rowIdx] = part.offsets[rowIdx] + elemPos;
+      rowPos += part.length;
+      elemPos += part.offsets[part.length];
+    }
+    const child = concatVectors(elementType(type), compact.map((part) => part.child));
+    return { kind: 'array', type, length: total, offsets, child, nulls };
+  }
   const builder = new VectorBuilder(type, total);
   for (const part of parts) for (let rowIdx = 0; rowIdx < part.length; rowIdx++) builder.appendFrom(part, rowIdx);
   return builder.finish();
@@ -484,6 +574,7 @@ export function batchBytes(batch: Batch): number {
     if (vec.kind === 'fixed') total += vec.values.byteLength;
     else if (vec.kind === 'string') total += (vec.length + 1) * 4 + (vec.offsets[vec.length] - vec.offsets[0]);
     else if (vec.kind === 'dict') total += vec.length * 4 + vec.dict.reduce((sum, text) => sum + text.length, 0);
+    else if (vec.kind === 'array') total += (vec.length + 1) * 4 + batchBytes({ length: vec.child.length, columns: [vec.child] });
     else total += vec.length * 16;
   }
   return total;

@@ -3,9 +3,9 @@
  * CAST to string) and how text from SQL literals, CSV and JSON becomes a raw value (INSERT, Stream Load,
  * CAST from string). One place, so a value prints the same everywhere and parses the same everywhere.
  */
-import { RawValue } from './column';
+import { RawArray, RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
-import { DataType, isWideDecimal } from './types';
+import { DataType, elementType, isWideDecimal } from './types';
 import { jsCharCount } from './utf8';
 
 const POW10: number[] = [];
@@ -68,9 +68,136 @@ export function formatValue(type: DataType, value: RawValue): string | null {
       return formatDate(value as number);
     case 'DATETIME':
       return formatDatetime(value as number, type.scale ?? 0);
+    case 'ARRAY':
+      return formatArray(type, value as RawArray);
     default:
       return String(value);
   }
+}
+
+/** Element types Doris prints in double quotes inside an array (`["a", "2024-01-01"]`). */
+function quotedInArray(type: DataType): boolean {
+  return type.name === 'CHAR' || type.name === 'VARCHAR' || type.name === 'STRING' || type.name === 'DATE' || type.name === 'DATETIME';
+}
+
+/**
+ * An array as Doris prints it: `[1, 2, 3]`, `["a", "b"]` (strings, dates and datetimes in double quotes
+ * with `"` and `\` escaped), `null` for a NULL element, `[]` when empty, nested arrays the same way.
+ */
+function formatArray(type: DataType, value: RawArray): string {
+  const element = elementType(type);
+  const quoted = quotedInArray(element);
+  let out = '[';
+  for (let elemIdx = 0; elemIdx < value.length; elemIdx++) {
+    if (elemIdx > 0) out += ', ';
+    const text = formatValue(element, value[elemIdx]);
+    if (text === null) out += 'null';
+    else out += quoted ? `"${text.replace(/["\\]/g, (ch) => '\\' + ch)}"` : text;
+  }
+  return out + ']';
+}
+
+/**
+ * A plain finite decimal number of a FLOAT / DOUBLE element as parseValue would give it, or NaN to let
+ * parseValue decide (anything else: `inf`, hex, out of FLOAT range, not a number). Vectors are loaded
+ * as millions of such elements; this skips parseValue's regular expression for each.
+ */
+function fastFloat(raw: string, isFloat: boolean): number {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  if (!((first >= 48 && first <= 57) || first === 45 || first === 43 || first === 46) || !((last >= 48 && last <= 57) || last === 46)) return NaN;
+  for (let charIdx = 1; charIdx < raw.length; charIdx++) {
+    const code = raw.charCodeAt(charIdx) | 32;
+    if (code === 120 || code === 111 || code === 98) return NaN; // 0x / 0o / 0b prefixes are not SQL numbers
+  }
+  const value = Number(raw);
+  if (!Number.isFinite(value)) return NaN;
+  if (!isFloat) return value;
+  return Math.abs(value) > 3.4028234663852886e38 ? NaN : Math.fround(value);
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+
+/**
+ * Parse the text form of an array (`[1, 2]`, `["a", 'b', null]`, `[[1], []]`): elements separated by
+ * commas, strings in single or double quotes (backslash escapes), `null` for NULL, each element parsed as
+ * the element type. The first element that does not parse fails the whole array.
+ */
+function parseArrayText(type: DataType, text: string): ParseResult {
+  let pos = 0;
+  const skipSpace = (): void => {
+    while (pos < text.length && (text[pos] === ' ' || text[pos] === '\t' || text[pos] === '\n' || text[pos] === '\r')) pos++;
+  };
+  const parseList = (listType: DataType): RawArray | ParseFailure => {
+    const elemType = elementType(listType);
+    const floating = elemType.name === 'FLOAT' || elemType.name === 'DOUBLE';
+    const items: RawValue[] = [];
+    pos++; // '['
+    skipSpace();
+    if (text[pos] === ']') {
+      pos++;
+      return items;
+    }
+    while (true) {
+      skipSpace();
+      let item: ParseResult;
+      const ch = text[pos];
+      if (ch === '[') {
+        if (elemType.name !== 'ARRAY') return 'invalid';
+        const nested = parseList(elemType);
+        if (typeof nested === 'string') return nested;
+        item = ok(nested);
+      } else if (ch === '"' || ch === "'") {
+        let raw = '';
+        pos++;
+        while (pos < text.length && text[pos] !== ch) {
+          if (text[pos] === '\\' && pos + 1 < text.length) {
+            // JSON's escapes (native JSON arrays reach here as JSON text); any other escaped char is itself.
+            const next = text[++pos];
+            if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 1, pos + 5))) {
+              raw += String.fromCharCode(parseInt(text.slice(pos + 1, pos + 5), 16));
+              pos += 5;
+            } else {
+              raw += ESCAPES[next] ?? next;
+              pos++;
+            }
+            continue;
+          }
+          raw += text[pos++];
+        }
+        if (pos >= text.length) return 'invalid';
+        pos++;
+        item = elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
+      } else {
+        const start = pos;
+        while (pos < text.length && text[pos] !== ',' && text[pos] !== ']') pos++;
+        const raw = text.slice(start, pos).trim();
+        if (raw.length === 0) return 'invalid';
+        const fast = floating ? fastFloat(raw, elemType.name === 'FLOAT') : NaN;
+        if (fast === fast) item = ok(fast);
+        else item = raw.toLowerCase() === 'null' ? ok(null) : elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
+      }
+      if (item.failure !== null) return item.failure;
+      items.push(item.value);
+      skipSpace();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return items;
+      }
+      return 'invalid';
+    }
+  };
+  skipSpace();
+  if (text[pos] !== '[') return fail('invalid');
+  const value = parseList(type);
+  if (typeof value === 'string') return fail(value);
+  skipSpace();
+  if (pos !== text.length) return fail('invalid');
+  return ok(value);
 }
 
 /** Why a text could not become a value of a type; the caller turns it into a Doris error. */
@@ -214,6 +341,8 @@ export function parseValue(type: DataType, text: string): ParseResult {
     }
     case 'STRING':
       return ok(text);
+    case 'ARRAY':
+      return parseArrayText(type, text);
   }
 }
 

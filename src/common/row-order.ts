@@ -17,6 +17,15 @@ export type RowComparator = (rowA: number, rowB: number) => number;
 export function compareRawValues(a: RawValue, b: RawValue): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    // Arrays: element by element, NULL lowest; a prefix sorts first (Doris's ARRAY order).
+    const common = Math.min(a.length, b.length);
+    for (let elemIdx = 0; elemIdx < common; elemIdx++) {
+      const diff = compareRawValues(a[elemIdx], b[elemIdx]);
+      if (diff !== 0) return diff;
+    }
+    return a.length - b.length;
+  }
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -46,6 +55,22 @@ function valueComparator(vec: Vector): RowComparator {
       order.forEach((dictIdx, pos) => (rank[dictIdx] = pos));
       const codes = vec.codes;
       return (rowA, rowB) => rank[codes[rowA]] - rank[codes[rowB]];
+    }
+    case 'array': {
+      const { offsets } = vec;
+      const compareElements = rowComparator(vec.child, false, true);
+      return (rowA, rowB) => {
+        const startA = offsets[rowA];
+        const startB = offsets[rowB];
+        const lengthA = offsets[rowA + 1] - startA;
+        const lengthB = offsets[rowB + 1] - startB;
+        const common = Math.min(lengthA, lengthB);
+        for (let elemIdx = 0; elemIdx < common; elemIdx++) {
+          const diff = compareElements(startA + elemIdx, startB + elemIdx);
+          if (diff !== 0) return diff;
+        }
+        return lengthA - lengthB;
+      };
     }
   }
 }

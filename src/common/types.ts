@@ -17,6 +17,7 @@
  * | DATETIME               | Float64Array, microseconds since 1970-01-01 00:00:00      |
  * | CHAR/VARCHAR/STRING    | StringVector: offsets (Int32Array n+1) + UTF-8 bytes      |
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
+ * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -36,7 +37,8 @@ export type TypeName =
   | 'DATETIME'
   | 'CHAR'
   | 'VARCHAR'
-  | 'STRING';
+  | 'STRING'
+  | 'ARRAY';
 
 export interface DataType {
   readonly name: TypeName;
@@ -46,6 +48,8 @@ export interface DataType {
   readonly scale?: number;
   /** CHAR/VARCHAR declared length in characters. */
   readonly length?: number;
+  /** ARRAY element type (elements are always nullable, as in Doris). */
+  readonly element?: DataType;
 }
 
 /** Largest DECIMAL precision held exactly as a scaled float64 integer. */
@@ -72,7 +76,17 @@ export const Types = Object.freeze({
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
   datetime: (scale: number): DataType => (scale ? Object.freeze({ name: 'DATETIME', scale }) : Types.DATETIME),
+  array: (element: DataType): DataType => Object.freeze({ name: 'ARRAY', element }),
 });
+
+export function isArrayType(t: DataType): boolean {
+  return t.name === 'ARRAY';
+}
+
+/** The element type of an ARRAY type (NULL for anything else, e.g. the element of `[]`). */
+export function elementType(t: DataType): DataType {
+  return t.element ?? Types.NULL;
+}
 
 export function isIntegerType(t: DataType): boolean {
   return t.name === 'TINYINT' || t.name === 'SMALLINT' || t.name === 'INT' || t.name === 'BIGINT' || t.name === 'LARGEINT';
@@ -96,7 +110,7 @@ export function isWideDecimal(t: DataType): boolean {
 }
 
 /** Physical storage class of a type; storage and exec switch on this, not on the logical name. */
-export type PhysicalKind = 'u8' | 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64' | 'bigint' | 'string';
+export type PhysicalKind = 'u8' | 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64' | 'bigint' | 'string' | 'list';
 
 export function physicalKind(t: DataType): PhysicalKind {
   switch (t.name) {
@@ -125,10 +139,12 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'VARCHAR':
     case 'STRING':
       return 'string';
+    case 'ARRAY':
+      return 'list';
   }
 }
 
-/** Bytes per value for fixed-width physical kinds (0 for string and bigint). */
+/** Bytes per value for fixed-width physical kinds (0 for string, bigint and list). */
 export function fixedWidth(kind: PhysicalKind): number {
   switch (kind) {
     case 'u8':
@@ -158,24 +174,38 @@ export function typeToSql(t: DataType): string {
       return `VARCHAR(${t.length ?? VARCHAR_MAX_LENGTH})`;
     case 'DATETIME':
       return t.scale ? `DATETIME(${t.scale})` : 'DATETIME';
+    case 'ARRAY':
+      return `ARRAY<${typeToSql(elementType(t))}>`;
     default:
       return t.name;
   }
 }
 
 export function typesEqual(a: DataType, b: DataType): boolean {
-  return a.name === b.name && a.precision === b.precision && a.scale === b.scale && a.length === b.length;
+  if (a.name !== b.name || a.precision !== b.precision || a.scale !== b.scale || a.length !== b.length) return false;
+  return a.element === undefined || b.element === undefined ? a.element === b.element : typesEqual(a.element, b.element);
+}
+
+/** Serialisable form of a type (metadata, segment footers, WAL batches). */
+export interface TypeJson {
+  name: TypeName;
+  precision?: number;
+  scale?: number;
+  length?: number;
+  element?: TypeJson;
 }
 
 /** Serialisable form for metadata and segment footers. */
-export function typeToJson(t: DataType): { name: TypeName; precision?: number; scale?: number; length?: number } {
-  const out: { name: TypeName; precision?: number; scale?: number; length?: number } = { name: t.name };
+export function typeToJson(t: DataType): TypeJson {
+  const out: TypeJson = { name: t.name };
   if (t.precision !== undefined) out.precision = t.precision;
   if (t.scale !== undefined) out.scale = t.scale;
   if (t.length !== undefined) out.length = t.length;
+  if (t.element !== undefined) out.element = typeToJson(t.element);
   return out;
 }
 
-export function typeFromJson(j: { name: TypeName; precision?: number; scale?: number; length?: number }): DataType {
-  return Object.freeze({ ...j });
+export function typeFromJson(j: TypeJson): DataType {
+  if (j.element !== undefined) return Object.freeze({ ...j, element: typeFromJson(j.element) });
+  return Object.freeze({ ...j } as DataType);
 }

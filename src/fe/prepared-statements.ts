@@ -175,7 +175,7 @@ export function paramLiteral(param: ParamValue, pos: number, end: number): Liter
 function canonicalDecimal(type: DataType, value: RawValue): ParamValue {
   const scale = type.scale ?? 0;
   if ((type.precision ?? 9) <= 15) return { type: Types.decimal(15, scale), value: value === null ? null : Number(value) };
-  return { type: Types.decimal(38, scale), value: value === null ? null : BigInt(value) };
+  return { type: Types.decimal(38, scale), value: value === null ? null : BigInt(value as number | bigint | string) };
 }
 
 /**

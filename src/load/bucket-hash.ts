@@ -3,7 +3,8 @@
  * The hash is a pure function of the values (never of their position or of the process), so it is stable
  * across restarts and identical for INSERT, Stream Load and compaction.
  */
-import type { Vector } from '../common/column';
+import { getRaw, type Vector } from '../common/column';
+import { formatValue } from '../common/convert';
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -71,6 +72,13 @@ function combineColumnHash(vec: Vector, out: Uint32Array): void {
       };
       break;
     }
+    case 'array':
+      // Never a distribution column (Doris rejects it); hashed by its text for completeness.
+      rowHash = (rowIdx) => {
+        const encoded = encoder.encode(formatValue(vec.type, getRaw(vec, rowIdx)) ?? '');
+        return hashUtf8(encoded, 0, encoded.length);
+      };
+      break;
   }
   for (let rowIdx = 0; rowIdx < length; rowIdx++) {
     const hash = nulls !== null && nulls[rowIdx] === 1 ? 0 : rowHash(rowIdx);

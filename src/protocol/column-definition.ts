@@ -93,6 +93,7 @@ function baseWireType(dataType: DataType): ColumnWireType {
     case 'VARCHAR':
       return text(dataType.length ?? VARCHAR_MAX_LENGTH);
     case 'STRING':
+    case 'ARRAY': // arrays travel as text, as Doris sends them
       return text(VARCHAR_MAX_LENGTH * 16);
   }
 }

@@ -8,7 +8,7 @@
  * everything else goes through `formatValue`, the one place that decides how a value prints, and the
  * direct printers are tested to give exactly its output, so the wire shows what CAST(x AS STRING) shows.
  */
-import { Vector } from '../common/column';
+import { sliceVector, type ArrayVector, type Vector } from '../common/column';
 import { formatValue } from '../common/convert';
 import { civilFromDaysInto, MICROS_PER_DAY } from '../common/datetime';
 import { DataType, isWideDecimal } from '../common/types';
@@ -21,6 +21,8 @@ export interface TextCells {
 }
 
 const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+/** Element types printed in double quotes inside an array (as convert.ts formatArray does). */
+const QUOTED_IN_ARRAY: ReadonlySet<string> = new Set(['CHAR', 'VARCHAR', 'STRING', 'DATE', 'DATETIME']);
 const MIN_SAFE_BIGINT = -MAX_SAFE_BIGINT;
 const dictCache = new WeakMap<readonly string[], Buffer[]>();
 
@@ -58,6 +60,8 @@ export class TextColumnFormatter {
   private buf = Buffer.allocUnsafe(4096);
   private offsets = new Int32Array(1025);
   private allNulls: Uint8Array | null = null;
+  /** Formats the elements of an ARRAY column (created on the first array batch). */
+  private elements: TextColumnFormatter | null = null;
 
   private ensure(pos: number, extra: number): void {
     if (pos + extra <= this.buf.length) return;
@@ -125,6 +129,8 @@ export class TextColumnFormatter {
         }
         offsets[rowIdx + 1] = pos;
       }
+    } else if (vec.kind === 'array') {
+      pos = this.formatArrays(vec, length, offsets);
     } else {
       const values = vec.values as ArrayLike<number | bigint>;
       for (let rowIdx = 0; rowIdx < length; rowIdx++) {
@@ -137,6 +143,55 @@ export class TextColumnFormatter {
       }
     }
     return { bytes: this.buf, offsets, nulls };
+  }
+
+  /**
+   * Arrays go as their text, as Doris sends them (`[1, 2]`, `["a", null]`), on both protocols: the elements
+   * are formatted as one column by a nested formatter (so they print exactly as scalars do), then each row
+   * is assembled from the element cells — strings, dates and datetimes in double quotes with `"` and `\`
+   * escaped (convert.ts formatArray is the reference). Returns the end position.
+   */
+  private formatArrays(vec: ArrayVector, length: number, offsets: Int32Array): number {
+    const nulls = vec.nulls;
+    const first = vec.offsets[0];
+    const elementCount = vec.offsets[length] - first;
+    const child = first === 0 && elementCount === vec.child.length ? vec.child : sliceVector(vec.child, first, first + elementCount);
+    this.elements ??= new TextColumnFormatter();
+    const cells = this.elements.format(child, elementCount);
+    const quoted = QUOTED_IN_ARRAY.has(child.type.name);
+    let pos = 0;
+    for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+      if (nulls === null || nulls[rowIdx] === 0) {
+        const start = vec.offsets[rowIdx] - first;
+        const end = vec.offsets[rowIdx + 1] - first;
+        this.ensure(pos, 2 + (end - start) * 6 + (cells.offsets[end] - cells.offsets[start]) * 2);
+        const buf = this.buf;
+        buf[pos++] = 91; // '['
+        for (let elemIdx = start; elemIdx < end; elemIdx++) {
+          if (elemIdx > start) {
+            buf[pos++] = 44; // ','
+            buf[pos++] = 32;
+          }
+          if (cells.nulls !== null && cells.nulls[elemIdx] === 1) {
+            buf[pos++] = 110; // 'null'
+            buf[pos++] = 117;
+            buf[pos++] = 108;
+            buf[pos++] = 108;
+            continue;
+          }
+          if (quoted) buf[pos++] = 34;
+          for (let byteIdx = cells.offsets[elemIdx]; byteIdx < cells.offsets[elemIdx + 1]; byteIdx++) {
+            const byte = cells.bytes[byteIdx];
+            if (quoted && (byte === 34 || byte === 92)) buf[pos++] = 92;
+            buf[pos++] = byte;
+          }
+          if (quoted) buf[pos++] = 34;
+        }
+        buf[pos++] = 93; // ']'
+      }
+      offsets[rowIdx + 1] = pos;
+    }
+    return pos;
   }
 
   private rowOffsets(length: number): Int32Array {

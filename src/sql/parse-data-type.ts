@@ -28,7 +28,7 @@ const INTEGER_WIDENING: Record<string, DataType> = {
 
 /** Types that exist in Doris but not (yet) in Galene's type system. */
 const UNSUPPORTED_TYPES: ReadonlySet<string> = new Set([
-  'ARRAY', 'MAP', 'STRUCT', 'JSON', 'JSONB', 'VARIANT', 'HLL', 'BITMAP', 'QUANTILE_STATE', 'AGG_STATE',
+  'MAP', 'STRUCT', 'JSON', 'JSONB', 'VARIANT', 'HLL', 'BITMAP', 'QUANTILE_STATE', 'AGG_STATE',
   'IPV4', 'IPV6', 'TIME', 'BLOB', 'TINYBLOB', 'MEDIUMBLOB', 'LONGBLOB', 'VARBINARY', 'ENUM', 'SET', 'YEAR',
 ]);
 
@@ -139,6 +139,14 @@ export class DataTypeParser extends ParserBase {
       case 'LONGTEXT':
         this.skipCharset();
         return Types.STRING;
+      case 'ARRAY': {
+        // ARRAY<T>: elements are nullable (Doris); nested arrays close with `>>`, split here.
+        if (!this.isOp('<')) throw this.error("expected '<' after ARRAY");
+        this.advance();
+        const element = this.parseDataTypeSyntax(false);
+        this.expectCloseAngle();
+        return Types.array(element);
+      }
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);
@@ -163,6 +171,16 @@ export class DataTypeParser extends ParserBase {
     }
     this.skipCharset();
     return Types.varchar(length);
+  }
+
+  /** The `>` closing a type argument list; the first half of a `>>` (or `>=`) token. */
+  private expectCloseAngle(): void {
+    const token = this.tok;
+    if (token.kind === TokenKind.Op && token.text.length === 2 && token.text[0] === '>') {
+      this.skipScanned({ ...token, end: token.pos + 1, text: '>' });
+      return;
+    }
+    this.expectOp('>');
   }
 
   /** `(n)` or `(n, m)` with at most `max` integers. */

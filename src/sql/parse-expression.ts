@@ -306,6 +306,13 @@ export abstract class ExpressionParser extends DataTypeParser {
 
   /** `expr COLLATE name` is accepted and ignored (all strings compare as UTF-8 bytes). */
   private finishPostfix(expr: Expr): Expr {
+    // `arr[i]` is element_at(arr, i) (Doris); subscripts chain: `m[1][2]`.
+    while (this.isOp('[')) {
+      this.advance();
+      const index = this.parseExpr();
+      this.expectOp(']');
+      expr = this.makeCall('element_at', [expr, index], expr.pos, this.lastEnd);
+    }
     while (this.tok.upper === 'COLLATE') {
       this.advance();
       this.parseIdentOrString();

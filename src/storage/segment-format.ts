@@ -12,7 +12,7 @@
  * A framed page is a 12-byte header (CRC32 of everything after the CRC field, codec u8, 3 reserved
  * bytes, raw length u32) then the (possibly compressed) body. All integers little-endian.
  */
-import type { DataType, TypeName } from '../common/types';
+import type { DataType, TypeJson } from '../common/types';
 import { GaleneError } from '../common/errors';
 import { crc32 } from './checksum';
 
@@ -38,7 +38,7 @@ export interface RegionJson {
 
 export interface ColumnFooterJson {
   readonly name: string;
-  readonly type: { name: TypeName; precision?: number; scale?: number; length?: number };
+  readonly type: TypeJson;
   readonly uniqueId: number;
   readonly encoding: 'plain' | 'dict';
   readonly dict: (RegionJson & { readonly entries: number }) | null;

@@ -53,6 +53,21 @@ function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: 
     }
     return pages;
   }
+  if (kind === 'list' && vec.kind === 'array') {
+    // Pages of whole arrays, cut when their elements reach the byte limit (an estimate per element).
+    const elementKind = physicalKind(vec.child.type);
+    const elementBytes = elementKind === 'string' ? 16 : elementKind === 'bigint' ? 16 : elementKind === 'list' ? 32 : fixedWidth(elementKind);
+    const elementLimit = Math.max(1, Math.floor(byteLimit / elementBytes));
+    let start = 0;
+    while (start < numRows) {
+      let end = start + 1;
+      const base = vec.offsets[start];
+      while (end < numRows && end - start < rowLimit && vec.offsets[end + 1] - base <= elementLimit) end++;
+      pages.push([start, end]);
+      start = end;
+    }
+    return pages;
+  }
   const width = kind === 'bigint' ? 16 : kind === 'string' ? 4 : fixedWidth(kind);
   const rowsPerPage = Math.max(1, Math.min(rowLimit, Math.floor(byteLimit / width)));
   for (let start = 0; start < numRows; start += rowsPerPage) pages.push([start, Math.min(numRows, start + rowsPerPage)]);
@@ -178,7 +193,8 @@ function checkInput(columns: readonly SegmentColumn[], data: readonly Vector[], 
     names.add(column.name);
     if (vec.length !== numRows) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} has ${vec.length} rows, expected ${numRows}`]);
     const kind = physicalKind(column.type);
-    const ok = kind === 'string' ? vec.kind === 'string' || vec.kind === 'dict' : kind === 'bigint' ? vec.kind === 'object' : vec.kind === 'fixed' && physicalKind(vec.type) === kind;
+    const ok =
+      kind === 'string' ? vec.kind === 'string' || vec.kind === 'dict' : kind === 'bigint' ? vec.kind === 'object' : kind === 'list' ? vec.kind === 'array' : vec.kind === 'fixed' && physicalKind(vec.type) === kind;
     if (!ok) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} (${kind}) got a ${vec.kind} vector of ${vec.type.name}`]);
   });
   if (!Number.isInteger(options.numShortKeyColumns) || options.numShortKeyColumns < 0 || options.numShortKeyColumns > columns.length) {

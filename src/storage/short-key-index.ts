@@ -14,6 +14,7 @@
 import type { RawValue, Vector } from '../common/column';
 import { encodeUtf8 } from '../common/column';
 import type { PhysicalKind } from '../common/types';
+import { GaleneError } from '../common/errors';
 import { ByteReader, ByteWriter } from './encoding/byte-buffer';
 
 export const SHORT_KEY_INTERVAL = 1024;
@@ -69,6 +70,8 @@ export function encodeKeyValue(value: RawValue, kind: PhysicalKind, out: number[
       }
       return true;
     }
+    case 'list':
+      return false;
     case 'string': {
       if (typeof value !== 'string') return false;
       out.push(1);
@@ -93,6 +96,8 @@ function rawAt(vec: Vector, rowIdx: number): RawValue {
       return vec.dict[vec.codes[rowIdx]];
     case 'string':
       return Buffer.from(vec.bytes.buffer, vec.bytes.byteOffset + vec.offsets[rowIdx], vec.offsets[rowIdx + 1] - vec.offsets[rowIdx]).toString('utf8');
+    case 'array':
+      throw new GaleneError('INTERNAL', ['short-key index over an ARRAY column']);
   }
 }
 

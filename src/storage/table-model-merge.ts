@@ -94,7 +94,7 @@ function aggregateValue(column: ColumnSchema, acc: RawValue, value: RawValue): R
     case 'SUM':
       if (value === null) return acc;
       if (acc === null) return value;
-      return typeof acc === 'bigint' || typeof value === 'bigint' ? BigInt(acc) + BigInt(value) : (acc as number) + (value as number);
+      return typeof acc === 'bigint' || typeof value === 'bigint' ? BigInt(acc as number | bigint) + BigInt(value as number | bigint) : (acc as number) + (value as number);
     case 'MIN':
       return value !== null && (acc === null || compareRawValues(value, acc) < 0) ? value : acc;
     case 'MAX':

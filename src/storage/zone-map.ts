@@ -122,6 +122,9 @@ export function computeZoneStats(vec: Vector, kind: PhysicalKind, start: number,
       const minBytes = bytes.slice(offsets[minIdx], Math.min(offsets[minIdx + 1], offsets[minIdx] + ZONE_STRING_BYTES));
       return { nullCount, rowCount, min: minBytes, max: truncateMax(bytes.subarray(offsets[maxIdx], offsets[maxIdx + 1])) };
     }
+    case 'array':
+      // No zone map for arrays (as Doris): only the null count prunes.
+      return { nullCount, rowCount, min: null, max: null };
   }
 }
 

@@ -117,5 +117,5 @@ export function sorted(rows: RawValue[][]): RawValue[][] {
 
 /** Numbers and bigints compared loosely: 3n and 3 are equal. */
 export function norm(rows: RawValue[][]): (string | number | null)[][] {
-  return rows.map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : value)));
+  return rows.map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : (value as string | number | null))));
 }

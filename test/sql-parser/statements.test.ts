@@ -320,7 +320,7 @@ test('data types map to the engine types with Doris defaults and limits', () => 
     ['VARCHAR(0)', 'INVALID_TABLE_DEFINITION', /Varchar size/],
     ['CHAR(256)', 'INVALID_TABLE_DEFINITION', /Char size/],
     ['DATETIME(7)', 'INVALID_TABLE_DEFINITION', /Scale of Datetime/],
-    ['ARRAY<FLOAT>', 'UNSUPPORTED', /ARRAY/],
+    ['MAP<STRING, INT>', 'UNSUPPORTED', /MAP/],
     ['FOO', 'SYNTAX_ERROR', /near 'FOO'/],
     ['INT INT', 'SYNTAX_ERROR', /near 'INT' at line 1, column 5/],
   ];

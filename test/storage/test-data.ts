@@ -60,6 +60,13 @@ export function randomValue(type: DataType, rand: () => number, shape: Shape, ro
       for (let charIdx = 0; charIdx < length; charIdx++) out += shape === 'extremes' ? pick(UNICODE) : String.fromCharCode(97 + Math.floor(rand() * 26));
       return out;
     }
+    case 'list': {
+      const element = type.element!;
+      const length = shape === 'constant' ? 3 : Math.floor(rand() * 6);
+      const out: RawValue[] = [];
+      for (let elemIdx = 0; elemIdx < length; elemIdx++) out.push(rand() < 0.1 ? null : randomValue(element, rand, shape, rowIdx * 8 + elemIdx));
+      return out;
+    }
   }
 }
 

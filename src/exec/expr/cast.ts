@@ -9,16 +9,16 @@
  * DECIMAL round half away from zero; DATE -> INT gives yyyymmdd and DATETIME -> BIGINT yyyymmddhhmmss;
  * strings parse through common/convert.parseValue so text converts the same everywhere.
  */
-import { decodeUtf8, newFixedArray, RawValue, Vector, VectorBuilder } from '../../common/column';
+import { compactArray, decodeUtf8, getRaw, newFixedArray, RawValue, Vector, VectorBuilder, type ArrayVector } from '../../common/column';
 import { formatValue, parseDecimalScaled, ParseFailure, parseValue, pow10 } from '../../common/convert';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
 import { jsCharCount } from '../../common/utf8';
-import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, typesEqual, VARCHAR_MAX_LENGTH } from '../../common/types';
+import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
 import { bigDivRound, i64FromNumbers, nullVector, StringOut, toJsStrings } from './vector-ops';
 
-type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string';
+type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string' | 'array';
 
 function familyOf(t: DataType): Family {
   switch (t.name) {
@@ -41,6 +41,8 @@ function familyOf(t: DataType): Family {
       return 'date';
     case 'DATETIME':
       return 'datetime';
+    case 'ARRAY':
+      return 'array';
     default:
       return 'string';
   }
@@ -70,6 +72,8 @@ function valueWord(t: DataType): string {
       return 'datetime';
     case 'string':
       return 'string';
+    case 'array':
+      return 'array';
     default:
       return 'integer';
   }
@@ -133,10 +137,21 @@ export function castVector(vec: Vector, target: DataType, mode: CastMode = 'sql'
   const srcFamily = familyOf(vec.type);
   const dstFamily = familyOf(target);
   if (srcFamily === 'null' || dstFamily === 'null') return nullVector(target, length);
+  if (srcFamily === 'array' && dstFamily === 'array') return castArray(vec, target, mode, columnName, firstRowNumber);
+  if ((srcFamily === 'array' && dstFamily !== 'string') || (dstFamily === 'array' && srcFamily !== 'string')) {
+    throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
+  }
   const sink = new FailureSink(mode, target, columnName, firstRowNumber, vec.nulls, length);
   if (dstFamily === 'string') return castToString(vec, target, sink);
   if (srcFamily === 'string') return castFromString(vec, target, sink);
   return castBetweenNonStrings(vec, target, sink);
+}
+
+/** ARRAY<x> to ARRAY<y>: the elements convert (offsets and the rows' null map stay). */
+function castArray(vec: Vector, target: DataType, mode: CastMode, columnName: string, firstRowNumber: number): Vector {
+  const list = compactArray(vec as ArrayVector);
+  const child = castVector(list.child, target.element ?? list.child.type, mode, columnName, firstRowNumber);
+  return { kind: 'array', type: target, length: list.length, offsets: list.offsets, child, nulls: list.nulls };
 }
 
 function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector {
@@ -184,6 +199,10 @@ function formatAll(vec: Vector): (string | null)[] {
   if (vec.kind === 'fixed' && isIntegerType(type) && !(vec.values instanceof BigInt64Array)) {
     const values = vec.values as Float64Array;
     for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) out[rowIdx] = nulls !== null && nulls[rowIdx] ? null : String(values[rowIdx]);
+    return out;
+  }
+  if (vec.kind === 'array') {
+    for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) out[rowIdx] = nulls !== null && nulls[rowIdx] ? null : formatValue(type, getRaw(vec, rowIdx));
     return out;
   }
   const values = (vec as { values: ArrayLike<number | bigint> }).values;
@@ -429,5 +448,7 @@ export function castRaw(value: RawValue, from: DataType, to: DataType): RawValue
       return out.dict[out.codes[0]];
     case 'string':
       return decodeUtf8(out.bytes, out.offsets[0], out.offsets[1]);
+    case 'array':
+      return getRaw(out, 0);
   }
 }

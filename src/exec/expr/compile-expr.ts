@@ -13,7 +13,8 @@
  *   column runs once per dictionary entry, and the result is gathered by code (a string result stays a
  *   dictionary vector). So `city = 'x'`, `upper(city)` or `city LIKE 'a%'` cost one pass over int codes.
  */
-import { Batch, constantVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
+import { compareRawValues } from '../../common/row-order';
+import { Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, physicalKind, typesEqual, Types } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
@@ -392,7 +393,8 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
   const kind = physicalKind(operandType);
   let lookup: Set<RawValue> | null = null;
   let listHasNull = false;
-  if (allStatic) {
+  // Arrays have no Set key: they take the row-by-row comparison below.
+  if (allStatic && kind !== 'list') {
     lookup = new Set<RawValue>();
     for (const item of list) {
       const value = typesEqual(item.type, operandType) || item.type.name === 'NULL' ? item.staticValue ?? null : castRaw(item.staticValue ?? null, item.type, operandType);
@@ -434,7 +436,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
           const texts = toJsStrings(vec);
           for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) match[rowIdx] = texts[rowIdx] !== null && set.has(texts[rowIdx]) ? 1 : 0;
         } else {
-          const values = vec.values as ArrayLike<number | bigint>;
+          const values = (vec as FixedVector).values as ArrayLike<number | bigint>;
           for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) match[rowIdx] = set.has(values[rowIdx]) ? 1 : 0;
         }
         return finish(match, vec.nulls, rowCount, null);
@@ -450,7 +452,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
           if (other === null) {
             rowHasNullItem ??= new Uint8Array(rowCount);
             rowHasNullItem[rowIdx] = 1;
-          } else if (setKey(other) === setKey(value)) {
+          } else if (setKey(other) === setKey(value) || (Array.isArray(value) && compareRawValues(value, other) === 0)) {
             match[rowIdx] = 1;
             break;
           }

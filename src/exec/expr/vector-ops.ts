@@ -291,6 +291,8 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
       const { offsets, bytes } = vec;
       return (rowIdx) => (nulls !== null && nulls[rowIdx] ? null : decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
     }
+    case 'array':
+      return (rowIdx) => getRaw(vec, rowIdx);
   }
 }
 
@@ -438,6 +440,14 @@ export function gatherBranches(type: DataType, branches: readonly Vector[], choi
     }
   }
   const outNulls = anyNull ? nulls : null;
+  if (kind === 'list') {
+    const builder = new VectorBuilder(type, rowCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls[rowIdx]) builder.append(null);
+      else builder.appendFrom(branches[choice[rowIdx]], rowIdx);
+    }
+    return builder.finish();
+  }
   if (kind === 'string') {
     if (branches.every((branch) => branch.kind === 'dict')) {
       const dict: string[] = [];

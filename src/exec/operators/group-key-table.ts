@@ -10,6 +10,7 @@
  */
 import { decodeUtf8, getRaw, VectorBuilder, type DictVector, type Vector } from '../../common/column';
 import { physicalKind, type DataType } from '../../common/types';
+import { formatValue } from '../../common/convert';
 
 export interface GroupKeyTable {
   readonly groupCount: number;
@@ -263,6 +264,9 @@ function valueReader(vec: Vector): (rowIdx: number) => string | number | bigint 
       return (rowIdx) => vec.dict[vec.codes[rowIdx]];
     case 'string':
       return (rowIdx) => decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+    case 'array':
+      // An array's key is its text form (distinct arrays print differently).
+      return (rowIdx) => formatValue(vec.type, getRaw(vec, rowIdx)) ?? '';
   }
 }
 
@@ -388,7 +392,7 @@ export function createGroupKeyTable(keyTypes: readonly DataType[]): GroupKeyTabl
     const kind = physicalKind(keyTypes[0]);
     if (kind === 'string') return new StringKeyTable(keyTypes[0]);
     if (kind === 'i64') return new Int64KeyTable(keyTypes[0]);
-    if (kind !== 'bigint') return new NumericKeyTable(keyTypes[0]);
+    if (kind !== 'bigint' && kind !== 'list') return new NumericKeyTable(keyTypes[0]);
   }
   return new GenericKeyTable(keyTypes);
 }

@@ -4,6 +4,7 @@
  * sorted dictionary), so the comparator touches no vectors; ties keep input order (stable).
  */
 import { concatVectors, decodeUtf8, selectRows, BATCH_SIZE, type Batch, type Vector } from '../../common/column';
+import { rowComparator as vectorComparator, sortPermutation as rowSortPermutation } from '../../common/row-order';
 import type { SortKey } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { sliceBatch } from './limit';
@@ -35,6 +36,14 @@ function comparableValues(vec: Vector): ArrayLike<number | bigint | string> {
       const strings = new Array<string>(vec.length);
       for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) strings[rowIdx] = decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
       return strings;
+    }
+    case 'array': {
+      // Arrays order element by element (Doris's dictionary order): rank the rows once.
+      const order = rowSortPermutation(vec.length, [{ vector: vec, descending: false }]);
+      const ranks = new Int32Array(vec.length);
+      const compare = vectorComparator(vec);
+      for (let pos = 1; pos < order.length; pos++) ranks[order[pos]] = ranks[order[pos - 1]] + (compare(order[pos - 1], order[pos]) === 0 ? 0 : 1);
+      return ranks;
     }
   }
 }

@@ -41,6 +41,8 @@ export function dorisTypeText(type: DataType): string {
       return type.scale ? `datetime(${type.scale})` : 'datetime';
     case 'STRING':
       return 'text';
+    case 'ARRAY':
+      return `array<${dorisTypeText(type.element ?? { name: 'NULL' })}>`;
     default:
       return type.name.toLowerCase();
   }

@@ -4,7 +4,7 @@
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
-import { isStringType, typeToSql } from '../../common/types';
+import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
 import type {
   AlterTableStatement,
@@ -70,6 +70,11 @@ function tableModelProperties(keysType: KeysType, properties: Readonly<Record<st
 
 const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
 
+/** An ARRAY value column of an AGGREGATE KEY table takes only REPLACE / REPLACE_IF_NOT_NULL (Doris). */
+function checkArrayAggregation(type: DataType, aggregation: AggregationType | null): void {
+  if (isArrayType(type) && aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') throw bad(`Array column can't support aggregation ${aggregation}`);
+}
+
 /** Build and validate a table schema from CREATE TABLE (Doris's rules). */
 export function buildTableSchema(session: StatementSession, statement: CreateTableStatement, database: string, tableId: number): TableSchema {
   if (statement.columns.length === 0) throw bad('Table should have at least one column');
@@ -85,7 +90,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
     // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
     for (const column of statement.columns.slice(0, 3)) {
-      if (column.aggregation) break;
+      if (column.aggregation || isArrayType(column.type)) break;
       keys.push(column.name);
       if (isStringType(column.type)) break;
     }
@@ -112,6 +117,8 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       throw bad(`The column[${column.name}] must have aggregation type in AGGREGATE KEY table`);
     }
     if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
+    checkArrayAggregation(column.type, aggregation);
+    if (isKey && isArrayType(column.type)) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
     return {
       name: column.name,
       type: column.type,
@@ -134,6 +141,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'distribution desc']);
       if (keysType !== 'DUPLICATE' && !column.isKey) throw bad(`Distribution column[${name}] is not key column`);
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
+      if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
     }
     distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
   } else {
@@ -257,6 +265,7 @@ function addColumn(schema: TableSchema, def: ColumnDef, after: string | null): T
     const upper = def.aggregation.toUpperCase() as AggregationType;
     if (schema.keysType !== 'AGGREGATE' || !AGGREGATIONS.includes(upper)) throw bad(`The column[${def.name}] is not allowed to have aggregation type ${upper} in ${schema.keysType} KEY table`);
     aggregation = upper;
+    checkArrayAggregation(def.type, aggregation);
   } else if (schema.keysType === 'AGGREGATE') {
     throw bad(`The column[${def.name}] must have aggregation type in AGGREGATE KEY table`);
   }

@@ -36,6 +36,7 @@ const TYPE_WORDS: Partial<Record<DataType['name'], string>> = {
   DATE: 'date',
   DATETIME: 'datetime',
   BOOLEAN: 'boolean',
+  ARRAY: 'array',
 };
 
 function conversionError(failure: ParseFailure, column: ColumnSchema, text: string, rowNumber: number): GaleneError {
@@ -143,6 +144,12 @@ function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema):
   };
   let rowIdx = 0;
   try {
+    if (kind === 'list') {
+      // Arrays ('[1, 2]' text cells) take the general conversion, cell by cell.
+      const builder = new VectorBuilder(type, rowCount);
+      for (; rowIdx < rowCount; rowIdx++) builder.append(slowValue(rowIdx * width + colIdx, rowIdx));
+      return builder.finish();
+    }
     if (kind === 'string') {
       const limit = type.name === 'STRING' ? Infinity : (type.length ?? 65533);
       const offsets = new Int32Array(rowCount + 1);
@@ -195,7 +202,7 @@ function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema):
           setNull(rowIdx);
           values[rowIdx] = 0n;
         } else {
-          values[rowIdx] = BigInt(value);
+          values[rowIdx] = BigInt(value as number | bigint | string);
         }
       }
       return { kind: 'object', type, length: rowCount, values, nulls };

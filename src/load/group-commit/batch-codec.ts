@@ -1,18 +1,21 @@
 /**
  * The byte form of a Batch inside a Group Commit WAL record: columns in table order, each as its typed
  * array bytes (fixed width), offsets + bytes (strings) or decimal text (LARGEINT / wide DECIMAL), with an
- * optional null map. Decoding needs the column types (taken from the table, matched by column unique id
+ * optional null map; an ARRAY column is one raw segment page (its own null map, offsets and a nested
+ * element page, storage/encoding/page-encoding.ts). Decoding needs the column types (taken from the table, matched by column unique id
  * through the WAL header) and gives back vectors of the same physical kinds, so replayed rows are
  * bit-for-bit the rows the load converted.
  */
 import { Batch, FixedArray, toPlainStrings, Vector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { DataType } from '../../common/types';
+import { decodePage, encodePage } from '../../storage/encoding/page-encoding';
 
 const enum ColumnTag {
   Fixed = 0,
   String = 1,
   BigIntText = 2,
+  ArrayPage = 3,
 }
 
 /** Typed-array kinds, stored so decoding rebuilds the very array type the writer had. */
@@ -41,6 +44,14 @@ export function encodeBatch(batch: Batch): Buffer {
   for (const column of batch.columns) {
     const vec: Vector = column.kind === 'dict' ? toPlainStrings(column) : column;
     const colHead = Buffer.alloc(8);
+    if (vec.kind === 'array') {
+      // The page carries its own null map (the header's null flag stays 0).
+      const page = encodePage(vec, 0, rowCount);
+      colHead.writeUInt8(ColumnTag.ArrayPage, 0);
+      colHead.writeUInt32LE(page.length, 4);
+      parts.push(colHead, page);
+      continue;
+    }
     colHead.writeUInt8(vec.nulls ? 1 : 0, 1);
     if (vec.kind === 'fixed') {
       colHead.writeUInt8(ColumnTag.Fixed, 0);
@@ -113,6 +124,10 @@ export function decodeBatch(payload: Uint8Array, types: readonly DataType[]): Ba
       const bytes = take(dataLength);
       if (offsets[rowCount] !== dataLength) throw bad('string offsets');
       columns.push({ kind: 'string', type, length: rowCount, offsets, bytes, nulls });
+    } else if (tag === ColumnTag.ArrayPage) {
+      const vec = decodePage(take(dataLength), type, null, 'WAL record array column');
+      if (vec.length !== rowCount) throw bad('array column length');
+      columns.push(vec);
     } else if (tag === ColumnTag.BigIntText) {
       const text = textDecoder.decode(take(dataLength));
       const values = rowCount === 0 ? [] : text.split(',').map((item) => BigInt(item));

@@ -19,7 +19,7 @@ import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import { jsCharCount, utf8CharCount } from '../../common/utf8';
 import { QueryProfile } from '../../common/profile';
-import { isStringType, Types, type DataType } from '../../common/types';
+import { isStringType, Types, typeToSql, type DataType } from '../../common/types';
 import type { TaskContext } from '../../exec/context';
 import { castVector, compileExpr, selectTrue } from '../../exec/expr';
 import type { CompiledExpr } from '../../exec/expr-api';
@@ -211,6 +211,8 @@ export class RowConverter {
     }
     const parsed = parseValue(slot.type, text);
     if (parsed.failure !== null) {
+      // A malformed array is never silently NULL: the row is filtered with the reason (max_filter_ratio applies).
+      if (slot.type.name === 'ARRAY') return `column(${slot.name}) value is not a valid ${typeToSql(slot.type).toLowerCase()}, src value is ${text.slice(0, 100)}`;
       if (this.strict) return `column(${slot.name}) value is incorrect while strict mode is true, src value is ${text.slice(0, 100)}`;
       return this.setNull(slotIdx, text);
     }

@@ -8,9 +8,9 @@
  * its bytes. Dictionary pages decode to a DictVector sharing the segment column's dictionary, so GROUP BY
  * and filters can work on codes.
  */
-import { countNulls, nullsIfAny, type FixedArray, type Vector } from '../../common/column';
+import { countNulls, nullsIfAny, toPlainStrings, type FixedArray, type Vector } from '../../common/column';
 import type { DataType } from '../../common/types';
-import { physicalKind } from '../../common/types';
+import { elementType, physicalKind } from '../../common/types';
 import { bitWidth, packBits, packedWords, unpackBits } from './bit-pack';
 import { ByteReader, ByteWriter } from './byte-buffer';
 import { readNullMap, writeNullMap } from './null-map';
@@ -84,6 +84,17 @@ export function encodePage(vec: Vector, start: number, end: number, dictCodes: {
       out.u8(BIG_128);
       out.typed(words);
     }
+  } else if (kind === 'list') {
+    if (vec.kind !== 'array') throw new RangeError('encodePage: array pages need an ArrayVector');
+    // Arrow's list layout: the rows' offsets (rebased to 0), then the elements as one nested page.
+    const base = vec.offsets[start];
+    const offsets = new Int32Array(count + 1);
+    for (let rowIdx = 0; rowIdx <= count; rowIdx++) offsets[rowIdx] = vec.offsets[start + rowIdx] - base;
+    const child = vec.child.kind === 'dict' ? toPlainStrings(vec.child) : vec.child;
+    const childPage = encodePage(child, base, base + offsets[count]);
+    out.typed(offsets);
+    out.u32(childPage.length);
+    out.bytes(childPage);
   } else {
     if (vec.kind !== 'fixed') throw new RangeError(`encodePage: ${kind} pages need a FixedVector`);
     writeFixedValues(out, kind, vec.values, start, end, vec.nulls);
@@ -138,6 +149,14 @@ export function decodePage(raw: Uint8Array, type: DataType, dict: readonly strin
     }
     return { kind: 'object', type, length: count, values, nulls };
   }
+  if (kind === 'list') {
+    const offsets = input.typed(Int32Array, count + 1);
+    const childPage = input.bytes(input.u32());
+    const child = decodePage(childPage, elementType(type), null, `${what} (elements)`);
+    if (offsets[0] !== 0 || offsets[count] !== child.length) input.fail('array offsets do not match the element count');
+    for (let rowIdx = 0; rowIdx < count; rowIdx++) if (offsets[rowIdx + 1] < offsets[rowIdx]) input.fail('array offsets decrease');
+    return { kind: 'array', type, length: count, offsets, child, nulls };
+  }
   const values: FixedArray = readFixedValues(input, kind, count);
   return { kind: 'fixed', type, length: count, values, nulls };
 }
@@ -154,5 +173,7 @@ export function vectorBytes(vec: Vector): number {
       return vec.codes.byteLength + nullBytes + 64;
     case 'object':
       return vec.length * 40 + nullBytes + 64;
+    case 'array':
+      return vec.offsets.byteLength + vectorBytes(vec.child) + nullBytes + 64;
   }
 }

@@ -6,7 +6,8 @@
  * state in locals. Empty groups finalize to NULL, except COUNT (0).
  */
 import { getRaw, RawValue, Vector } from '../../../common/column';
-import { DataType, isNumericType, isStringType, physicalKind, Types } from '../../../common/types';
+import { DataType, isNumericType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
+import { galeneError } from '../../../common/errors';
 import type { AggregateState } from '../../aggregate-state';
 import type { AggregateAccumulator } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
@@ -502,6 +503,11 @@ class VarianceAccumulator implements AggregateAccumulator {
 // ---------------------------------------------------------------- declarations
 
 const same = (argTypes: readonly DataType[]) => ({ argTypes: [argTypes[0]], returnType: argTypes[0].name === 'NULL' ? Types.TINYINT : argTypes[0] });
+/** MIN / MAX: any scalar type; not arrays. */
+const sameScalar = (name: string) => (argTypes: readonly DataType[]) => {
+  if (argTypes[0].name === 'ARRAY') throw galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${typeToSql(argTypes[0])})`);
+  return same(argTypes);
+};
 const toDouble = (argTypes: readonly DataType[]) => ({ argTypes: [isNumericType(argTypes[0]) ? argTypes[0] : Types.DOUBLE], returnType: Types.DOUBLE });
 
 function varianceDef(name: string, aliases: string[], sample: boolean, sqrt: boolean, description: string): AggregateDef {
@@ -554,7 +560,7 @@ export const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [
     signature: 'min(x) -> type of x',
     minArgs: 1,
     maxArgs: 1,
-    resolve: same,
+    resolve: sameScalar('min'),
     create: (_argTypes, returnType) => new MinMaxAccumulator(false, returnType),
     description: 'Smallest non-NULL value (strings byte-wise).',
     example: 'SELECT min(x) FROM t',
@@ -564,7 +570,7 @@ export const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [
     signature: 'max(x) -> type of x',
     minArgs: 1,
     maxArgs: 1,
-    resolve: same,
+    resolve: sameScalar('max'),
     create: (_argTypes, returnType) => new MinMaxAccumulator(true, returnType),
     description: 'Largest non-NULL value (strings byte-wise).',
     example: 'SELECT max(x) FROM t',

@@ -3,6 +3,7 @@
  */
 import { registerFunctions } from '../function-registry';
 import { ARITHMETIC_FUNCTIONS } from './arithmetic';
+import { ARRAY_FUNCTIONS } from './array-functions';
 import { COMPARISON_FUNCTIONS } from './comparison';
 import { CONDITIONAL_FUNCTIONS } from './conditional-functions';
 import { DATETIME_FUNCTIONS } from './datetime-functions';
@@ -17,7 +18,7 @@ let registered = false;
 export function ensureFunctionsRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS]) {
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS]) {
     registerFunctions(family);
   }
 }
