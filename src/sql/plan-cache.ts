@@ -30,7 +30,7 @@ import { typeToSql, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { ParamValue, PlanningContext } from '../exec/context';
 import { castRaw } from '../exec/expr/cast';
-import { anyExpr, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
+import { anyExpr, collectColumns, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
 import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan } from '../exec/plan/physical-plan';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { QueryExpr } from './ast';
@@ -337,6 +337,8 @@ function parameterScanPredicates(predicate: BoundExpr, scanColumns: readonly str
   const scanLike = { columns: scanColumns } as unknown as LogicalScan;
   for (const conjunct of splitConjuncts(predicate)) {
     if (!hasUserParam(conjunct)) continue;
+    // A conjunct over a virtual column (exec/plan/virtual-columns.ts) reads no stored column.
+    if ([...collectColumns(conjunct)].some((index) => index >= scanColumns.length)) continue;
     const scanPred = toScanPredicate(substituteParams(conjunct, params), scanLike);
     if (scanPred !== null) out.push(scanPred);
   }
