@@ -43,7 +43,7 @@ function csvChunk(random: () => number, first: number, count: number): Buffer {
     const scheme = random() < 0.5 ? 'https://' : 'http://';
     const host = HOSTS[Math.floor(random() * HOSTS.length)];
     const referer = random() < 0.05 ? '\\N' : `${scheme}${host}/path/${Math.floor(random() * 1e9).toString(36)}?q=${rowIdx}`;
-    lines.push(`${rowIdx}\t${Math.floor(random() * 500)}\t${Math.floor(random() * 100_000)}\t2013-07-${random() < 0.6 ? '15' : '14'}\t${referer}`);
+    lines.push(`${rowIdx}\t${Math.floor(random() * 50)}\t${Math.floor(random() * 100_000)}\t2013-07-${random() < 0.6 ? '15' : '14'}\t${referer}`);
   }
   return Buffer.from(lines.join('\n') + '\n');
 }
