@@ -110,6 +110,11 @@ const QUERIES: { sql: string; ordered: boolean; virtual: boolean }[] = [
   // NULLs: IS NULL / COALESCE over a shared expression, HAVING over aggregates.
   { sql: 'SELECT g, SUM(x + 1), SUM(x + 1) / COUNT(x + 1) FROM t WHERE (x + 1) IS NULL OR coalesce(x + 1, 0) > 5 GROUP BY g HAVING SUM(x + 1) / COUNT(x + 1) > 0', ordered: false, virtual: true },
   { sql: 'SELECT g, COUNT(*) FROM t WHERE length(referer) > 10 AND length(referer) < 40 GROUP BY g', ordered: false, virtual: true },
+  // A filter pushed below a join (no consumer in its block: a plain Project drops the virtual column), a
+  // derived table and a UNION ALL.
+  { sql: 'SELECT a.id, b.g FROM t a JOIN t b ON a.id = b.id WHERE abs(a.x) > 10 AND abs(a.x) < 50 AND b.id < 3000', ordered: false, virtual: true },
+  { sql: 'SELECT h, n FROM (SELECT lower(g) AS h, length(lower(g)) AS n FROM t WHERE lower(g) IS NOT NULL) d WHERE n > 0', ordered: false, virtual: true },
+  { sql: 'SELECT x + 1 FROM t WHERE x + 1 > 50 UNION ALL SELECT f * 2 FROM t WHERE f * 2 < 10', ordered: false, virtual: true },
   // rand() is never shared; an expression without columns is constant per batch already.
   { sql: "SELECT id FROM t WHERE rand() >= 0 AND rand() >= 0 AND upper('x') IS NOT NULL AND upper('x') IS NOT NULL", ordered: false, virtual: false },
 ];

@@ -91,13 +91,21 @@ test('virtual columns over a real server: same answers, computed in the scan fra
     };
     const expected = new Map<number, unknown[]>();
     for (const target of [20, 60, 120]) expected.set(target, await executeRows(target));
+    // The cached plan recorded the variable: the next execution plans again, with the virtual column.
+    const planOfLast = async (): Promise<string> => (await lastProfile(conn)).get('Plan') ?? '';
     await binary.query('SET experimental_enable_virtual_slot_for_cse = true');
+    assert.deepEqual(await executeRows(60), expected.get(60));
+    assert.match(await planOfLast(), /SCAN FRAGMENT #\d+\n\s+degree: 2\n\s+virtual columns: \[v0 := abs\(\(userid - 150\)\)/);
     for (const round of [1, 2]) {
       for (const [target, rows] of expected) {
         assert.ok(rows.length > 0);
         assert.deepEqual(await executeRows(target), rows, `round ${round}, target ${target}`);
       }
     }
+    await binary.query('SET experimental_enable_virtual_slot_for_cse = false');
+    assert.deepEqual(await executeRows(60), expected.get(60));
+    assert.match(await planOfLast(), /FILTER|SCAN FRAGMENT/);
+    assert.doesNotMatch(await planOfLast(), /virtual columns/);
     await binary.end();
   } finally {
     await conn.end();
