@@ -53,7 +53,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const rowCount = options.quick ? 50_000 : 500_000;
   const runs = 3;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-cse-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
+  // Scan fragments from 10,000 rows (default 65,536), so --quick exercises the worker path too.
+  const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--parallel_scan_min_rows_per_scanner', '10000'] });
   let conn: mysql.Connection | null = null;
   try {
     conn = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '' });
