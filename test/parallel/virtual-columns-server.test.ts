@@ -106,6 +106,25 @@ test('virtual columns over a real server: same answers, computed in the scan fra
     assert.deepEqual(await executeRows(60), expected.get(60));
     assert.match(await planOfLast(), /FILTER|SCAN FRAGMENT/);
     assert.doesNotMatch(await planOfLast(), /virtual columns/);
+    // A prepared lookup on the key keeps its short-key pruning under an in-thread virtual-columns Project.
+    await binary.query("SET disable_nereids_rules = 'plan_fragments'");
+    const lookup = 'SELECT id, abs(userid - 150) FROM hits WHERE id = ? AND abs(userid - 150) >= 0 AND abs(userid - 150) < 1000';
+    const scannedRows = async (): Promise<number> => {
+      const profile = await lastProfile(conn);
+      return [...profile].filter(([name]) => /^TableScan#\d+\.RowsOut$/.test(name)).reduce((sum, [, value]) => sum + Number(value), 0);
+    };
+    const lookupWith = async (cse: boolean): Promise<{ rows: unknown[]; scanned: number }> => {
+      await binary.query(`SET experimental_enable_virtual_slot_for_cse = ${cse}`);
+      await binary.execute({ sql: lookup, rowsAsArray: true }, [77]);
+      const [rows] = await binary.execute({ sql: lookup, rowsAsArray: true }, [4321]);
+      return { rows: rows as unknown[], scanned: await scannedRows() };
+    };
+    const plainLookup = await lookupWith(false);
+    const sharedLookup = await lookupWith(true);
+    assert.equal(plainLookup.rows.length, 1);
+    assert.deepEqual(sharedLookup.rows, plainLookup.rows);
+    assert.ok(plainLookup.scanned > 0 && plainLookup.scanned < 8000, `pruned: ${plainLookup.scanned}`);
+    assert.equal(sharedLookup.scanned, plainLookup.scanned);
     await binary.end();
   } finally {
     await conn.end();
