@@ -30,8 +30,8 @@ import { typeToSql, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { ParamValue, PlanningContext } from '../exec/context';
 import { castRaw } from '../exec/expr/cast';
-import { anyExpr, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
-import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan } from '../exec/plan/physical-plan';
+import { anyExpr, collectColumns, literal, splitConjuncts, transformExpr } from '../exec/plan/bound-expr-utils';
+import { SUBQUERY_SLOT_BASE, type PhysicalNode, type PhysicalPlan, type TableScanNode } from '../exec/plan/physical-plan';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { QueryExpr } from './ast';
 import type { LogicalScan } from './logical-plan';
@@ -278,11 +278,29 @@ function hasUserParam(expr: BoundExpr): boolean {
 }
 
 /**
+ * A node's TableScan child, or the scan under its virtual-columns Project child (exec/plan/virtual-columns.ts),
+ * whose first columns are the scan's: the node's predicate indexes both alike.
+ */
+function scanUnder(node: PhysicalNode): TableScanNode | null {
+  const child = node.children.length === 1 ? node.children[0] : null;
+  if (child?.kind === 'TableScan') return child;
+  if (child?.kind === 'Project' && child.virtual === true && child.children[0].kind === 'TableScan') return child.children[0];
+  return null;
+}
+
+/** `node` with `scan` in place of the one scanUnder found. */
+function withScan(node: PhysicalNode, scan: TableScanNode): PhysicalNode {
+  const child = node.children[0];
+  const children = [child.kind === 'TableScan' ? scan : { ...child, children: [scan] }];
+  return { ...node, children } as PhysicalNode;
+}
+
+/**
  * The predicate a node applies to the rows of its TableScan child: a Filter's `predicate`, or the
  * `filter` an operator fused the Filter into (HashAggregate). Both are over the scan's output columns.
  */
 function predicateOverScan(node: PhysicalNode): BoundExpr | null {
-  if (node.children.length !== 1 || node.children[0].kind !== 'TableScan') return null;
+  if (scanUnder(node) === null) return null;
   const fields = node as unknown as { predicate?: BoundExpr; filter?: BoundExpr };
   return node.kind === 'Filter' ? fields.predicate ?? null : fields.filter ?? null;
 }
@@ -337,6 +355,8 @@ function parameterScanPredicates(predicate: BoundExpr, scanColumns: readonly str
   const scanLike = { columns: scanColumns } as unknown as LogicalScan;
   for (const conjunct of splitConjuncts(predicate)) {
     if (!hasUserParam(conjunct)) continue;
+    // A conjunct over a virtual column (exec/plan/virtual-columns.ts) reads no stored column.
+    if ([...collectColumns(conjunct)].some((index) => index >= scanColumns.length)) continue;
     const scanPred = toScanPredicate(substituteParams(conjunct, params), scanLike);
     if (scanPred !== null) out.push(scanPred);
   }
@@ -376,10 +396,10 @@ function bindNode(node: PhysicalNode, entry: CachedPlan, params: readonly ParamV
       break;
   }
   const predicate = predicateOverScan(out);
-  const scan = out.children[0];
-  if (predicate !== null && scan?.kind === 'TableScan' && hasUserParam(predicate)) {
+  const scan = scanUnder(out);
+  if (predicate !== null && scan !== null && hasUserParam(predicate)) {
     const extra = parameterScanPredicates(predicate, scan.columns, params);
-    if (extra.length > 0) out = { ...out, children: [{ ...scan, predicates: [...scan.predicates, ...extra] }] } as PhysicalNode;
+    if (extra.length > 0) out = withScan(out, { ...scan, predicates: [...scan.predicates, ...extra] });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
 import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
+import { planVirtualColumns, VIRTUAL_COLUMNS } from '../exec/plan/virtual-columns';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
@@ -37,6 +38,22 @@ export const FUSE_OPERATORS = 'fuse_operators';
 /** What the plan-fragments pass asks, from the statement's tables. */
 function fragmentPlanning(ctx: PlanningContext, nextId: () => number): FragmentPlanning {
   return { scanDegree: (table) => ctx.scanDegree(table), nextId };
+}
+
+/**
+ * Session variable `experimental_enable_virtual_slot_for_cse` (Doris's default: off): common subexpressions
+ * as virtual columns (exec/plan/virtual-columns.ts). Read through the context, so a cached plan records it.
+ */
+function virtualSlotsForCse(ctx: PlanningContext): boolean {
+  let value: unknown;
+  try {
+    value = ctx.getSystemVariable('experimental_enable_virtual_slot_for_cse', null).value;
+  } catch (err) {
+    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return false;
+    throw err;
+  }
+  if (typeof value === 'string') return ['1', 'true', 'on'].includes(value.toLowerCase());
+  return value !== null && value !== undefined && Number(value) !== 0;
 }
 
 interface StatementCounters {
@@ -69,7 +86,8 @@ function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, 
   // Operator fusion and fragment cutting are physical passes, skipped by name like the rules.
   const disabled = disabledRuleNames(ctx, options.disabledRules);
   const fused = disabled.has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
-  const root = disabled.has(PLAN_FRAGMENTS) ? fused : planFragments(fused, fragmentPlanning(ctx, nextId));
+  const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? fused : planVirtualColumns(fused, { nextId });
+  const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
 }
 

@@ -171,6 +171,17 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       assert.match(await plan(), /predicate: \(k > CAST\(\(1 \+ 1\) AS INT\)\)/);
     });
   },
+  async experimental_enable_virtual_slot_for_cse() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT k, upper(v), lower(v) FROM t WHERE length(upper(v)) > 3 ORDER BY k LIMIT 5';
+      const plan = async (): Promise<string> => (await queryRows(conn, `EXPLAIN ${sql}`)).map((row) => row[0]).join('\n');
+      assert.doesNotMatch(await plan(), /virtual columns/);
+      const off = await queryRows(conn, sql);
+      await conn.query('SET experimental_enable_virtual_slot_for_cse = true');
+      assert.match(await plan(), /virtual columns: \[v0 := upper\(v\)\]/);
+      assert.deepEqual(await queryRows(conn, sql), off);
+    });
+  },
   async names() {
     await withConnection(async (conn) => {
       await conn.query('SET NAMES utf8');

@@ -24,6 +24,7 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 import { operatorCounter, type FragmentAggregate, type ScanFragmentNode } from '../plan/physical-plan';
 import { filterBatches } from './filter';
 import { GroupedAggregation } from './grouped-aggregation';
+import { appendVirtualColumns, virtualColumnsLine } from './project';
 import { aggregateToString } from './hash-aggregate';
 import { leadingKeyLookup } from './table-scan';
 
@@ -59,17 +60,29 @@ function startFragment(node: ScanFragmentNode, rt: OperatorRuntime): AsyncIterab
   if (source.scanParallel === undefined) return null;
   const filter = node.filter === null ? [] : bindExprs([node.filter], rt);
   const aggregate = node.aggregate === null ? null : bindAggregate(node.aggregate, rt);
-  if (filter === null || (node.aggregate !== null && aggregate === null)) return null;
+  const virtualColumns = bindExprs((node.virtualColumns ?? []).map((column) => column.expr), rt);
+  if (filter === null || virtualColumns === null || (node.aggregate !== null && aggregate === null)) return null;
   const columns = scan.columns.map((name) => findColumn(scan.table, name)!);
-  const spec = { columns, predicates: scan.predicates, filter: filter[0] ?? null, aggregate };
+  const spec = { columns, predicates: scan.predicates, virtualColumns, filter: filter[0] ?? null, aggregate };
   return source.scanParallel({ columns: scan.columns, predicates: scan.predicates, limit: null, profile: rt.ctx.profile }, spec);
+}
+
+/** The in-thread path: the scan child's batches with the fragment's virtual columns appended. */
+async function* withVirtualColumns(node: ScanFragmentNode, input: AsyncIterable<Batch>, rt: OperatorRuntime): AsyncIterable<Batch> {
+  const compiled = (node.virtualColumns ?? []).map((column) => rt.compile(column.expr));
+  if (compiled.length === 0) {
+    yield* input;
+    return;
+  }
+  for await (const batch of input) yield appendVirtualColumns(batch, compiled, rt.ctx);
 }
 
 /** The filtered batches of a fragment without an aggregate, in row order. */
 export async function* openScanFragment(node: ScanFragmentNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const results = startFragment(node, rt);
   if (results === null) {
-    yield* node.filter === null ? inputs[0] : filterBatches(inputs[0], node.filter, rt);
+    const input = withVirtualColumns(node, inputs[0], rt);
+    yield* node.filter === null ? input : filterBatches(input, node.filter, rt);
     return;
   }
   // The scan child is never opened: its rows are counted here, as they arrive from the workers.
@@ -94,12 +107,14 @@ export async function* openScanFragmentPartials(node: ScanFragmentNode, inputs: 
   const aggregate = node.aggregate!;
   const spec = { groupKeys: aggregate.groupKeys.map(rt.resolve), aggregates: aggregate.aggregates.map((agg) => ({ ...agg, args: agg.args.map(rt.resolve) })), filter: node.filter === null ? null : rt.resolve(node.filter) };
   const aggregation = new GroupedAggregation(spec, (expr, reuseBuffers) => compileExpr(rt.resolve(expr), { reuseBuffers }), rt.ctx);
-  for await (const batch of inputs[0]) aggregation.consume(batch);
+  for await (const batch of withVirtualColumns(node, inputs[0], rt)) aggregation.consume(batch);
   yield aggregation.partial();
 }
 
 export function explainScanFragment(node: ScanFragmentNode): string[] {
   const lines = [`degree: ${node.degree}`];
+  const virtualColumns = node.virtualColumns ?? [];
+  if (virtualColumns.length > 0) lines.push(virtualColumnsLine(virtualColumns.map((column) => column.expr), virtualColumns.map((column) => column.name)));
   if (node.filter !== null) lines.push(`filter: ${exprToString(node.filter)}`);
   if (node.aggregate !== null) {
     if (node.aggregate.groupKeys.length > 0) lines.push(`partial group by: ${node.aggregate.groupKeys.map(exprToString).join(', ')}`);

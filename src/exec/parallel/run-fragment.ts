@@ -14,6 +14,7 @@ import { compileExpr, selectTrue } from '../expr';
 import { lookupFunction } from '../expr/function-registry';
 import { ensureFunctionsRegistered } from '../expr/functions/all-functions';
 import { GroupedAggregation } from '../operators/grouped-aggregation';
+import { appendVirtualColumns } from '../operators/project';
 import { anyExpr, literal, transformExpr } from '../plan/bound-expr-utils';
 import type { FragmentResult, FragmentSpec } from '../plan/fragment-spec';
 
@@ -55,11 +56,22 @@ export function bindFragmentParams(expr: BoundExpr, parameters: readonly { type:
   return bound ? out : null;
 }
 
+/** The batches with the fragment's virtual columns appended (each computed once per batch). */
+function* withVirtualColumns(virtualColumns: readonly BoundExpr[], batches: Iterable<Batch>): Iterable<Batch> {
+  if (virtualColumns.length === 0) {
+    yield* batches;
+    return;
+  }
+  const compiled = virtualColumns.map((expr) => compileExpr(expr));
+  for (const batch of batches) yield appendVirtualColumns(batch, compiled, WORKER_CONTEXT);
+}
+
 /**
  * Run a fragment over one segment's batches (in a worker). With an aggregate, the partial state of the
  * aggregation; otherwise the rows that pass the filter.
  */
-export function runFragment(fragment: FragmentSpec, batches: Iterable<Batch>): FragmentResult {
+export function runFragment(fragment: FragmentSpec, scanned: Iterable<Batch>): FragmentResult {
+  const batches = withVirtualColumns(fragment.virtualColumns ?? [], scanned);
   if (fragment.aggregate !== null) {
     const aggregation = new GroupedAggregation(
       { groupKeys: fragment.aggregate.groupKeys, aggregates: fragment.aggregate.aggregates, filter: fragment.filter },

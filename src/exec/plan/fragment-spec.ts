@@ -20,6 +20,8 @@ export interface FragmentSpec {
   /** Stored columns the scan returns, in batch column order (schema entries: type, uniqueId). */
   readonly columns: readonly ColumnSchema[];
   readonly predicates: readonly ScanPredicate[];
+  /** Computed in order and appended to every batch before the filter (ScanFragmentNode.virtualColumns). */
+  readonly virtualColumns?: readonly BoundExpr[];
   /** Rows where this is not TRUE are dropped. */
   readonly filter: BoundExpr | null;
   /** A partial aggregate over the filtered rows; null to return the filtered rows. */

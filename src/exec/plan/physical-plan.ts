@@ -115,6 +115,18 @@ export interface ScanFragmentNode extends PlanNodeBase {
   readonly filter: BoundExpr | null;
   /** A partial aggregate over the filtered rows: the node then yields partial states, not batches. */
   readonly aggregate: FragmentAggregate | null;
+  /**
+   * Virtual columns (common subexpressions, plan/virtual-columns.ts) appended to every scanned batch before
+   * the filter and aggregate read it: column `scan width + k` is `virtualColumns[k]`, which may read the
+   * scan's columns and the virtual columns before it. Absent or empty: none.
+   */
+  readonly virtualColumns?: readonly VirtualColumn[];
+}
+
+/** A common subexpression computed once per batch: its EXPLAIN name (`v0`) and definition. */
+export interface VirtualColumn {
+  readonly name: string;
+  readonly expr: BoundExpr;
 }
 
 /** Values (operators/values.ts): constant rows. */
@@ -134,6 +146,12 @@ export interface FilterNode extends PlanNodeBase {
 export interface ProjectNode extends PlanNodeBase {
   readonly kind: 'Project';
   readonly exprs: readonly BoundExpr[];
+  /**
+   * A virtual-columns node (plan/virtual-columns.ts): `exprs` passes every input column through, in order,
+   * then appends the virtual columns; each of those may also read the output columns before it, so a
+   * common subexpression is computed once per batch and shared by the operators above.
+   */
+  readonly virtual?: boolean;
 }
 
 /** HashAggregate (operators/hash-aggregate.ts): GROUP BY keys and aggregate calls. */

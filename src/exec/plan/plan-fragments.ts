@@ -5,6 +5,8 @@
  *   - Filter over a TableScan -> ScanFragment (filter), which yields the filtered rows in row order.
  *   - HashAggregate over a TableScan -> HashAggregate (mode 'final') over ScanFragment (filter, partial
  *     aggregate), which yields partial states the aggregate merges.
+ *   - A virtual-columns Project (virtual-columns.ts) between either and the scan moves into the fragment:
+ *     the workers compute the common subexpressions once per batch, before the filter.
  * A scan qualifies when the table source can run fragments now (`scanDegree`: a parallel-capable source,
  * large enough, not merge-on-read) and has no LIMIT; every expression must be fragment-safe (pure
  * functions; `?` parameters are bound when the fragment starts) and every aggregate must have a partial
@@ -20,7 +22,7 @@ import type { BoundExpr } from '../bound-expr';
 import { resolveAggregate } from '../expr';
 import { leadingKeyLookup } from '../operators/table-scan';
 import { fragmentSafeExpr } from '../parallel/run-fragment';
-import type { AggregateSpec, HashAggregateNode, PhysicalNode, ScanFragmentNode, TableScanNode } from './physical-plan';
+import type { AggregateSpec, HashAggregateNode, PhysicalNode, ScanFragmentNode, TableScanNode, VirtualColumn } from './physical-plan';
 
 /** Name by which EXPLAIN tests and `disable_nereids_rules` skip the pass. */
 export const PLAN_FRAGMENTS = 'plan_fragments';
@@ -44,10 +46,25 @@ function degreeFor(scan: PhysicalNode, exprs: readonly BoundExpr[], planning: Fr
   return planning.scanDegree(scan.table);
 }
 
+/**
+ * The scan under a node's input and the virtual columns between them: the input itself, or a
+ * virtual-columns Project (virtual-columns.ts) over it, whose columns the fragment computes instead.
+ */
+function scanInput(input: PhysicalNode): { scan: PhysicalNode; virtualColumns: VirtualColumn[] } {
+  if (input.kind !== 'Project' || input.virtual !== true) return { scan: input, virtualColumns: [] };
+  const scan = input.children[0];
+  const width = scan.output.length;
+  return { scan, virtualColumns: input.exprs.slice(width).map((expr, colIdx) => ({ name: input.output[width + colIdx].name, expr })) };
+}
+
+function virtualFields(virtualColumns: readonly VirtualColumn[]): { virtualColumns?: readonly VirtualColumn[] } {
+  return virtualColumns.length > 0 ? { virtualColumns } : {};
+}
+
 function aggregateFragment(node: HashAggregateNode, planning: FragmentPlanning): PhysicalNode {
   if (node.mode === 'final' || !node.aggregates.every(hasPartialForm)) return node;
-  const scan = node.children[0];
-  const exprs = [...node.groupKeys, ...node.aggregates.flatMap((agg) => agg.args), ...(node.filter ? [node.filter] : [])];
+  const { scan, virtualColumns } = scanInput(node.children[0]);
+  const exprs = [...node.groupKeys, ...node.aggregates.flatMap((agg) => agg.args), ...(node.filter ? [node.filter] : []), ...virtualColumns.map((column) => column.expr)];
   const degree = degreeFor(scan, exprs, planning);
   if (degree === 0) return node;
   const fragment: ScanFragmentNode = {
@@ -58,6 +75,7 @@ function aggregateFragment(node: HashAggregateNode, planning: FragmentPlanning):
     degree,
     filter: node.filter ?? null,
     aggregate: { groupKeys: node.groupKeys, aggregates: node.aggregates },
+    ...virtualFields(virtualColumns),
   };
   const { filter: _moved, ...rest } = node;
   return { ...rest, mode: 'final', children: [fragment] };
@@ -70,10 +88,10 @@ export function planFragments(node: PhysicalNode, planning: FragmentPlanning): P
   const current = changed ? ({ ...node, children } as PhysicalNode) : node;
   if (current.kind === 'HashAggregate') return aggregateFragment(current, planning);
   if (current.kind !== 'Filter') return current;
-  const scan = current.children[0];
+  const { scan, virtualColumns } = scanInput(current.children[0]);
   if (scan.kind !== 'TableScan' || leadingKeyLookup(scan)) return current;
-  const degree = degreeFor(scan, [current.predicate], planning);
+  const degree = degreeFor(scan, [current.predicate, ...virtualColumns.map((column) => column.expr)], planning);
   if (degree === 0) return current;
   // The Filter becomes the fragment (it keeps the Filter's id, like fused operators do).
-  return { kind: 'ScanFragment', id: current.id, output: current.output, children: [scan], degree, filter: current.predicate, aggregate: null };
+  return { kind: 'ScanFragment', id: current.id, output: current.output, children: [scan], degree, filter: current.predicate, aggregate: null, ...virtualFields(virtualColumns) };
 }
