@@ -96,7 +96,7 @@ export function groundTruth(metric: AnnMetric, base: Float32Array, queries: Floa
 }
 
 /** Mean fraction of the true top-k found in the returned top-k. */
-export function recallAtK(results: readonly ArrayLike<number>[], truth: readonly Int32Array[], k: number): number {
+export function recallAtK(results: readonly ArrayLike<number | bigint>[], truth: readonly Int32Array[], k: number): number {
   let found = 0;
   let expected = 0;
   for (let queryIdx = 0; queryIdx < truth.length; queryIdx++) {

@@ -49,16 +49,22 @@ export interface AnnSearchResult {
 }
 
 export interface AnnSegmentSearcherOptions {
-  /** Allowed-row counts up to this are searched exactly (default EXACT_MAX_ROWS). */
+  /** Allowed-row counts up to this are searched exactly (default exactMaxRowsFor(dim)). */
   readonly exactMaxRows?: number;
 }
 
 /**
- * The crossover between a filtered index search and an exact scan of the allowed rows. One HNSW query at
- * ef 100 costs about as much as an exact scan of ~14k vectors with a SIMD kernel and ~2-3k with plain JS
- * (reference/vector-libraries.md, bench/ann-libraries.ts): below this, scanning is cheaper and exact.
+ * The crossover between a filtered index search and an exact scan of the allowed rows, in vector values
+ * scanned: 2,048 rows of 128 dimensions. The engine's JS kernel scans ~3,300 128-dim rows per ms and a
+ * filtered index search at k=10 costs 0.2-1 ms (bench/ann-libraries.ts, docs/benchmarks.md), so below
+ * this the scan is about as fast — and exact.
  */
-export const EXACT_MAX_ROWS = 2048;
+export const EXACT_SCAN_BUDGET_VALUES = 2048 * 128;
+
+/** Allowed rows up to which a `dim`-dimensional segment is scanned exactly (at least 256). */
+export function exactMaxRowsFor(dim: number): number {
+  return Math.max(256, Math.floor(EXACT_SCAN_BUDGET_VALUES / dim));
+}
 
 const isBitmap = (allowed: AllowedRows): allowed is Uint8Array => allowed instanceof Uint8Array;
 
@@ -147,7 +153,7 @@ export class AnnSegmentSearcher {
     private readonly vectors: VectorSource,
     options: AnnSegmentSearcherOptions = {},
   ) {
-    this.exactMaxRows = options.exactMaxRows ?? EXACT_MAX_ROWS;
+    this.exactMaxRows = options.exactMaxRows ?? exactMaxRowsFor(params.dim);
     if (index && index.header.rowCount !== rowCount) throw new GaleneError('CORRUPTION', [`ann index ${index.file} covers ${index.header.rowCount} rows, its segment has ${rowCount}`]);
   }
 
@@ -208,6 +214,8 @@ export class AnnSegmentSearcher {
     const selectivity = Math.max(allowedCount, 1) / this.rowCount;
     const base = k === Infinity ? Math.max(ef, 100) : k;
     let wanted = Math.min(total, Math.ceil(base / selectivity) + (test ? 16 : 0));
+    // The over-fetch a filter needs would approach the segment: the exact scan is cheaper (and exact).
+    if (test && wanted > total / 4) return this.exactSearch(query, k, options);
     let asked = 0;
     for (;;) {
       asked += wanted;

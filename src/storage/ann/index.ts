@@ -15,5 +15,5 @@ export type { AnnBuildInput } from './ann-builder';
 export { AnnBuilder, buildAnnFileSync } from './ann-builder';
 export { AnnIndexReader } from './ann-reader';
 export type { AllowedRows, AnnSearchOptions, AnnSearchResult, RangeOp, VectorSource } from './ann-search';
-export { AnnSegmentSearcher, EXACT_MAX_ROWS } from './ann-search';
+export { AnnSegmentSearcher, EXACT_SCAN_BUDGET_VALUES, exactMaxRowsFor } from './ann-search';
 export { exactTopK, exactFilter } from './exact-scan';
