@@ -35,7 +35,7 @@ async function runChild(root: string, key: string, rows: number, killWhen: ((dir
 
 const hasTemp = (dir: string): boolean => fs.readdirSync(dir).some((name) => name.includes(TEMP_MARKER));
 
-test('SIGKILL during an ANN build leaves no visible index file; a rebuild after it succeeds', async () => {
+test('SIGKILL during an ANN build leaves no visible index file; a rebuild after it succeeds', async (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-ann-kill-'));
   const store = new LocalObjectStore(root);
   const key = 'data/10001/r1_0.idx_emb.idx';
@@ -50,6 +50,7 @@ test('SIGKILL during an ANN build leaves no visible index file; a rebuild after 
 
   // 2. killed while the library's temporary file exists (between save and rename)
   const late = await runChild(root, key, rows, hasTemp);
+  t.diagnostic(`killed while the temporary file existed: ${late.killed}`);
   assert.equal(fs.existsSync(path.join(root, key)), late.killed ? false : true, late.killed ? 'killed with a temporary file: nothing visible' : 'finished before the kill');
   if (late.killed) assert.deepEqual(await store.list('data/'), []);
   assert.ok((await store.removeTempFiles()) >= 0);

@@ -8,11 +8,14 @@
  * A build killed at any point (SIGKILL included) leaves at most a temporary file whose name carries
  * TEMP_MARKER — never listed by the object store, swept by its temp-file cleanup — and no index file.
  */
+import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Index } from 'usearch';
 import { ErrorCode, GaleneError } from '../../common/errors';
+import { PRIVATE_DIR_MODE } from '../../common/private-files';
+import type { ObjectStore } from '../../io/object-store';
 import type { AnnFileHeader } from './ann-file';
 import { finishAnnFileSync, tempPathFor } from './ann-file';
 import type { AnnIndexParams } from './ann-params';
@@ -131,6 +134,26 @@ export class AnnBuilder {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, target, input } satisfies AnnBuildRequest);
     });
+  }
+
+  /**
+   * Build the index object `key` of `store` (segmentIndexKey): on a local store the file is written in
+   * place (atomically); on a remote one it is built in `tempDir` and uploaded with one atomic `put`.
+   */
+  async buildObject(store: ObjectStore, key: string, input: AnnBuildInput, tempDir = os.tmpdir()): Promise<AnnFileHeader> {
+    const local = store.localPath(key);
+    if (local) {
+      await fsp.mkdir(path.dirname(local), { recursive: true, mode: PRIVATE_DIR_MODE });
+      return this.build(local, input);
+    }
+    const file = path.join(tempDir, `galene-ann-build-${process.pid}-${this.nextId}-${Date.now().toString(36)}.idx`);
+    try {
+      const header = await this.build(file, input);
+      await store.put(key, await fsp.readFile(file));
+      return header;
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
   }
 
   async close(): Promise<void> {

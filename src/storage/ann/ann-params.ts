@@ -35,8 +35,8 @@ export const DEFAULT_EF_SEARCH = 32;
 
 /**
  * Segments with fewer rows than this get no index file and are searched exactly (Doris's
- * `ann_index_build_min_segment_rows` idea; the exact WASM-free kernel scans ~10k x 128 in well under a
- * millisecond, about what one HNSW query costs).
+ * `ann_index_build_min_segment_rows`). The engine's JS kernel scans 10k x 128 in a few milliseconds; an
+ * index of that size would save little and cost a build and a file per segment.
  */
 export const DEFAULT_MIN_SEGMENT_ROWS = 10_000;
 

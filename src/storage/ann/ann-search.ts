@@ -55,15 +55,15 @@ export interface AnnSegmentSearcherOptions {
 
 /**
  * The crossover between a filtered index search and an exact scan of the allowed rows, in vector values
- * scanned: 2,048 rows of 128 dimensions. The engine's JS kernel scans ~3,300 128-dim rows per ms and a
- * filtered index search at k=10 costs 0.2-1 ms (bench/ann-libraries.ts, docs/benchmarks.md), so below
- * this the scan is about as fast — and exact.
+ * scanned: 512 rows of 128 dimensions. The engine's JS kernel (with gathering the allowed rows) scans
+ * 400-1,700 128-dim rows per ms on the shared 2-core machine, and a filtered index search at k=10 costs
+ * 0.3-1 ms (bench/ann-libraries.ts, docs/benchmarks.md): below this the scan is about as fast — and exact.
  */
-export const EXACT_SCAN_BUDGET_VALUES = 2048 * 128;
+export const EXACT_SCAN_BUDGET_VALUES = 512 * 128;
 
-/** Allowed rows up to which a `dim`-dimensional segment is scanned exactly (at least 256). */
+/** Allowed rows up to which a `dim`-dimensional segment is scanned exactly (at least 128). */
 export function exactMaxRowsFor(dim: number): number {
-  return Math.max(256, Math.floor(EXACT_SCAN_BUDGET_VALUES / dim));
+  return Math.max(128, Math.floor(EXACT_SCAN_BUDGET_VALUES / dim));
 }
 
 const isBitmap = (allowed: AllowedRows): allowed is Uint8Array => allowed instanceof Uint8Array;
