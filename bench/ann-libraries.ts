@@ -240,7 +240,7 @@ export async function main(args: string[]): Promise<void> {
   const exact: Row[] = [];
   try {
     for (const set of sets) {
-      console.error(`${set.name}: usearch f32 / f16 / e4m3, hnswlib-node, galene layer (M=${M}, ef_construction=${efc})`);
+      console.error(`${set.name}: usearch f32 / f16, hnswlib-node, galene layer (M=${M}, ef_construction=${efc})`);
       rows.push(...usearchRows(set, 'f32', efc, dir), ...usearchRows(set, 'f16', efc, dir));
       // e4m3 (usearch's 8-bit float, a candidate for sq8) has no SIMD kernel here: its build takes 10-20x
       // longer, so it is measured only on request (GALENE_BENCH_E4M3=1).

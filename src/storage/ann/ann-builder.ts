@@ -130,9 +130,11 @@ export class AnnBuilder {
     const worker = this.worker;
     worker.ref();
     const id = this.nextId++;
+    // Structured cloning copies a view's whole ArrayBuffer: send a view of part of a buffer as its own copy.
+    const vectors = input.vectors.byteLength === input.vectors.buffer.byteLength ? input.vectors : input.vectors.slice();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, target, input } satisfies AnnBuildRequest);
+      worker.postMessage({ id, target, input: { ...input, vectors } } satisfies AnnBuildRequest);
     });
   }
 
