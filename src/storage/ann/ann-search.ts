@@ -219,7 +219,11 @@ export class AnnSegmentSearcher {
     let asked = 0;
     for (;;) {
       asked += wanted;
-      const hits = index.searchIndex(query, wanted, ef);
+      // A radius keeps rows deep in the candidate list (range + TopN on the far side wants ranks 150-170):
+      // widen the beam with the over-fetch (a power of two, so few per-ef views open), or those ranks lose
+      // recall. Filters keep their ef: their recall holds (bench ann-libraries) and a wider beam halves QPS.
+      const searchEf = keep ? Math.max(ef, 2 ** Math.ceil(Math.log2(2 * wanted))) : ef;
+      const hits = index.searchIndex(query, wanted, searchEf);
       const accepted = filterHits(hits.rows, hits.keys, (idx) => (!test || test(hits.rows[idx])) && (!keep || keep(hits.keys[idx])), k);
       const exhausted = hits.rows.length < wanted || wanted >= total;
       const lastKey = hits.keys.length ? hits.keys[hits.keys.length - 1] : Infinity;
