@@ -19,7 +19,6 @@ import type { ColumnSpec } from './statements/result-rows';
 export interface ServerFacts {
   readonly catalog: Catalog;
   readonly config: Config;
-  readonly serverVersion: string;
   readonly sessions: ReadonlyMap<number, ProcessListEntry>;
   readonly globalVariables: ReadonlyMap<string, string | number | boolean>;
   readonly loadProgress: LoadProgress;

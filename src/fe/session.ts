@@ -438,7 +438,17 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
     const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
-    const schemaFacts: SchemaFacts = { catalog, server: this.fe, sessionVariable: (name) => this.getVariable(name), view: this.informationSchemaView() };
+    // The account's view is built only when a statement reads information_schema (not on every point query).
+    const session = this;
+    let view: SchemaFacts['view'];
+    const schemaFacts: SchemaFacts = {
+      catalog,
+      server: this.fe,
+      sessionVariable: (name) => this.getVariable(name),
+      get view() {
+        return (view ??= session.informationSchemaView());
+      },
+    };
     return {
       profile,
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),

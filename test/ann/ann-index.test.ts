@@ -15,7 +15,7 @@ import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 import { createFileCache } from '../../src/io/create-file-cache';
 import type { AnnIndexParams, AnnMetric, VectorSource } from '../../src/storage/ann';
 import { AnnBuilder, AnnIndexReader, AnnSegmentSearcher, buildAnnFileSync, parseAnnProperties, readAnnFileHeader } from '../../src/storage/ann';
-import { dot, l2Squared } from '../../src/storage/ann/exact-scan';
+import { dotProduct, l2Squared } from '../../src/common/vector-distance';
 import { segmentIndexKey } from '../../src/storage/segment-format';
 
 const DIM = 48;
@@ -59,7 +59,7 @@ buildAnnFileSync(l2File, { params: params('l2_distance'), vectors: base });
 buildAnnFileSync(ipFile, { params: params('inner_product'), vectors: base });
 
 function trueDistance(metric: AnnMetric, row: number, q: Float32Array): number {
-  return metric === 'l2_distance' ? Math.sqrt(l2Squared(base, row * DIM, q, DIM)) : dot(base, row * DIM, q, DIM);
+  return metric === 'l2_distance' ? Math.sqrt(l2Squared(base, row * DIM, q, 0, DIM)) : dotProduct(base, row * DIM, q, 0, DIM);
 }
 
 for (const metric of ['l2_distance', 'inner_product'] as const) {
@@ -157,7 +157,7 @@ test('range search: exact path equals brute force; index path returns only rows 
   const topNTruth: Record<string, Int32Array[]> = {};
   for (let queryIdx = 0; queryIdx < 10; queryIdx++) {
     const q = query(queryIdx);
-    const all = Array.from({ length: ROWS }, (_, row) => Math.fround(Math.sqrt(l2Squared(base, row * DIM, q, DIM))));
+    const all = Array.from({ length: ROWS }, (_, row) => Math.fround(Math.sqrt(l2Squared(base, row * DIM, q, 0, DIM))));
     const sorted = [...all].sort((a, b) => a - b);
     const radius = (sorted[150] + sorted[151]) / 2; // about 150 rows inside
     for (const op of ['<', '<=', '>', '>='] as const) {

@@ -7,51 +7,12 @@
  * inner_product. `toDorisDistance` turns a key into what Doris returns (the true L2 distance; the inner
  * product itself, larger is better).
  */
+import { dotProduct, l2Squared } from '../../common/vector-distance';
 import type { AnnMetric } from './ann-params';
-
-/** Squared L2 distance, 4-way unrolled (V8 keeps the sums in registers). */
-export function l2Squared(vectors: Float32Array, offset: number, query: Float32Array, dim: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 3 < dim; d += 4) {
-    const a = vectors[offset + d] - query[d];
-    const b = vectors[offset + d + 1] - query[d + 1];
-    const c = vectors[offset + d + 2] - query[d + 2];
-    const e = vectors[offset + d + 3] - query[d + 3];
-    s0 += a * a;
-    s1 += b * b;
-    s2 += c * c;
-    s3 += e * e;
-  }
-  for (; d < dim; d++) {
-    const a = vectors[offset + d] - query[d];
-    s0 += a * a;
-  }
-  return s0 + s1 + s2 + s3;
-}
-
-export function dot(vectors: Float32Array, offset: number, query: Float32Array, dim: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 3 < dim; d += 4) {
-    s0 += vectors[offset + d] * query[d];
-    s1 += vectors[offset + d + 1] * query[d + 1];
-    s2 += vectors[offset + d + 2] * query[d + 2];
-    s3 += vectors[offset + d + 3] * query[d + 3];
-  }
-  for (; d < dim; d++) s0 += vectors[offset + d] * query[d];
-  return s0 + s1 + s2 + s3;
-}
 
 /** The smaller-is-better key of one vector. */
 export function metricKey(metric: AnnMetric, vectors: Float32Array, offset: number, query: Float32Array, dim: number): number {
-  return metric === 'l2_distance' ? l2Squared(vectors, offset, query, dim) : -dot(vectors, offset, query, dim);
+  return metric === 'l2_distance' ? l2Squared(vectors, offset, query, 0, dim) : -dotProduct(vectors, offset, query, 0, dim);
 }
 
 export function toDorisDistance(metric: AnnMetric, key: number): number {
@@ -82,7 +43,7 @@ export function exactTopK(metric: AnnMetric, vectors: Float32Array, dim: number,
   const l2 = metric === 'l2_distance';
   for (let pos = 0; pos < count; pos++) {
     if (accept && !accept(pos)) continue;
-    const key = l2 ? l2Squared(vectors, pos * dim, query, dim) : -dot(vectors, pos * dim, query, dim);
+    const key = l2 ? l2Squared(vectors, pos * dim, query, 0, dim) : -dotProduct(vectors, pos * dim, query, 0, dim);
     if (filled < size) {
       // sift up
       let child = filled++;
@@ -121,7 +82,7 @@ export function exactFilter(metric: AnnMetric, vectors: Float32Array, dim: numbe
   let found = 0;
   const l2 = metric === 'l2_distance';
   for (let pos = 0; pos < count; pos++) {
-    const key = l2 ? l2Squared(vectors, pos * dim, query, dim) : -dot(vectors, pos * dim, query, dim);
+    const key = l2 ? l2Squared(vectors, pos * dim, query, 0, dim) : -dotProduct(vectors, pos * dim, query, 0, dim);
     if (!keep(key)) continue;
     if (found === positions.length) {
       const grownPos = new Int32Array(found * 2);

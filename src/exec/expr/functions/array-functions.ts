@@ -16,6 +16,7 @@
 import { compactArray, concatVectors, constantVector, takeRows, type ArrayVector, type Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { DataType, elementType, isNumericType, isStringType, Types } from '../../../common/types';
+import { dotProduct, l2Squared } from '../../../common/vector-distance';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { arg, defineFunction, rest } from '../signature';
@@ -105,20 +106,9 @@ const L1: DistanceLoop = (x, xStart, y, yStart, dim) => {
   return sum;
 };
 
-const L2: DistanceLoop = (x, xStart, y, yStart, dim) => {
-  let sum = 0;
-  for (let elemIdx = 0; elemIdx < dim; elemIdx++) {
-    const diff = x[xStart + elemIdx] - y[yStart + elemIdx];
-    sum += diff * diff;
-  }
-  return Math.sqrt(sum);
-};
+const L2: DistanceLoop = (x, xStart, y, yStart, dim) => Math.sqrt(l2Squared(x, xStart, y, yStart, dim));
 
-const INNER_PRODUCT: DistanceLoop = (x, xStart, y, yStart, dim) => {
-  let sum = 0;
-  for (let elemIdx = 0; elemIdx < dim; elemIdx++) sum += x[xStart + elemIdx] * y[yStart + elemIdx];
-  return sum;
-};
+const INNER_PRODUCT: DistanceLoop = dotProduct;
 
 const COSINE: DistanceLoop = (x, xStart, y, yStart, dim) => {
   let dot = 0;
