@@ -16,7 +16,7 @@ import { GaleneError } from '../common/errors';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { Catalog, TableState } from '../meta/catalog';
 import { BitmapDelta, DeleteBitmap, isMergeOnWrite, subtractSortedRowIds } from '../meta/delete-bitmap';
-import type { NewRowset, RowsetRecord } from '../meta/meta-store';
+import { segmentObjectKeys, type NewRowset, type RowsetRecord } from '../meta/meta-store';
 import { findColumn } from '../meta/schema';
 import type { Backend } from './backend';
 import { mergeTabletRowsets } from './compaction-merge';
@@ -190,7 +190,7 @@ export class CompactionScheduler {
       await this.backend.deleteObjects(merged.objectKeys);
       throw err;
     }
-    const retired = inputs.flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+    const retired = inputs.flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
     const timer = setTimeout(() => {
       this.retiredTimers.delete(timer);
       void this.backend.deleteObjects(retired);

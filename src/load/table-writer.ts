@@ -11,6 +11,7 @@ import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import type { TableSchema } from '../meta/schema';
 import { prepareTabletRows } from '../storage/memtable';
+import { buildSegmentAnnIndexes, tableAnnIndexes } from '../storage/ann/segment-ann-indexes';
 import { writeSegment } from '../storage/segment-writer';
 import { computeBuckets } from './bucket-hash';
 
@@ -92,7 +93,13 @@ function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
  * transaction passes `nextSegmentIdx` (tablet id -> next free segment index, updated here) so that segment
  * keys of later batches do not overwrite earlier ones.
  */
-export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>, checkpoint?: () => Promise<void> | undefined): Promise<WrittenLoad> {
+/** Per-write settings from the BE's config. */
+export interface TableWriteOptions {
+  /** `ann_index_build_min_segment_rows`: smaller segments get no ANN index file (searched exactly). */
+  readonly annMinSegmentRows?: number;
+}
+
+export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>, checkpoint?: () => Promise<void> | undefined, options: TableWriteOptions = {}): Promise<WrittenLoad> {
   const schema = table.schema;
   const compression = tableCompression(schema);
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
@@ -101,6 +108,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
   const buckets = computeBuckets(distributionColumns, batch.length, bucketCount, txnId);
   const groups = rowsByBucket(buckets, bucketCount);
   const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
+  const annIndexes = tableAnnIndexes(schema.indexes, segmentColumns.map((column) => column.name));
   const written: WrittenLoad = { rowsets: [], objectKeys: [] };
   // Each put runs while the next segment is encoded (its fsync overlaps CPU work); all settle before return.
   const puts: Promise<void>[] = [];
@@ -143,7 +151,9 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
         puts.push(put);
         const size = parts.reduce((sum, part) => sum + part.length, 0);
         dataSize += size;
-        segments.push({ key, numRows: end - start, size });
+        // Index files are built from the segment's own rows, beside it (storage/ann/segment-ann-indexes.ts).
+        const indexes = annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, annIndexes, data, end - start, key, written.objectKeys, options.annMinSegmentRows);
+        segments.push(indexes.length === 0 ? { key, numRows: end - start, size } : { key, numRows: end - start, size, indexes });
       }
       nextSegmentIdx?.set(tablet.id, firstSegmentIdx + segments.length);
       written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows: prepared.length, dataSize });

@@ -32,6 +32,21 @@ export interface SegmentRecord {
   readonly key: string;
   readonly numRows: number;
   readonly size: number;
+  /** Index files beside the segment (segmentIndexKey); absent or empty: none. */
+  readonly indexes?: readonly SegmentIndexRecord[];
+}
+
+/** One index file of a segment: which index (by name) it belongs to, its object key and size. */
+export interface SegmentIndexRecord {
+  readonly name: string;
+  readonly kind: 'ann' | 'inverted';
+  readonly key: string;
+  readonly size: number;
+}
+
+/** Every object key of a segment: the segment file and its index files. */
+export function segmentObjectKeys(segment: SegmentRecord): string[] {
+  return [segment.key, ...(segment.indexes ?? []).map((index) => index.key)];
 }
 
 export interface RowsetRecord {
@@ -284,7 +299,7 @@ export class MetaStore {
   }
 
   private dropTableRows(tableId: number): string[] {
-    const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+    const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
     this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
@@ -296,7 +311,7 @@ export class MetaStore {
   /** Remove every rowset of a table (TRUNCATE); returns their object keys. */
   truncateTable(tableId: number): { keys: string[]; version: number } {
     return this.transaction(() => {
-      const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+      const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
       this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
       this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
       this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
@@ -322,11 +337,11 @@ export class MetaStore {
   allSegmentKeys(): Set<string> {
     const keys = new Set<string>();
     for (const row of this.db.prepare('SELECT segments FROM rowsets').iterate() as Iterable<{ segments: string }>) {
-      for (const segment of JSON.parse(row.segments) as SegmentRecord[]) keys.add(segment.key);
+      for (const segment of JSON.parse(row.segments) as SegmentRecord[]) for (const key of segmentObjectKeys(segment)) keys.add(key);
     }
     // Segments of a pre-committed (two-phase) load are durable too: they wait for their commit call.
     for (const row of this.db.prepare('SELECT rowsets FROM txn_pending_rowsets').iterate() as Iterable<{ rowsets: string }>) {
-      for (const rowset of JSON.parse(row.rowsets) as NewRowset[]) for (const segment of rowset.segments) keys.add(segment.key);
+      for (const rowset of JSON.parse(row.rowsets) as NewRowset[]) for (const segment of rowset.segments) for (const key of segmentObjectKeys(segment)) keys.add(key);
     }
     return keys;
   }
@@ -515,7 +530,7 @@ export class MetaStore {
   /** Abort a PRECOMMITTED transaction; returns the object keys it had written (to delete). */
   abortPrecommitted(txnId: number, reason: string): string[] {
     return this.transaction(() => {
-      const keys = this.pendingRowsets(txnId).flatMap((rowset) => rowset.segments.map((segment) => segment.key));
+      const keys = this.pendingRowsets(txnId).flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
       this.txnCounts.failed += this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PRECOMMITTED'").run(Date.now(), reason, txnId).changes;
       this.deletePendingRowsets(txnId);
       return keys;
