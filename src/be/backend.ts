@@ -126,8 +126,12 @@ export class Backend implements SegmentOpener, LoadTarget {
     }
   }
 
-  /** Start-up sweep: remove segment objects that no committed rowset references (a load cut short by a crash). */
+  /**
+   * Start-up sweep: remove segment and index objects that no committed rowset references (a load or an
+   * index build cut short by a crash), and the temporary files of puts and index builds a crash left.
+   */
   async removeOrphans(referenced: Set<string>): Promise<number> {
+    if (this.store instanceof LocalObjectStore) await this.store.removeTempFiles();
     const keys = await this.store.list('data/');
     const orphans = keys.filter((key) => !referenced.has(key));
     await this.deleteObjects(orphans);
