@@ -234,3 +234,35 @@ test('a vector of the wrong length or with a NULL element is a filtered row on S
   assert.deepEqual(await queryRows(conn, 'SELECT id FROM vload WHERE id >= 20 ORDER BY id'), [['20'], ['40']]);
   assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM vload'), [['10']]);
 });
+
+test('CANCEL BUILD INDEX cancels a waiting job (it builds nothing) and stops a running one', async () => {
+  await conn.query('CREATE TABLE two (id INT NOT NULL, e1 ARRAY<FLOAT> NOT NULL, e2 ARRAY<FLOAT> NOT NULL) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1');
+  for (let load = 0; load < 3; load++) {
+    const rows = Array.from({ length: 300 }, (_, idx) => load * 1000 + idx).map((id) => `(${id}, [${vectorOf(id).join(',')}], [${vectorOf(id + 1).join(',')}])`);
+    await conn.query(`INSERT INTO two VALUES ${rows.join(',')}`);
+  }
+  await conn.query(`CREATE INDEX i1 ON two (e1) ${ANN()}`);
+  await conn.query(`CREATE INDEX i2 ON two (e2) ${ANN()}`);
+  const before = indexFiles().length;
+  await conn.query('BUILD INDEX i1 ON two');
+  await conn.query('BUILD INDEX i2 ON two');
+  await expectError('BUILD INDEX i2 ON two', 'there is already a build index job running on index i2');
+  await conn.query('CANCEL BUILD INDEX ON two');
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const states = (await queryRecords(conn, 'SHOW BUILD INDEX WHERE TableName = "two"')).map((job) => job.State);
+    if (states.every((state) => state === 'FINISHED' || state === 'CANCELLED')) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const jobs = await queryRecords(conn, 'SHOW BUILD INDEX WHERE TableName = "two" ORDER BY JobId');
+  assert.equal(jobs.length, 2);
+  assert.equal(jobs[1].State, 'CANCELLED', JSON.stringify(jobs[1]));
+  assert.equal(jobs[1].Msg, 'user cancelled');
+  assert.ok(jobs[0].State === 'CANCELLED' || jobs[0].State === 'FINISHED', JSON.stringify(jobs[0]));
+  const built = indexFiles().filter((file) => /\.i[12]\.idx$/.test(file) && file.includes(path.sep));
+  assert.ok(built.every((file) => file.endsWith('.i1.idx')), `no i2 file: ${built.join(', ')}`);
+  assert.equal(indexFiles().length - before, jobs[0].State === 'FINISHED' ? 3 : 0, 'a cancelled job leaves no file');
+  // After the cancel, a new BUILD INDEX of i2 runs to the end.
+  await conn.query('BUILD INDEX i2 ON two');
+  assert.equal((await waitForJob('two')).State, 'FINISHED');
+  assert.equal(indexFiles().filter((file) => file.endsWith('.i2.idx')).length, 3);
+});
