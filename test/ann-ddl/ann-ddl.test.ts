@@ -129,6 +129,7 @@ test('CREATE INDEX on data is metadata only; BUILD INDEX builds the missing file
   const columns = (await conn.query({ sql: 'SHOW BUILD INDEX', rowsAsArray: true }))[1] as { name: string }[];
   assert.deepEqual(columns.map((column) => column.name), ['JobId', 'TableName', 'PartitionName', 'AlterInvertedIndexes', 'CreateTime', 'FinishTime', 'TransactionId', 'State', 'Msg', 'Progress']);
   assert.equal(job.TableName, 'docs');
+  assert.deepEqual((await queryRecords(conn, 'SHOW BUILD INDEX FROM annddl WHERE TableName = "docs"')).map((row) => row.JobId), [job.JobId]);
   assert.match(String(job.AlterInvertedIndexes), /ADD INDEX ann_e \(`e`\) USING ANN/);
   assert.ok(job.CreateTime && job.FinishTime, 'times are shown');
   const files = indexFiles();
@@ -212,6 +213,13 @@ test('a vector of the wrong length or with a NULL element is a filtered row on S
   assert.equal(jsonLoad.json.NumberFilteredRows, 2);
   assert.match((await curlGet(String(jsonLoad.json.ErrorURL))).body, /vector has 2 elements but ANN index i has dim 4/);
 
+  // Stream Load into Group Commit filters the same rows with the same reasons.
+  const grouped = await curlLoad(url, csv, ['column_separator:|', 'max_filter_ratio:0.5', 'group_commit:sync_mode']);
+  assert.equal(grouped.json.Status, 'Success', grouped.body);
+  assert.equal(grouped.json.NumberLoadedRows, 8);
+  assert.equal(grouped.json.NumberFilteredRows, 3);
+  assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM vload WHERE id < 10'), [['16']], 'both loads kept their 8 good rows');
+
   await expectError('INSERT INTO vload VALUES (30, [1,2,3])', 'Insert has filtered data in strict mode. first_error_msg: column(e) vector has 3 elements but ANN index i has dim 4');
   await expectError('INSERT INTO vload VALUES (31, [1,2,3,4]), (32, [1,NULL,3,4])', 'vector has a NULL element at position 2');
   // The same answer under Group Commit (apache/doris #33453: validation identical on both paths).
@@ -232,7 +240,7 @@ test('a vector of the wrong length or with a NULL element is a filtered row on S
     await conn.query('SET insert_max_filter_ratio = 1');
   }
   assert.deepEqual(await queryRows(conn, 'SELECT id FROM vload WHERE id >= 20 ORDER BY id'), [['20'], ['40']]);
-  assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM vload'), [['10']]);
+  assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM vload'), [['18']]);
 });
 
 test('CANCEL BUILD INDEX cancels a waiting job (it builds nothing) and stops a running one', async () => {
