@@ -9,6 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
@@ -273,4 +274,29 @@ test('CANCEL BUILD INDEX cancels a waiting job (it builds nothing) and stops a r
   await conn.query('BUILD INDEX i2 ON two');
   assert.equal((await waitForJob('two')).State, 'FINISHED');
   assert.equal(indexFiles().filter((file) => file.endsWith('.i2.idx')).length, 3);
+});
+
+const MARIADB = '/usr/bin/mariadb';
+
+/** The MariaDB command-line client, batch mode, against the server's database annddl. */
+function mariadb(sql: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(MARIADB, ['-h', '127.0.0.1', '-P', String(server.ports.query_port), '-u', 'root', '-D', 'annddl', '--batch', '-e', sql], { timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
+    });
+  });
+}
+
+test('the MariaDB client: a refused ANN index shows the Doris message; BUILD INDEX and SHOW BUILD INDEX', { skip: fs.existsSync(MARIADB) ? false : 'mariadb client not installed' }, async () => {
+  const refused = await mariadb(`CREATE TABLE cli_bad (id INT NOT NULL, e ARRAY<FLOAT> NULL, INDEX i (e) ${ANN()}) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1`);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /ERROR 1105 \(HY000\) at line 1: errCode = 2, detailMessage = ANN index must be built on a column that is not nullable/);
+  const created = await mariadb(`CREATE TABLE cli_t (id INT NOT NULL, e ARRAY<FLOAT> NOT NULL) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1; INSERT INTO cli_t VALUES ${valuesOf(0, 200)}; CREATE INDEX i ON cli_t (e) ${ANN()}; BUILD INDEX i ON cli_t`);
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal((await waitForJob('cli_t')).State, 'FINISHED');
+  const shown = await mariadb('SHOW BUILD INDEX WHERE TableName = "cli_t"');
+  assert.equal(shown.code, 0, shown.stderr);
+  const [header, row] = shown.stdout.trim().split('\n');
+  assert.equal(header, ['JobId', 'TableName', 'PartitionName', 'AlterInvertedIndexes', 'CreateTime', 'FinishTime', 'TransactionId', 'State', 'Msg', 'Progress'].join('\t'));
+  assert.match(row, /\tcli_t\tcli_t\t\[ADD INDEX i \(`e`\) USING ANN PROPERTIES\("index_type" = "hnsw", "metric_type" = "l2_distance", "dim" = "4"\)\], \t.*\tFINISHED\t\tNULL$/);
 });
