@@ -15,6 +15,7 @@ import type { SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
+import type { TableWriteOptions } from '../load/table-writer';
 import { MergeOnWriteEngine } from './delete-bitmap-calculator';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
 import { ScanWorkerPool } from './scan-worker-pool';
@@ -35,6 +36,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly parallelScanMinRows: number;
   /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
   readonly serverLog: ServerLog;
+  /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
+  writeOptions: TableWriteOptions = {};
 
   private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog) {
     this.serverLog = serverLog;
@@ -87,7 +90,10 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
-    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    backend.writeOptions = { annMinSegmentRows: config.getInt('ann_index_build_min_segment_rows') };
+    config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
+    return backend;
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {
@@ -120,8 +126,12 @@ export class Backend implements SegmentOpener, LoadTarget {
     }
   }
 
-  /** Start-up sweep: remove segment objects that no committed rowset references (a load cut short by a crash). */
+  /**
+   * Start-up sweep: remove segment and index objects that no committed rowset references (a load or an
+   * index build cut short by a crash), and the temporary files of puts and index builds a crash left.
+   */
   async removeOrphans(referenced: Set<string>): Promise<number> {
+    if (this.store instanceof LocalObjectStore) await this.store.removeTempFiles();
     const keys = await this.store.list('data/');
     const orphans = keys.filter((key) => !referenced.has(key));
     await this.deleteObjects(orphans);

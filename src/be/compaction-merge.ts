@@ -8,7 +8,7 @@ import { Batch, concatVectors } from '../common/column';
 import { QueryProfile } from '../common/profile';
 import type { FileCache } from '../io/file-cache';
 import type { ObjectStore } from '../io/object-store';
-import { writeTableRows, WrittenLoad } from '../load/table-writer';
+import { TableWriteOptions, writeTableRows, WrittenLoad } from '../load/table-writer';
 import type { TableState } from '../meta/catalog';
 import { PageCache } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
@@ -18,7 +18,7 @@ import { OlapTableSource, SegmentOpener } from './olap-table-source';
 export const COMPACTION_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** `slice` holds exactly one tablet and the rowsets to merge; returns what was written under `txnId`. */
-export async function mergeTabletRowsets(slice: TableState, fileCache: FileCache, store: ObjectStore, txnId: number): Promise<WrittenLoad> {
+export async function mergeTabletRowsets(slice: TableState, fileCache: FileCache, store: ObjectStore, txnId: number, writeOptions: TableWriteOptions = {}): Promise<WrittenLoad> {
   const pageCache = new PageCache(COMPACTION_PAGE_CACHE_BYTES);
   const opener: SegmentOpener = {
     openSegment: async (segment, sink) => SegmentReader.open(await fileCache.open(segment.key, sink, segment.size), { pageCache, profile: sink }),
@@ -29,5 +29,6 @@ export async function mergeTabletRowsets(slice: TableState, fileCache: FileCache
   for await (const batch of source.scan({ columns: slice.schema.columns.map((column) => column.name), predicates: [], limit: null, profile })) parts.push(batch);
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   const merged: Batch = { length, columns: slice.schema.columns.map((column, colIdx) => concatVectors(column.type, parts.map((part) => part.columns[colIdx]))) };
-  return writeTableRows(store, slice, merged, txnId);
+  // Only visible rows are written, so the merged segments' ANN index files hold no deleted row.
+  return writeTableRows(store, slice, merged, txnId, undefined, undefined, writeOptions);
 }

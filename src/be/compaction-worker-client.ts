@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, GaleneError } from '../common/errors';
-import type { WrittenLoad } from '../load/table-writer';
+import type { TableWriteOptions, WrittenLoad } from '../load/table-writer';
 import type { TableState } from '../meta/catalog';
 
 export interface CompactionWorkerRequest {
@@ -14,6 +14,7 @@ export interface CompactionWorkerRequest {
   readonly slice: Omit<TableState, 'deleteBitmap'>;
   readonly deleteBitmap: [number, Int32Array[]][];
   readonly txnId: number;
+  readonly writeOptions: TableWriteOptions;
 }
 
 export type CompactionWorkerReply = { readonly id: number; readonly ok: true; readonly written: WrittenLoad } | { readonly id: number; readonly ok: false; readonly code: ErrorCode | null; readonly message: string };
@@ -45,7 +46,7 @@ export class CompactionWorkerClient {
     return worker;
   }
 
-  merge(slice: TableState, txnId: number): Promise<WrittenLoad> {
+  merge(slice: TableState, txnId: number, writeOptions: TableWriteOptions = {}): Promise<WrittenLoad> {
     this.worker ??= this.start();
     const worker = this.worker;
     worker.ref();
@@ -53,7 +54,7 @@ export class CompactionWorkerClient {
     const { deleteBitmap, ...plain } = slice;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, slice: plain, deleteBitmap: deleteBitmap?.toEntries() ?? [], txnId } satisfies CompactionWorkerRequest);
+      worker.postMessage({ id, slice: plain, deleteBitmap: deleteBitmap?.toEntries() ?? [], txnId, writeOptions } satisfies CompactionWorkerRequest);
     });
   }
 

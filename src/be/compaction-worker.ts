@@ -17,7 +17,7 @@ const fileCache = new InPlaceFileCache(store);
 
 parentPort!.on('message', (request: CompactionWorkerRequest) => {
   const slice: TableState = { ...request.slice, deleteBitmap: DeleteBitmap.fromEntries(request.deleteBitmap) };
-  mergeTabletRowsets(slice, fileCache, store, request.txnId).then(
+  mergeTabletRowsets(slice, fileCache, store, request.txnId, request.writeOptions).then(
     (written) => parentPort!.postMessage({ id: request.id, ok: true, written } satisfies CompactionWorkerReply),
     (err: unknown) =>
       parentPort!.postMessage({

@@ -168,8 +168,17 @@ export class CompactionScheduler {
     const live = new Set(before.rowsets.map((rowset) => rowset.id));
     if (!inputs.every((rowset) => live.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
     const merged = await this.mergeRowsets(before, tabletId, inputs);
+    // The inputs' objects as the catalog holds them at the swap (synchronous with it): a BUILD INDEX may
+    // have attached index files to them since the merge began, and those go with the segments.
+    const inputIds = new Set(inputs.map((rowset) => rowset.id));
+    let retired: string[] = [];
+    const retire = (): void => {
+      const live = this.catalog.getTableById(tableId)?.rowsets.filter((rowset) => inputIds.has(rowset.id)) ?? inputs;
+      retired = live.flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+    };
     try {
       if (!isMergeOnWrite(table.schema)) {
+        retire();
         this.catalog.applyCompaction(tableId, inputs.map((rowset) => rowset.id), merged.output, merged.version, merged.txnId);
       } else {
         // Merge-on-write, as Doris does it: the merge above ran without the publish lock, from the inputs'
@@ -183,6 +192,7 @@ export class CompactionScheduler {
           const liveNow = new Set(current.rowsets.map((rowset) => rowset.id));
           if (!inputs.every((rowset) => liveNow.has(rowset.id))) throw new GaleneError('INTERNAL', [`compaction inputs of tablet ${tabletId} changed`]);
           const deletes = await this.deletesDuringMerge(before, current, tabletId, inputs, merged.output, merged.version);
+          retire();
           this.catalog.applyCompaction(tableId, inputs.map((rowset) => rowset.id), merged.output, merged.version, merged.txnId, deletes);
         });
       }
@@ -190,7 +200,6 @@ export class CompactionScheduler {
       await this.backend.deleteObjects(merged.objectKeys);
       throw err;
     }
-    const retired = inputs.flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
     const timer = setTimeout(() => {
       this.retiredTimers.delete(timer);
       void this.backend.deleteObjects(retired);
@@ -208,7 +217,7 @@ export class CompactionScheduler {
     const txnId = this.catalog.meta.nextId('txn');
     // The merge itself (decode, model merge, encode, write) runs in the compaction worker thread when the
     // object store is a local directory, so loads and queries keep the event loop.
-    const written = this.worker ? await this.worker.merge(slice, txnId) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId);
+    const written = this.worker ? await this.worker.merge(slice, txnId, this.backend.writeOptions) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId, this.backend.writeOptions);
     const version = Math.max(...inputs.map((rowset) => rowset.version));
     const output = written.rowsets[0] ?? { tabletId, tableId: table.schema.id, segments: [], numRows: 0, dataSize: 0 };
     return { output, version, txnId, objectKeys: written.objectKeys };

@@ -17,10 +17,10 @@ import { compareRawValues, sortPermutation } from '../common/row-order';
 import { isStringType } from '../common/types';
 import type { ObjectStore } from '../io/object-store';
 import { computeBuckets } from '../load/bucket-hash';
-import { writeTableRows } from '../load/table-writer';
+import { writeTableRows, type TableWriteOptions } from '../load/table-writer';
 import type { MergeOnWriteStorage, PartialUpdate, TableState } from '../meta/catalog';
 import { BitmapDelta, containsRowId, DeleteBitmap, PendingBitmapDelta, sequenceColumnName, sortedUniqueRowIds } from '../meta/delete-bitmap';
-import type { NewRowset, SegmentRecord } from '../meta/meta-store';
+import { segmentObjectKeys, type NewRowset, type SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import type { ScanPredicate } from '../common/scan-predicate';
@@ -159,6 +159,8 @@ interface Located {
 /** What the engine needs of the BE: segment readers, and the object store for partial-update rewrites. */
 export interface MergeOnWriteHost extends SegmentOpener {
   readonly store: ObjectStore;
+  /** Settings of segment writes (ann_index_build_min_segment_rows). */
+  readonly writeOptions?: TableWriteOptions;
   deleteObjects(keys: readonly string[]): Promise<void>;
 }
 
@@ -205,9 +207,9 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
           continue;
         }
         changed = true;
-        const rewrite = await writeTableRows(this.opener.store, recent, filled, refreshId, nextSegmentIdx);
+        const rewrite = await writeTableRows(this.opener.store, recent, filled, refreshId, nextSegmentIdx, undefined, this.opener.writeOptions);
         written.push(...rewrite.objectKeys);
-        retired.push(record.key);
+        retired.push(...segmentObjectKeys(record)); // the segment and its index files
         for (const part of rewrite.rowsets) {
           segments.push(...part.segments);
           dataSize += part.dataSize;

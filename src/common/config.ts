@@ -62,6 +62,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('group_commit_replay_wal_retry_interval_seconds', 'int', 5, 'Base delay of WAL replay retries (doubled after each failure).', true),
   def('group_commit_replay_wal_retry_interval_max_seconds', 'int', 1800, 'Longest delay between WAL replay retries.', true),
   def('group_commit_wal_max_disk_limit', 'string', '10%', 'Most bytes Group Commit WALs may use: bytes or a percentage of the WAL disk; past it async loads run as sync_mode.', true),
+  def('ann_index_build_min_segment_rows', 'int', 10000, 'Segments with fewer rows get no ANN (HNSW) index file and are searched exactly (Doris BE setting). Applies to every segment written from then on: load flush, INSERT, group commit, compaction, BUILD INDEX. Index parameters follow the segment size, not the table size (docs/vector-search.md).', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   def('group_commit_wal_fsync', 'bool', true, 'Test-only: false skips the fsync of async-mode WAL appends (acknowledged rows may then be lost on a crash). For measuring what the fsync costs.', true),
 ];
 

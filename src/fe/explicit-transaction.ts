@@ -41,7 +41,7 @@ export class ExplicitTransaction {
       this.dbId = table.dbId;
     }
     if (batch.length === 0) return 0;
-    const written = await writeTableRows(this.target.store, table, batch, this.txn.id, this.nextSegmentIdx);
+    const written = await writeTableRows(this.target.store, table, batch, this.txn.id, this.nextSegmentIdx, undefined, this.target.writeOptions);
     this.objectKeys.push(...written.objectKeys);
     for (const rowset of written.rowsets) {
       const entry = this.rowsets.get(rowset.tabletId);

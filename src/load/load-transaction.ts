@@ -8,13 +8,15 @@ import type { ObjectStore } from '../io/object-store';
 import { partialUpdateOf } from '../meta/catalog';
 import type { Catalog, LoadDeletes, PartialUpdate, TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
-import { writeTableRows } from './table-writer';
+import { writeTableRows, type TableWriteOptions } from './table-writer';
 
 export interface LoadTarget {
   readonly catalog: Catalog;
   readonly store: ObjectStore;
   /** Removes objects of an aborted load (and anything caching them). */
   deleteObjects(keys: readonly string[]): Promise<void>;
+  /** Settings of the segment writes (the BE's config, read at each write); absent: defaults. */
+  readonly writeOptions?: TableWriteOptions;
 }
 
 export interface LoadOutcome {
@@ -44,7 +46,7 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
   let objectKeys: string[] = [];
   try {
     if (batch.length > 0) {
-      const written = await writeTableRows(target.store, table, batch, txn.id);
+      const written = await writeTableRows(target.store, table, batch, txn.id, undefined, undefined, target.writeOptions);
       objectKeys = written.objectKeys;
       await target.catalog.publish(txn.id, written.rowsets, batch.length, partialUpdateOf(batch));
     } else {
@@ -119,7 +121,7 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
       if (batch.length === 0) return;
       const batchPartial = partialUpdateOf(batch);
       if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
-      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx, checkpoint);
+      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx, checkpoint, target.writeOptions);
       objectKeys.push(...written.objectKeys);
       for (const rowset of written.rowsets) {
         const entry = rowsets.get(rowset.tabletId) ?? { segments: [], numRows: 0, dataSize: 0 };

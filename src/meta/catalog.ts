@@ -8,7 +8,7 @@
 import { GaleneError } from '../common/errors';
 import type { Batch, Vector } from '../common/column';
 import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
-import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, TabletRecord } from './meta-store';
+import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, SegmentRecord, TabletRecord } from './meta-store';
 import type { TableSchema } from './schema';
 
 /** A table with its tablets and the rowsets visible now. Replaced (not mutated) on every change. */
@@ -359,6 +359,17 @@ export class Catalog {
   /** DELETE on the other models: a delete predicate at a new table version (applies to older rowsets). */
   publishDeletePredicate(txnId: number, tableId: number, conditions: readonly DeleteCondition[], deletedRows: number): void {
     this.publishNow(txnId, [], deletedRows, { tableIds: [tableId], deletePredicate: { tableId, conditions } });
+  }
+
+  /**
+   * Rewrite the index records of a table's segments (MetaStore.rewriteSegmentIndexes: one SQLite
+   * transaction), then its in-memory rowsets in the same synchronous step. BUILD INDEX and DROP INDEX.
+   */
+  rewriteSegmentIndexes(tableId: number, change: (rowset: RowsetRecord) => readonly SegmentRecord[] | null): number {
+    const state = this.tablesById.get(tableId);
+    const rewritten = this.meta.rewriteSegmentIndexes(tableId, change);
+    if (state && rewritten > 0) this.putTable({ ...state, rowsets: this.meta.listRowsets(tableId) });
+    return rewritten;
   }
 
   /**

@@ -485,6 +485,29 @@ export class MetaStore {
     });
   }
 
+  /**
+   * Rewrite the segments of `tableId`'s rowsets in one SQLite transaction — how index records are attached
+   * (BUILD INDEX) and removed (DROP INDEX) atomically: `change` gets each rowset as stored now and returns
+   * its new segments (same keys, same order; only `indexes` may differ), or null to leave it. A rowset
+   * compacted away is simply not offered. Returns how many rowsets were rewritten.
+   */
+  rewriteSegmentIndexes(tableId: number, change: (rowset: RowsetRecord) => readonly SegmentRecord[] | null): number {
+    return this.transaction(() => {
+      const update = this.cached('UPDATE rowsets SET segments = ? WHERE id = ?');
+      let rewritten = 0;
+      for (const rowset of this.listRowsets(tableId)) {
+        const segments = change(rowset);
+        if (segments === null) continue;
+        if (segments.length !== rowset.segments.length || segments.some((segment, idx) => segment.key !== rowset.segments[idx].key)) {
+          throw new GaleneError('INTERNAL', [`rewriteSegmentIndexes changed the segments of rowset ${rowset.id}`]);
+        }
+        update.run(JSON.stringify(segments), rowset.id);
+        rewritten++;
+      }
+      return rewritten;
+    });
+  }
+
   abortTransaction(txnId: number, reason: string): void {
     this.txnCounts.failed += this.db.prepare("UPDATE transactions SET status = 'ABORTED', finish_time = ?, reason = ? WHERE id = ? AND status = 'PREPARE'").run(Date.now(), reason, txnId).changes;
   }

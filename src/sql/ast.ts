@@ -317,7 +317,9 @@ export type Statement =
 
   | AdminSetConfigStatement
   | CancelLoadStatement
-  | HelpStatement;
+  | HelpStatement
+  | BuildIndexStatement
+  | CancelBuildIndexStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -653,4 +655,19 @@ export interface CancelLoadStatement extends Span {
 export interface HelpStatement extends Span {
   readonly kind: 'help';
   readonly topic: string;
+}
+
+/** `BUILD INDEX idx ON [db.]t`: build an index's files for the segments that lack them (asynchronous). */
+export interface BuildIndexStatement extends Span {
+  readonly kind: 'buildIndex';
+  readonly index: string;
+  readonly database: string | null;
+  readonly table: string;
+}
+
+/** `CANCEL BUILD INDEX ON [db.]t`: stop the table's waiting and running index build jobs. */
+export interface CancelBuildIndexStatement extends Span {
+  readonly kind: 'cancelBuildIndex';
+  readonly database: string | null;
+  readonly table: string;
 }

@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { AdminParser } from './parse-admin';
+import { BuildIndexParser } from './parse-build-index';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -61,6 +61,7 @@ const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['PROCESSLIST'], what: 'processlist' },
   { words: ['WARNINGS'], what: 'warnings', limit: true },
   { words: ['ERRORS'], what: 'errors', limit: true },
+  { words: ['BUILD', 'INDEX'], what: 'build index', database: true, where: true, orderBy: true, limit: true },
   { words: ['INDEX'], what: 'index', target: 'from', database: true },
   { words: ['INDEXES'], what: 'index', target: 'from', database: true },
   { words: ['KEYS'], what: 'index', target: 'from', database: true },
@@ -92,7 +93,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends AdminParser {
+class StatementParser extends BuildIndexParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -229,7 +230,10 @@ class StatementParser extends AdminParser {
         return this.parseAdmin(start, () => this.parseShow());
       case 'CANCEL':
         this.advance();
-        return this.parseCancel(start);
+        return this.isWord('BUILD') ? this.parseCancelBuildIndex(start) : this.parseCancel(start);
+      case 'BUILD':
+        this.advance();
+        return this.parseBuildIndex(start);
       case 'HELP':
         this.advance();
         return this.parseHelp(start);

@@ -5,6 +5,7 @@ import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
+import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
 import type {
   AlterTableStatement,
@@ -21,6 +22,8 @@ import type { SessionWarning, StatementSession } from './statement-session';
 import { okResult, okWithWarnings } from './result-rows';
 import { tablePropertyNotes, validateTableProperties } from './table-properties';
 import { KEYS_NOTE } from './tool-compat';
+import { checkIndexDef, checkTableIndexes, findIndexToDrop } from './index-ddl';
+import { cancelBuildJobsFor, purgeIndexRecords } from './build-index';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
@@ -147,10 +150,8 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
   } else {
     distribution = { type: 'HASH', columns: [keys[0] ?? columns[0].name], buckets: defaultBuckets };
   }
-  const indexes: IndexSchema[] = statement.indexes.map((index) => {
-    for (const name of index.columns) if (!columns.some((column) => column.name.toLowerCase() === name.toLowerCase())) throw new GaleneError('UNKNOWN_COLUMN', [name, 'index definition']);
-    return { name: index.name, columns: index.columns, indexType: index.indexType.toUpperCase(), properties: { ...index.properties }, comment: index.comment ?? '' };
-  });
+  const mergeOnWrite = keysType === 'UNIQUE' && (statement.properties['enable_unique_key_merge_on_write'] ?? 'true').toLowerCase() === 'true';
+  const indexes: IndexSchema[] = checkTableIndexes({ keysType, mergeOnWrite, columns }, statement.indexes);
   validateTableProperties(statement.properties, { keysType, columns });
   if (statement.engine && statement.engine.toUpperCase() !== 'OLAP') throw bad(`Unknown engine ${statement.engine}: only OLAP tables are supported`);
   return {
@@ -239,18 +240,35 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
       case 'dropColumn':
         next = dropColumn(next, action.name);
         break;
+      case 'addIndex': {
+        const index = checkIndexDef({ keysType: next.keysType, mergeOnWrite: isMergeOnWrite(next), columns: next.columns }, action.index, next.indexes);
+        next = { ...next, indexes: [...next.indexes, index] };
+        break;
+      }
+      case 'dropIndex': {
+        const dropped = findIndexToDrop(next.indexes, action.name);
+        next = { ...next, indexes: next.indexes.filter((index) => index !== dropped) };
+        break;
+      }
       default:
         throw new GaleneError('UNSUPPORTED', [`ALTER TABLE ... ${action.kind}`]);
     }
   }
   if (next === current) return okWithWarnings(session, notes);
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
-  const changesColumns = statement.actions.some((action) => action.kind === 'addColumn' || action.kind === 'dropColumn');
+  // An index change also drains Group Commit: no open batch writes segments with the old index set.
+  const changesColumns = statement.actions.some((action) => ['addColumn', 'dropColumn', 'addIndex', 'dropIndex'].includes(action.kind));
   // A column change commits the table's open Group Commit batches first; loads arriving meanwhile get the
   // retryable "blocked on schema change" error, so no batch mixes the old and the new columns.
   const groupCommit = changesColumns ? existingGroupCommitManager(session.fe.backend) : undefined;
   if (groupCommit) await groupCommit.drainTable(current.id, apply);
   else await apply();
+  // Index files of the indexes dropped (and stale ones of a re-created name) leave the segments, then the store.
+  const removed = current.indexes.filter((index) => !next.indexes.includes(index)).map((index) => index.name);
+  const added = next.indexes.filter((index) => !current.indexes.includes(index)).map((index) => index.name);
+  const stale = purgeIndexRecords(session.fe.catalog, current.id, [...removed, ...added]);
+  if (removed.length > 0) cancelBuildJobsFor(session.fe, current.id, removed);
+  await session.fe.backend.deleteObjects(stale);
   return okWithWarnings(session, notes);
 }
 

@@ -3,7 +3,7 @@
  * value fails the whole statement with MySQL's message and writes nothing), then written as segments,
  * then published atomically. DELETE and UPDATE arrive with the table-model write path (issue 3).
  */
-import { Batch, batchBytes, concatVectors, constantVector, getRaw, newFixedArray, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
+import { Batch, batchBytes, concatVectors, constantVector, getRaw, newFixedArray, RawValue, takeRows, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
 import {
   ParseFailure, parseDateSpan, parseDatetimeSpan, parseIntegerSpan, parseScaledDecimalSpan, parseValue, pow10, smallIntRange,
 } from '../../common/convert';
@@ -13,6 +13,7 @@ import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
+import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { beginLoad, generateLabel, loadBatch } from '../../load/load-transaction';
 import { groupCommitInsert } from '../../load/group-commit';
 import type { TableState } from '../../meta/catalog';
@@ -291,6 +292,38 @@ function completeRows(table: TableState, targets: readonly ColumnSchema[], value
   return { length: rowCount, columns };
 }
 
+/** Rows an INSERT filtered so far and rows it had (insert_max_filter_ratio is checked against them). */
+interface FilterCounts {
+  filtered: number;
+  total: number;
+}
+
+/**
+ * An INSERT's rows whose vector does not fit a column's ANN index (load/ann-vector-check.ts, the check
+ * Stream Load applies): in strict mode (enable_insert_strict, the default) the statement fails, as
+ * Doris's does; otherwise they are left out, and the statement fails once they are more than
+ * insert_max_filter_ratio of its rows. Called before Group Commit and the plain load alike, so both agree
+ * (apache/doris #33453). `given`: the columns the statement gives (lower-case); null: all.
+ */
+function filterBadVectors(session: StatementSession, table: TableState, batch: Batch, given: ReadonlySet<string> | null, counts: FilterCounts = { filtered: 0, total: 0 }): Batch {
+  const checks = annVectorChecks(table.schema, given);
+  const bad = badVectorRows(batch, checks);
+  counts.total += batch.length;
+  if (bad.length === 0) return batch;
+  counts.filtered += bad.length;
+  const first = bad[0].reason;
+  if (session.getVariable('enable_insert_strict') !== false) throw new GaleneError('DML_ERROR', [`Insert has filtered data in strict mode. first_error_msg: ${first}`]);
+  const ratio = Number(session.getVariable('insert_max_filter_ratio') ?? 1);
+  if (counts.filtered > ratio * counts.total) throw new GaleneError('LOAD_DATA_QUALITY', [`too many filtered rows (${counts.filtered} of ${counts.total} > insert_max_filter_ratio ${ratio}). first_error_msg: ${first}`]);
+  const keep: number[] = [];
+  let badIdx = 0;
+  for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) {
+    if (badIdx < bad.length && bad[badIdx].rowIdx === rowIdx) badIdx++;
+    else keep.push(rowIdx);
+  }
+  return { ...batch, length: keep.length, columns: batch.columns.map((vec) => takeRows(vec, keep)) };
+}
+
 export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
@@ -327,7 +360,10 @@ export async function runInsert(session: StatementSession, statement: InsertStat
       return castVector(whole, targets[colIdx].type, 'insert', targets[colIdx].name, 1);
     });
   }
-  const batch = isPartialUpdate(session, table, statement) ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
+  const partial = isPartialUpdate(session, table, statement);
+  const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
+  const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null);
+  rowCount = batch.length;
   const open = session.transaction;
   if (open) {
     // Inside BEGIN ... COMMIT: written now, visible at COMMIT.
@@ -369,6 +405,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
   }
   const label = statement.label ?? generateLabel('insert');
   const load = beginLoad(session.fe.backend, table, label);
+  const filterCounts: FilterCounts = { filtered: 0, total: 0 };
   let pending: Batch[] = [];
   let pendingRows = 0;
   let pendingBytes = 0;
@@ -382,7 +419,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
       const pause = ctx.task.checkpoint();
       if (pause !== undefined) await pause;
     }
-    const chunk = completeRows(table, targets, values, pendingRows);
+    const chunk = filterBadVectors(session, table, completeRows(table, targets, values, pendingRows), null, filterCounts);
     ctx.task.release(pendingBytes);
     pending = [];
     pendingRows = 0;
@@ -608,6 +645,7 @@ export async function runUpdate(session: StatementSession, statement: UpdateStat
     if (!column.nullable && vec.nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
     return vec;
   });
-  const outcome = await loadBatch(fe.backend, fe.catalog.getTable(database, statement.table), { length: rows.length, columns }, generateLabel('update'));
+  const target = fe.catalog.getTable(database, statement.table);
+  const outcome = await loadBatch(fe.backend, target, filterBadVectors(session, target, { length: rows.length, columns }, null), generateLabel('update'));
   return okResult(outcome.loadedRows);
 }

@@ -11,6 +11,7 @@ import type { StatementSession } from './statement-session';
 import * as account from './account';
 import * as admin from './admin';
 import * as adminOps from './admin-ops';
+import * as buildIndex from './build-index';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
@@ -55,6 +56,8 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   adminSetConfig: adminOps.adminSetConfig,
   cancelLoad: adminOps.cancelLoad,
   help: adminOps.help,
+  buildIndex: buildIndex.buildIndex,
+  cancelBuildIndex: buildIndex.cancelBuildIndex,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

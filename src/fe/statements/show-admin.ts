@@ -56,7 +56,7 @@ function limitRows(statement: ShowStatement, rows: RawValue[][]): RawValue[][] {
 }
 
 /** WHERE / LIKE, then ORDER BY, then LIMIT. */
-const shaped = (statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult =>
+export const shaped = (statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult =>
   rowsResult(columns, limitRows(statement, orderRows(columns, filterRows(statement, columns, rows), statement.orderBy)));
 
 /** `SHOW DATA [FROM [db.]t] [ORDER BY ...]`: sizes from the visible rowsets, sorted before formatting (as Doris). */

@@ -21,6 +21,7 @@ import { toolShowHandlers } from './show-tools';
 import { privilegesOf } from './statement-privileges';
 import { filterRows, type ShowHandler } from './show-filter';
 import { ADMIN_SHOW_HANDLERS } from './show-admin';
+import { BUILD_INDEX_SHOW_HANDLERS } from './build-index';
 import { transactionRow } from '../proc-tree';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
@@ -200,6 +201,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   charset: () => rowsResult([['Charset'], ['Description'], ['Default collation'], ['Maxlen', Types.INT]], [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_0900_bin', 4]]),
   collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),
   ...ADMIN_SHOW_HANDLERS,
+  ...BUILD_INDEX_SHOW_HANDLERS,
   ...ACCOUNT_SHOW_HANDLERS,
 };
 

@@ -116,6 +116,8 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   // Doris AdminSetConfigCommand: ADMIN; CancelLoadCommand: LOAD on the database; HELP: anyone.
   adminSetConfig: (session) => requireGlobal(session, 'ADMIN_PRIV'),
   cancelLoad: (session, statement) => requireDatabase(session, 'LOAD_PRIV', session.requireDatabase(statement.database)),
+  buildIndex: (session, statement) => requireTable(session, 'ALTER_PRIV', 'ALTER', session.requireDatabase(statement.database), statement.table),
+  cancelBuildIndex: (session, statement) => requireTable(session, 'ALTER_PRIV', 'ALTER', session.requireDatabase(statement.database), statement.table),
   help: none,
   createUser: grantPriv,
   dropUser: grantPriv,

@@ -25,6 +25,7 @@ export const STATEMENT_SYNTAX: readonly StatementSyntax[] = [
   s('ALTER TABLE', 'Data Definition', 'ALTER TABLE [db.]tbl ADD COLUMN col type ... | DROP COLUMN col | MODIFY COLUMN col type ... | ADD INDEX ... | DROP INDEX i | SET ("k" = "v") | RENAME new_name'),
   s('TRUNCATE TABLE', 'Data Definition', 'TRUNCATE TABLE [db.]tbl'),
   s('CREATE INDEX', 'Data Definition', 'CREATE INDEX [IF NOT EXISTS] i ON [db.]tbl (col) USING INVERTED|ANN [PROPERTIES (...)] [COMMENT c]'),
+  s('BUILD INDEX', 'Data Definition', 'BUILD INDEX i ON [db.]tbl', 'CANCEL BUILD INDEX ON [db.]tbl', 'SHOW BUILD INDEX [FROM db] [WHERE TableName = "t"] [ORDER BY col [ASC|DESC], ...] [LIMIT n]'),
   s('USE', 'Utility', 'USE db | USE db@compute_group | USE @compute_group'),
   s('DESCRIBE', 'Utility', 'DESC[RIBE] [db.]tbl [ALL]'),
   s('EXPLAIN', 'Utility', 'EXPLAIN [VERBOSE|ANALYZE] statement'),

@@ -26,6 +26,7 @@ import type { CompiledExpr } from '../../exec/expr-api';
 import type { ColumnSchema, TableSchema } from '../../meta/schema';
 import { hasBatchStage, type LoadPlan } from '../load-plan';
 import type { LoadErrorLog } from './load-error-log';
+import { annVectorChecks, badRowReason, type AnnVectorCheck } from '../ann-vector-check';
 
 const NULL_MARKER_0 = 0x5c; // '\'
 const NULL_MARKER_1 = 0x4e; // 'N'
@@ -98,7 +99,9 @@ export class RowConverter {
   private deletes: Batch | null = null;
   /** Table column -> source slot that fills it directly (-1 none). */
   private readonly directSlotOf: Int32Array;
-  private readonly batchStage: boolean;
+  private batchStage: boolean;
+  /** Vectors of the loaded columns with an ANN index: a wrong length or a NULL element filters the row. */
+  private readonly annChecks: readonly AnnVectorCheck[];
   private readonly ctx: TaskContext;
   private readonly strict: boolean;
   // The row being converted: per slot 0 = NULL, 1 = raw value, 2 = byte range of `rowBuf`, 3 = JS string.
@@ -153,6 +156,9 @@ export class RowConverter {
         throw invalid(`Invalid delete '${plan.deleteSign.text}': ${(err as Error).message}`);
       }
     }
+    this.annChecks = annVectorChecks(schema, this.givenColumns());
+    // The batch stage keeps each row's line and text, which a bad vector's reason needs.
+    this.batchStage = this.batchStage || this.annChecks.length > 0;
     this.builders = this.newBuilders();
     const slotCount = this.slots.length;
     this.pendingState = new Uint8Array(slotCount);
@@ -368,9 +374,6 @@ export class RowConverter {
       keep = new Int32Array(rowCount);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (alive[rowIdx] === 1) keep[keepCount++] = rowIdx;
     }
-    this.blockRawText = [];
-    this.blockRawStart = [];
-    this.blockRawEnd = [];
     if (this.deleteSign !== null && keepCount > 0) {
       const selected = selectTrue(this.deleteSign(rowsBatch, this.ctx));
       const isDelete = new Uint8Array(rowCount);
@@ -388,6 +391,23 @@ export class RowConverter {
       keep = upserts;
       keepCount = upsertCount;
     }
+    if (this.annChecks.length > 0 && keepCount > 0) {
+      const kept: Batch = { length: rowCount, columns };
+      let out = 0;
+      for (let keepIdx = 0; keepIdx < keepCount; keepIdx++) {
+        const rowIdx = keep[keepIdx];
+        const reason = badRowReason(kept, rowIdx, this.annChecks);
+        if (reason === null) keep[out++] = rowIdx;
+        else {
+          this.filteredRows++;
+          this.errors.add(lines[rowIdx], reason, this.rawOfBlockRow(rowIdx));
+        }
+      }
+      keepCount = out;
+    }
+    this.blockRawText = [];
+    this.blockRawStart = [];
+    this.blockRawEnd = [];
     if (keepCount === 0) return null;
     if (keepCount === rowCount) return { length: rowCount, columns };
     return { length: keepCount, columns: columns.map((vec) => takeRows(vec, keep, keepCount)) };
