@@ -33,6 +33,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   private readonly scanThreads: number;
   /** Tables with fewer rows scan in-thread (`parallel_scan_min_rows_per_scanner`). */
   readonly parallelScanMinRows: number;
+  /** Scan windows follow the pool's pressure (`enable_scan_dynamic_parallelism`, changeable at run time). */
+  scanDynamicParallelism = true;
   /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
   readonly serverLog: ServerLog;
 
@@ -87,7 +89,10 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
-    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');
+    config.onChange('enable_scan_dynamic_parallelism', (value) => (backend.scanDynamicParallelism = value as boolean));
+    return backend;
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {
