@@ -9,8 +9,9 @@
  * - 'per-segment' (index-driven scans with optimize_index_scan_parallelism on): one task per segment,
  *   however small — Doris's "strictly one scan task per segment", which raises the parallelism of the
  *   index phase when segments are small (high-dimensional vectors make segments of few rows).
- * - 'segment-groups' (index-driven scans, the variable off): Doris's row-based split, DORIS_ROWS_PER_SCAN_TASK
- *   (2,097,152) rows per task, so consecutive small segments share a task and are searched serially.
+ * - 'segment-groups' (index-driven scans, the variable off): Doris's row-based split, at most
+ *   DORIS_ROWS_PER_SCAN_TASK (2,097,152) live rows per task, so consecutive small segments share a task and
+ *   are searched serially (a bigger segment is a task of its own, never cut: its index covers it whole).
  *
  * Running (runScanTasks): tasks start in order; results come out in order (pieces of a task in piece
  * order), so merging them in turn equals one sequential pass. Before each round of submissions the
@@ -105,13 +106,14 @@ export function planScanTasks(segments: readonly SegmentToScan[], policy: ScanTa
         tasks.push([piece(scan, 0, numRows)]);
         break;
       case 'segment-groups':
-        group.push(piece(scan, 0, numRows));
-        groupRows += liveRows;
-        if (groupRows >= policy.taskRows) {
+        // A segment joins the open group unless it would take it past taskRows; a bigger one is a task alone.
+        if (group.length > 0 && groupRows + liveRows > policy.taskRows) {
           tasks.push(group);
           group = [];
           groupRows = 0;
         }
+        group.push(piece(scan, 0, numRows));
+        groupRows += liveRows;
         break;
     }
   }
