@@ -193,23 +193,26 @@ export class OlapTableSource implements TableSource {
     const profile = request.profile;
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
     const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
-    const tablets = this.table.tablets;
-    const rowsets = this.table.rowsets;
-    const excludedRowsOf = (rowset: RowsetRecord, segmentIdx: number): Promise<Int32Array> => this.excludedRows(rowset, segmentIdx, profile);
+    const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(profile);
     return (async function* () {
-      const segments: SegmentToScan[] = [];
-      for (const tablet of tablets) {
-        for (const rowset of rowsets) {
-          if (rowset.tabletId !== tablet.id) continue;
-          for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ segment: rowset.segments[segmentIdx], excludedRows: await excludedRowsOf(rowset, segmentIdx) });
-        }
-      }
-      const tasks = planScanTasks(segments, policy);
+      const tasks = planScanTasks(await segmentsToScan(), policy);
       profile.add('ParallelScanTasks', tasks.length);
       const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
         pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
       yield* runScanTasks(tasks, run, options);
     })();
+  }
+
+  /** Every segment of the version read, in scan order (tablet, then rowset), with its rows not visible. */
+  private async segmentsToScan(profile: ProfileSink): Promise<SegmentToScan[]> {
+    const segments: SegmentToScan[] = [];
+    for (const tablet of this.table.tablets) {
+      for (const rowset of this.table.rowsets) {
+        if (rowset.tabletId !== tablet.id) continue;
+        for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ segment: rowset.segments[segmentIdx], excludedRows: await this.excludedRows(rowset, segmentIdx, profile) });
+      }
+    }
+    return segments;
   }
 
   /**

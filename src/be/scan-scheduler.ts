@@ -145,8 +145,12 @@ function raiseCounter(profile: QueryProfile, name: string, value: number): void 
 }
 
 /**
- * `run(piece)` for every piece of every task, tasks in order with a window decided before each round,
- * pieces of one task one after another; yields each piece's result in order.
+ * `run(piece)` for every piece of every task, tasks in order, pieces of one task one after another;
+ * yields each piece's result in order. Two bounds: at most `maxWindow` tasks submitted and not yet taken
+ * by the consumer (results wait in memory only that long), and — with a pressure source — at most the
+ * window the pool's pressure allows still running. With a pressure source a round also runs as soon as a
+ * task settles, not only when the consumer takes a result: a query held to one task does not leave the
+ * pool without its next task while its consumer waits for an event-loop turn.
  */
 export async function* runScanTasks<P, R>(tasks: readonly (readonly P[])[], run: (piece: P) => Promise<R>, options: RunScanTasksOptions): AsyncIterable<R> {
   const { maxWindow, pressure, profile } = options;
@@ -163,26 +167,31 @@ export async function* runScanTasks<P, R>(tasks: readonly (readonly P[])[], run:
         results.push(await run(item));
       }
       return results;
+    } catch (err) {
+      stopped = true; // it rejects when its turn comes; nothing after it is worth starting
+      throw err;
     } finally {
       unsettled--;
+      if (pressure !== undefined) round();
     }
   };
-  const round = (): void => {
-    if (next >= tasks.length) return;
+  function round(): void {
+    if (stopped || next >= tasks.length) return;
     const window = pressure === undefined ? maxWindow : windowUnderPressure(pressure.pressure(), unsettled, maxWindow);
-    if (window < maxWindow && inFlight.length < maxWindow) profile.add('ScanPressureLimitedRounds', 1);
-    while (next < tasks.length && inFlight.length < window) {
+    while (next < tasks.length && inFlight.length < maxWindow && unsettled < window) {
       unsettled++;
       const promise = runTask(tasks[next++]);
       promise.catch(() => undefined); // awaited in order below; a failure meanwhile is not unhandled
       inFlight.push(promise);
     }
-    raiseCounter(profile, 'ScanTasksMaxInFlight', inFlight.length);
-  };
+    if (next < tasks.length && inFlight.length < maxWindow && window < maxWindow) profile.add('ScanPressureLimitedRounds', 1);
+    raiseCounter(profile, 'ScanTasksMaxInFlight', unsettled);
+  }
   try {
     round();
     while (inFlight.length > 0) {
-      const results = await inFlight.shift()!;
+      const results = await inFlight[0]; // still counted against maxWindow while awaited
+      inFlight.shift();
       round();
       yield* results;
     }

@@ -117,6 +117,37 @@ test('runScanTasks: the window follows the pressure before each round; results s
   assert.ok(profile.get('ScanPressureLimitedRounds') >= 3, `pressure-limited rounds: ${profile.get('ScanPressureLimitedRounds')}`);
 });
 
+test('runScanTasks under pressure starts the next task when one settles, without waiting for the consumer, within maxWindow results held', async () => {
+  const fake = fakeRunner();
+  fake.setPressure({ workers: 2, queued: 6, running: 2 });
+  const profile = newProfile();
+  const results = runScanTasks([[0], [1], [2], [3]], (piece) => fake.run(piece), { maxWindow: 2, pressure: fake.source, profile })[Symbol.asyncIterator]();
+  const first = results.next();
+  await tick();
+  assert.deepEqual(fake.started.map((entry) => entry.piece), [0], 'pressure: one task at a time');
+  fake.started[0].done.resolve('r0');
+  assert.deepEqual(await first, { value: 'r0', done: false });
+  await tick();
+  assert.deepEqual(fake.started.map((entry) => entry.piece), [0, 1]);
+  // The consumer does not ask for more: a settled task still makes room for the next one...
+  fake.started[1].done.resolve('r1');
+  await tick();
+  assert.deepEqual(fake.started.map((entry) => entry.piece), [0, 1, 2], 'the next starts when one settles');
+  // ... until maxWindow (2) results wait for the consumer.
+  fake.started[2].done.resolve('r2');
+  await tick();
+  assert.deepEqual(fake.started.map((entry) => entry.piece), [0, 1, 2], 'two results held: no fourth task until the consumer takes one');
+  assert.deepEqual(await results.next(), { value: 'r1', done: false });
+  await tick();
+  assert.deepEqual(fake.started.map((entry) => entry.piece), [0, 1, 2, 3]);
+  fake.started[3].done.resolve('r3');
+  const rest: string[] = [];
+  for (let next = await results.next(); !next.done; next = await results.next()) rest.push(next.value);
+  assert.deepEqual(rest, ['r2', 'r3']);
+  assert.equal(profile.get('ScanTasksMaxInFlight'), 1);
+  assert.ok(profile.get('ScanPressureLimitedRounds') >= 1);
+});
+
 test('runScanTasks without a pressure source keeps a fixed window and never counts a limited round', async () => {
   let running = 0;
   let most = 0;
