@@ -10,7 +10,9 @@
  * partial aggregate, and a selective filter returning rows. At 1, 8 and 32 connections every connection
  * sends the query back to back for a fixed time; QPS = queries finished / wall time, p50 / p99 of the
  * round trips; qps_ratio = dynamic / fixed, p99_ratio = fixed / dynamic (above 1: the dynamic window is
- * better). Each cell runs fixed, dynamic, fixed, dynamic for half the time each, so drift in the machine's
+ * better). Then the case dynamic parallelism is for: one connection sends a short scan (a table of 80,000
+ * rows, a few tasks) back to back while 8 or 32 others send the heavy aggregate; the row gives the short
+ * scan's QPS and latency, and background_qps_ratio the heavy queries' QPS dynamic / fixed. Each cell runs fixed, dynamic, fixed, dynamic for half the time each, so drift in the machine's
  * load falls on both; at one connection the two modes schedule alike (an idle pool gives the full window),
  * so that row's ratios show the noise.
  *
@@ -32,6 +34,9 @@ const QUERIES = [
   { name: 'selective filter', sql: 'SELECT k, v FROM t WHERE g = 7 AND v < 0.01 ORDER BY k' },
 ];
 const CONCURRENCY = [1, 8, 32];
+/** A short parallel scan (a few tasks) over a smaller table. */
+const SHORT_QUERY = 'SELECT count(*), sum(k) FROM small WHERE v < 0.5';
+const SMALL_ROWS = 80_000;
 
 function csvChunk(random: () => number, first: number, count: number): Buffer {
   const lines: string[] = [];
@@ -48,7 +53,14 @@ interface Measured {
 }
 
 /** Every connection sends `sql` back to back for `durationMs`; each answer must equal `expected`. */
-async function measure(conns: readonly mysql.Connection[], sql: string, expected: string, durationMs: number): Promise<{ latencies: number[]; wallMs: number }> {
+interface Sample {
+  readonly latencies: number[];
+  readonly wallMs: number;
+  /** Queries the background connections finished meanwhile (the mixed cells). */
+  readonly background?: number;
+}
+
+async function measure(conns: readonly mysql.Connection[], sql: string, expected: string, durationMs: number): Promise<Sample> {
   const latencies: number[] = [];
   const start = performance.now();
   const deadline = start + durationMs;
@@ -85,7 +97,7 @@ export async function main(args: readonly string[]): Promise<void> {
   const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true'] });
   const conns: mysql.Connection[] = [];
   try {
-    for (let connIdx = 0; connIdx < Math.max(...CONCURRENCY); connIdx++) conns.push(await connect(server.ports.query_port));
+    for (let connIdx = 0; connIdx <= Math.max(...CONCURRENCY); connIdx++) conns.push(await connect(server.ports.query_port));
     const admin = conns[0];
     await admin.query('CREATE DATABASE bench');
     await admin.query('CREATE TABLE bench.t (k BIGINT, g INT, v DOUBLE, s VARCHAR(16)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2');
@@ -97,45 +109,60 @@ export async function main(args: readonly string[]): Promise<void> {
       if (result.Status !== 'Success') throw new Error(`stream load failed: ${result.Message ?? result.Status}`);
     }
     const loadMs = performance.now() - loadStart;
+    await admin.query('CREATE TABLE bench.small (k BIGINT, g INT, v DOUBLE, s VARCHAR(16)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2');
+    const small = await streamLoad(server.ports.webserver_port, 'bench', 'small', csvChunk(random, 0, SMALL_ROWS), 'csv');
+    if (small.Status !== 'Success') throw new Error(`stream load failed: ${small.Message ?? small.Status}`);
     for (const conn of conns) await conn.query('USE bench');
     const segments = (await queryRows(admin, 'SHOW TABLETS FROM bench.t')).reduce((sum, row) => sum + Number(row[5]), 0);
     const scanThreads = os.cpus().length; // scan_thread_num's default
     const setMode = (dynamic: boolean): Promise<unknown> => admin.query(`ADMIN SET FRONTEND CONFIG ("enable_scan_dynamic_parallelism" = "${dynamic}")`);
     const rows: Row[] = [];
-    for (const query of QUERIES) {
-      const expected = JSON.stringify(await queryRows(admin, query.sql)); // also the warm-up
-      const tasks = await lastCounter(admin, 'ParallelScanTasks');
-      for (const concurrency of CONCURRENCY) {
-        const active = conns.slice(0, concurrency);
-        // Fixed, dynamic, fixed, dynamic: drift in the machine's load falls on both modes alike.
-        const samples = { fixed: [] as number[], dynamic: [] as number[] };
-        let fixedMs = 0;
-        let dynamicMs = 0;
-        for (let rep = 0; rep < 2; rep++) {
-          for (const dynamicMode of [false, true]) {
-            await setMode(dynamicMode);
-            const measured = await measure(active, query.sql, expected, durationMs / 2);
-            (dynamicMode ? samples.dynamic : samples.fixed).push(...measured.latencies);
-            if (dynamicMode) dynamicMs += measured.wallMs;
-            else fixedMs += measured.wallMs;
-          }
+    /** Fixed, dynamic, fixed, dynamic for half the cell's time each: drift in the machine's load falls on both modes alike. */
+    const compare = async (label: Row, once: (ms: number) => Promise<Sample>): Promise<void> => {
+      const samples = { fixed: { latencies: [] as number[], wallMs: 0, background: 0 }, dynamic: { latencies: [] as number[], wallMs: 0, background: 0 } };
+      for (let rep = 0; rep < 2; rep++) {
+        for (const dynamicMode of [false, true]) {
+          await setMode(dynamicMode);
+          const measured = await once(durationMs / 2);
+          const into = dynamicMode ? samples.dynamic : samples.fixed;
+          into.latencies.push(...measured.latencies);
+          into.wallMs += measured.wallMs;
+          into.background += measured.background ?? 0;
         }
-        const fixed = summarize(samples.fixed, fixedMs);
-        const dynamic = summarize(samples.dynamic, dynamicMs);
-        rows.push({
-          query: query.name,
-          connections: concurrency,
-          tasks_per_query: tasks,
-          dynamic_qps: dynamic.qps,
-          fixed_qps: fixed.qps,
-          qps_ratio: dynamic.qps / fixed.qps,
-          dynamic_p50_ms: dynamic.p50,
-          fixed_p50_ms: fixed.p50,
-          dynamic_p99_ms: dynamic.p99,
-          fixed_p99_ms: fixed.p99,
-          p99_ratio: fixed.p99 / dynamic.p99,
-        });
       }
+      const fixed = summarize(samples.fixed.latencies, samples.fixed.wallMs);
+      const dynamic = summarize(samples.dynamic.latencies, samples.dynamic.wallMs);
+      rows.push({
+        ...label,
+        dynamic_qps: dynamic.qps,
+        fixed_qps: fixed.qps,
+        qps_ratio: dynamic.qps / fixed.qps,
+        dynamic_p50_ms: dynamic.p50,
+        fixed_p50_ms: fixed.p50,
+        dynamic_p99_ms: dynamic.p99,
+        fixed_p99_ms: fixed.p99,
+        p99_ratio: fixed.p99 / dynamic.p99,
+        background_qps_ratio: samples.fixed.background > 0 ? samples.dynamic.background / samples.dynamic.wallMs / (samples.fixed.background / samples.fixed.wallMs) : '',
+      });
+    };
+    const expected = new Map<string, string>();
+    const tasks = new Map<string, string>();
+    for (const sql of [...QUERIES.map((query) => query.sql), SHORT_QUERY]) {
+      expected.set(sql, JSON.stringify(await queryRows(admin, sql))); // also the warm-up
+      tasks.set(sql, await lastCounter(admin, 'ParallelScanTasks'));
+    }
+    for (const query of QUERIES) {
+      for (const concurrency of CONCURRENCY) {
+        await compare({ query: query.name, connections: concurrency, tasks_per_query: tasks.get(query.sql)! }, (ms) => measure(conns.slice(0, concurrency), query.sql, expected.get(query.sql)!, ms));
+      }
+    }
+    // A short scan on one connection beside heavy aggregates on the others: its QPS and latency, and the heavy ones' QPS.
+    for (const heavy of CONCURRENCY.filter((count) => count > 1)) {
+      const heavySql = QUERIES[0].sql;
+      await compare({ query: `short scan beside ${heavy} heavy`, connections: heavy + 1, tasks_per_query: tasks.get(SHORT_QUERY)! }, async (ms) => {
+        const [probe, background] = await Promise.all([measure([conns[heavy]], SHORT_QUERY, expected.get(SHORT_QUERY)!, ms), measure(conns.slice(0, heavy), heavySql, expected.get(heavySql)!, ms)]);
+        return { ...probe, background: background.latencies.length };
+      });
     }
     console.log(
       `${rowCount} rows in ${segments} segments (Stream Load, ${loads} loads, ${Math.round(loadMs)} ms); scan_thread_num ${scanThreads}; ${durationMs} ms per cell; ` +
