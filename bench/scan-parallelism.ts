@@ -12,9 +12,11 @@
  * round trips; qps_ratio = dynamic / fixed, p99_ratio = fixed / dynamic (above 1: the dynamic window is
  * better). Then the case dynamic parallelism is for: one connection sends a short scan (a table of 80,000
  * rows, a few tasks) back to back while 8 or 32 others send the heavy aggregate; the row gives the short
- * scan's QPS and latency, and background_qps_ratio the heavy queries' QPS dynamic / fixed. Each cell runs fixed, dynamic, fixed, dynamic for half the time each, so drift in the machine's
- * load falls on both; at one connection the two modes schedule alike (an idle pool gives the full window),
- * so that row's ratios show the noise.
+ * scan's QPS and latency, and background_qps_ratio the heavy queries' QPS dynamic / fixed.
+ *
+ * Each cell (1.5 s, 8 s in the full run) alternates fixed and dynamic in equal slices (2 pairs, 4 in the
+ * full run), so drift in the machine's load falls on both; at one connection the two modes schedule alike
+ * (an idle pool gives the full window), so those rows' ratios show the noise.
  *
  *   npm run bench -- scan-parallelism [--quick] [--json FILE]
  */
@@ -92,7 +94,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const options = parseBenchArgs(args);
   const rowCount = options.quick ? 200_000 : 1_000_000;
   const loads = options.quick ? 8 : 20;
-  const durationMs = options.quick ? 1_500 : 6_000;
+  const durationMs = options.quick ? 1_500 : 8_000;
+  const alternations = options.quick ? 2 : 4;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-scanpar-'));
   const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true'] });
   const conns: mysql.Connection[] = [];
@@ -117,13 +120,13 @@ export async function main(args: readonly string[]): Promise<void> {
     const scanThreads = os.cpus().length; // scan_thread_num's default
     const setMode = (dynamic: boolean): Promise<unknown> => admin.query(`ADMIN SET FRONTEND CONFIG ("enable_scan_dynamic_parallelism" = "${dynamic}")`);
     const rows: Row[] = [];
-    /** Fixed, dynamic, fixed, dynamic for half the cell's time each: drift in the machine's load falls on both modes alike. */
+    /** Fixed, dynamic, fixed, dynamic... (`alternations` pairs) sharing the cell's time: drift in the machine's load falls on both modes alike. */
     const compare = async (label: Row, once: (ms: number) => Promise<Sample>): Promise<void> => {
       const samples = { fixed: { latencies: [] as number[], wallMs: 0, background: 0 }, dynamic: { latencies: [] as number[], wallMs: 0, background: 0 } };
-      for (let rep = 0; rep < 2; rep++) {
+      for (let rep = 0; rep < alternations; rep++) {
         for (const dynamicMode of [false, true]) {
           await setMode(dynamicMode);
-          const measured = await once(durationMs / 2);
+          const measured = await once(durationMs / (2 * alternations));
           const into = dynamicMode ? samples.dynamic : samples.fixed;
           into.latencies.push(...measured.latencies);
           into.wallMs += measured.wallMs;
@@ -165,7 +168,7 @@ export async function main(args: readonly string[]): Promise<void> {
       });
     }
     console.log(
-      `${rowCount} rows in ${segments} segments (Stream Load, ${loads} loads, ${Math.round(loadMs)} ms); scan_thread_num ${scanThreads}; ${durationMs} ms per cell; ` +
+      `${rowCount} rows in ${segments} segments (Stream Load, ${loads} loads, ${Math.round(loadMs)} ms); scan_thread_num ${scanThreads}; ${durationMs} ms per cell in ${alternations} fixed/dynamic alternations; ` +
         `server peak RSS ${peakRssMiB(server.child.pid!)} MiB; load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
     );
     report(`scan scheduling: dynamic vs fixed window (${rowCount} rows, ${segments} segments)`, rows, options);
