@@ -12,7 +12,10 @@
  * round trips; qps_ratio = dynamic / fixed, p99_ratio = fixed / dynamic (above 1: the dynamic window is
  * better). Then the case dynamic parallelism is for: one connection sends a short scan (a table of 80,000
  * rows, a few tasks) back to back while 8 or 32 others send the heavy aggregate; the row gives the short
- * scan's QPS and latency, and background_qps_ratio the heavy queries' QPS dynamic / fixed.
+ * scan's QPS and latency, background_qps_ratio the heavy queries' QPS dynamic / fixed, and *_queued_ahead
+ * the mean number of tasks waiting in the scan pool when a short scan started (its profile's
+ * ScanPoolQueuedAtStart, over up to 5 short scans per slice): what its tasks queue behind, which does not
+ * depend on the machine's noise.
  *
  * Each cell (1.5 s, 8 s in the full run) alternates fixed and dynamic in equal slices (2 pairs, 4 in the
  * full run), so drift in the machine's load falls on both; at one connection the two modes schedule alike
@@ -60,6 +63,8 @@ interface Sample {
   readonly wallMs: number;
   /** Queries the background connections finished meanwhile (the mixed cells). */
   readonly background?: number;
+  /** ScanPoolQueuedAtStart of some of the short scans (the mixed cells). */
+  readonly queuedAtStart?: number[];
 }
 
 async function measure(conns: readonly mysql.Connection[], sql: string, expected: string, durationMs: number): Promise<Sample> {
@@ -81,6 +86,17 @@ async function measure(conns: readonly mysql.Connection[], sql: string, expected
 
 function summarize(latencies: readonly number[], wallMs: number): Measured {
   return { qps: latencies.length / (wallMs / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+const PROBE_TAG = '/* short scan */';
+const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** ScanPoolQueuedAtStart of the newest (up to 5) short scans among the kept profiles. */
+async function probeQueues(conn: mysql.Connection): Promise<number[]> {
+  const ids = (await queryRows(conn, 'SHOW QUERY PROFILE "/"')).filter((row) => row[8]?.startsWith(PROBE_TAG)).slice(0, 5).map((row) => row[0]);
+  const out: number[] = [];
+  for (const id of ids) out.push(Number((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).find(([name]) => name === 'ScanPoolQueuedAtStart')?.[1] ?? NaN));
+  return out;
 }
 
 /** A counter of the profile of the last statement the server finished. */
@@ -122,7 +138,8 @@ export async function main(args: readonly string[]): Promise<void> {
     const rows: Row[] = [];
     /** Fixed, dynamic, fixed, dynamic... (`alternations` pairs) sharing the cell's time: drift in the machine's load falls on both modes alike. */
     const compare = async (label: Row, once: (ms: number) => Promise<Sample>): Promise<void> => {
-      const samples = { fixed: { latencies: [] as number[], wallMs: 0, background: 0 }, dynamic: { latencies: [] as number[], wallMs: 0, background: 0 } };
+      const newSamples = () => ({ latencies: [] as number[], wallMs: 0, background: 0, queued: [] as number[] });
+      const samples = { fixed: newSamples(), dynamic: newSamples() };
       for (let rep = 0; rep < alternations; rep++) {
         for (const dynamicMode of [false, true]) {
           await setMode(dynamicMode);
@@ -131,6 +148,7 @@ export async function main(args: readonly string[]): Promise<void> {
           into.latencies.push(...measured.latencies);
           into.wallMs += measured.wallMs;
           into.background += measured.background ?? 0;
+          into.queued.push(...(measured.queuedAtStart ?? []));
         }
       }
       const fixed = summarize(samples.fixed.latencies, samples.fixed.wallMs);
@@ -146,6 +164,8 @@ export async function main(args: readonly string[]): Promise<void> {
         fixed_p99_ms: fixed.p99,
         p99_ratio: fixed.p99 / dynamic.p99,
         background_qps_ratio: samples.fixed.background > 0 ? samples.dynamic.background / samples.dynamic.wallMs / (samples.fixed.background / samples.fixed.wallMs) : '',
+        dynamic_queued_ahead: samples.dynamic.queued.length > 0 ? mean(samples.dynamic.queued) : '',
+        fixed_queued_ahead: samples.fixed.queued.length > 0 ? mean(samples.fixed.queued) : '',
       });
     };
     const expected = new Map<string, string>();
@@ -163,8 +183,8 @@ export async function main(args: readonly string[]): Promise<void> {
     for (const heavy of CONCURRENCY.filter((count) => count > 1)) {
       const heavySql = QUERIES[0].sql;
       await compare({ query: `short scan beside ${heavy} heavy`, connections: heavy + 1, tasks_per_query: tasks.get(SHORT_QUERY)! }, async (ms) => {
-        const [probe, background] = await Promise.all([measure([conns[heavy]], SHORT_QUERY, expected.get(SHORT_QUERY)!, ms), measure(conns.slice(0, heavy), heavySql, expected.get(heavySql)!, ms)]);
-        return { ...probe, background: background.latencies.length };
+        const [probe, background] = await Promise.all([measure([conns[heavy]], `${PROBE_TAG} ${SHORT_QUERY}`, expected.get(SHORT_QUERY)!, ms), measure(conns.slice(0, heavy), heavySql, expected.get(heavySql)!, ms)]);
+        return { ...probe, background: background.latencies.length, queuedAtStart: await probeQueues(admin) };
       });
     }
     console.log(

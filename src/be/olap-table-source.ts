@@ -197,6 +197,7 @@ export class OlapTableSource implements TableSource {
     return (async function* () {
       const tasks = planScanTasks(await segmentsToScan(), policy);
       profile.add('ParallelScanTasks', tasks.length);
+      profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
       const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
         pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
       yield* runScanTasks(tasks, run, options);

@@ -22,9 +22,10 @@
  * turn comes and stops further submissions; a consumer that stops early (LIMIT, error above) stops them
  * too, leaving tasks in flight to settle unobserved.
  *
- * Profile counters: ParallelScanTasks (tasks planned), ScanTasksMaxInFlight (the most this query had in
- * flight at once), ScanPressureLimitedRounds (rounds whose window pressure held below maxWindow while
- * tasks were waiting).
+ * Profile counters: ParallelScanTasks (tasks planned), ScanPoolQueuedAtStart (tasks of all queries waiting
+ * in the pool when the scan started: what its first task queues behind), ScanTasksMaxInFlight (the most
+ * this query had running at once), ScanPressureLimitedRounds (rounds whose window pressure held below
+ * maxWindow while tasks were waiting).
  */
 import type { QueryProfile } from '../common/profile';
 import type { SegmentRecord } from '../meta/meta-store';

@@ -77,6 +77,7 @@ test('16 concurrent scans: same answers with optimize_index_scan_parallelism on 
     const alone = await profileOf(first, QUERIES[0]);
     assert.equal(alone.get('ScanTasksMaxInFlight'), String(2 * WORKERS), 'alone, the full window of two tasks per worker');
     assert.equal(alone.get('ScanPressureLimitedRounds'), undefined, 'alone, no round is held back');
+    assert.equal(alone.get('ScanPoolQueuedAtStart'), '0', 'alone, nothing queued ahead of it');
 
     const [[name, value]] = await queryRows(first, "SHOW VARIABLES LIKE 'optimize_index_scan_parallelism'");
     assert.deepEqual([name, value], ['optimize_index_scan_parallelism', '0'], "Doris's default: off");
