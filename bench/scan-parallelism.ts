@@ -17,7 +17,7 @@
  * ScanPoolQueuedAtStart, over up to 5 short scans per slice): what its tasks queue behind, which does not
  * depend on the machine's noise.
  *
- * Each cell (1.5 s, 8 s in the full run) alternates fixed and dynamic in equal slices (2 pairs, 4 in the
+ * Each cell (1 s, 8 s in the full run) alternates fixed and dynamic in equal slices (2 pairs, 4 in the
  * full run), so drift in the machine's load falls on both; at one connection the two modes schedule alike
  * (an idle pool gives the full window), so those rows' ratios show the noise.
  *
@@ -110,7 +110,7 @@ export async function main(args: readonly string[]): Promise<void> {
   const options = parseBenchArgs(args);
   const rowCount = options.quick ? 200_000 : 1_000_000;
   const loads = options.quick ? 8 : 20;
-  const durationMs = options.quick ? 1_500 : 8_000;
+  const durationMs = options.quick ? 1_000 : 8_000;
   const alternations = options.quick ? 2 : 4;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-scanpar-'));
   const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true'] });
