@@ -34,6 +34,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   private readonly scanThreads: number;
   /** Tables with fewer rows scan in-thread (`parallel_scan_min_rows_per_scanner`). */
   readonly parallelScanMinRows: number;
+  /** Scan windows follow the pool's pressure (`enable_scan_dynamic_parallelism`, changeable at run time). */
+  scanDynamicParallelism = true;
   /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
   readonly serverLog: ServerLog;
   /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
@@ -93,6 +95,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
     backend.writeOptions = { annMinSegmentRows: config.getInt('ann_index_build_min_segment_rows') };
     config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
+    backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');
+    config.onChange('enable_scan_dynamic_parallelism', (value) => (backend.scanDynamicParallelism = value as boolean));
     return backend;
   }
 

@@ -20,13 +20,19 @@ import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
-import type { ScanTask, ScanWorkerPool } from './scan-worker-pool';
+import type { ScanTaskRunner } from './scan-worker-pool';
+import { planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
   openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader>;
   /** The scan worker pool, or null/absent when scans run in-thread. */
-  scanPool?(): ScanWorkerPool | null;
+  scanPool?(): ScanTaskRunner | null;
+  /**
+   * Whether a parallel scan sizes its window from the pool's pressure (`enable_scan_dynamic_parallelism`;
+   * absent: yes); false keeps a fixed window of two tasks per worker (the benchmark's peer).
+   */
+  readonly scanDynamicParallelism?: boolean;
   /** Tables with fewer rows scan in-thread: the worker round trip would cost more than it saves. */
   readonly parallelScanMinRows?: number;
 }
@@ -172,55 +178,42 @@ export class OlapTableSource implements TableSource {
   }
 
   /**
-   * Runs a scan fragment over every segment in the scan workers, as tasks of consecutive row ranges,
-   * yielding results in row order (so merging them in turn equals one sequential pass). Each task carries
-   * the rows of its range that are deleted (bitmap, DELETE predicates). Null — scan in-thread — for LIMIT
-   * scans and whenever scanDegree() is 0 now.
+   * Runs a scan fragment over every segment in the scan workers, as tasks planned and windowed by the scan
+   * scheduler (scan-scheduler.ts: row ranges for an ordinary scan, whole segments for an index-driven one,
+   * the window from the pool's pressure), yielding results in row order (so merging them in turn equals
+   * one sequential pass). Each piece carries the rows of its range that are deleted (bitmap, DELETE
+   * predicates). Null — scan in-thread — for LIMIT scans and whenever scanDegree() is 0 now.
    */
   scanParallel(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null {
     if (request.limit !== null || this.scanDegree() === 0) return null;
     const pool = this.opener.scanPool?.() ?? null;
     if (pool === null) return null;
     const totalRows = this.estimatedRowCount();
-    const taskRows = Math.min(MAX_TASK_ROWS, Math.max(MIN_TASK_ROWS, Math.ceil(totalRows / (pool.size * 2))));
+    const policy = scanTaskPolicy(request.indexScan, Math.min(MAX_TASK_ROWS, Math.max(MIN_TASK_ROWS, Math.ceil(totalRows / (pool.size * 2)))));
     const profile = request.profile;
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
-    const window = pool.size * 2;
-    const tablets = this.table.tablets;
-    const rowsets = this.table.rowsets;
-    const excludedRowsOf = (rowset: RowsetRecord, segmentIdx: number): Promise<Int32Array> => this.excludedRows(rowset, segmentIdx, profile);
+    const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
+    const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(profile);
     return (async function* () {
-      const tasks: ScanTask[] = [];
-      for (const tablet of tablets) {
-        for (const rowset of rowsets) {
-          if (rowset.tabletId !== tablet.id) continue;
-          for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
-            const segment = rowset.segments[segmentIdx];
-            const excluded = await excludedRowsOf(rowset, segmentIdx);
-            if (excluded.length === segment.numRows) continue;
-            for (let rowStart = 0; rowStart < segment.numRows; rowStart += taskRows) {
-              const rowEnd = Math.min(segment.numRows, rowStart + taskRows);
-              const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment };
-              tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: rowIdsBetween(excluded, rowStart, rowEnd) });
-            }
-          }
-        }
-      }
+      const tasks = planScanTasks(await segmentsToScan(), policy);
       profile.add('ParallelScanTasks', tasks.length);
-      const running: Promise<FragmentResult>[] = [];
-      const start = (taskIdx: number): void => {
-        if (taskIdx >= tasks.length) return;
-        const promise = pool.run(tasks[taskIdx], profile);
-        promise.catch(() => undefined); // awaited below in order; a failure meanwhile is not unhandled
-        running.push(promise);
-      };
-      for (let taskIdx = 0; taskIdx < window; taskIdx++) start(taskIdx);
-      for (let taskIdx = 0; taskIdx < tasks.length; taskIdx++) {
-        const result = await running[taskIdx];
-        start(taskIdx + window);
-        yield result;
-      }
+      profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
+      const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
+        pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
+      yield* runScanTasks(tasks, run, options);
     })();
+  }
+
+  /** Every segment of the version read, in scan order (tablet, then rowset), with its rows not visible. */
+  private async segmentsToScan(profile: ProfileSink): Promise<SegmentToScan[]> {
+    const segments: SegmentToScan[] = [];
+    for (const tablet of this.table.tablets) {
+      for (const rowset of this.table.rowsets) {
+        if (rowset.tabletId !== tablet.id) continue;
+        for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ segment: rowset.segments[segmentIdx], excludedRows: await this.excludedRows(rowset, segmentIdx, profile) });
+      }
+    }
+    return segments;
   }
 
   /**
@@ -389,15 +382,6 @@ export async function* readAhead<T, R>(items: readonly T[], read: (item: T) => P
     fill();
     yield result;
   }
-}
-
-/** The ids of ascending `rowIds` within [start, end). */
-function rowIdsBetween(rowIds: Int32Array, start: number, end: number): Int32Array {
-  let lo = 0;
-  while (lo < rowIds.length && rowIds[lo] < start) lo++;
-  let hi = lo;
-  while (hi < rowIds.length && rowIds[hi] < end) hi++;
-  return rowIds.slice(lo, hi);
 }
 
 /** A segment's rows as per-column lists of consecutive pieces (piece boundaries differ between columns). */

@@ -21,6 +21,7 @@ import { NO_PROFILE, QueryProfile, type ProfileSink } from '../common/profile';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { FileCache } from '../io/file-cache';
 import { errorFromWire, FileReadService, type WireError } from '../io/file-read-service';
+import type { ScanPressure, ScanPressureSource } from './scan-scheduler';
 
 /** One unit of work: rows [rowStart, rowEnd) of a segment (after pruning) through a fragment. */
 export interface ScanTask {
@@ -76,7 +77,13 @@ interface PoolWorker {
 
 const WORKER_SCRIPT = path.join(__dirname, 'scan-worker.js');
 
-export class ScanWorkerPool {
+/** What a parallel scan needs of the pool (a fake in the scheduler's tests). */
+export interface ScanTaskRunner extends ScanPressureSource {
+  readonly size: number;
+  run(task: ScanTask, profile: ProfileSink): Promise<FragmentResult>;
+}
+
+export class ScanWorkerPool implements ScanTaskRunner {
   private readonly workers: PoolWorker[] = [];
   private readonly queue: PendingTask[] = [];
   private nextTaskId = 1;
@@ -125,6 +132,16 @@ export class ScanWorkerPool {
       this.queue.push({ taskId: this.nextTaskId++, task, profile, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /**
+   * Tasks waiting for a worker and tasks running, over every query: the scan scheduler sizes each query's
+   * window from it (scan-scheduler.ts).
+   */
+  pressure(): ScanPressure {
+    let running = 0;
+    for (const entry of this.workers) if (entry.current !== null) running++;
+    return { workers: this.workers.length, queued: this.queue.length, running };
   }
 
   /** Drop a deleted segment from every worker's caches. */

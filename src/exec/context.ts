@@ -30,6 +30,14 @@ export interface ScanRequest {
   /** A row count after which the scan may stop (LIMIT without ORDER BY); null = all rows. */
   readonly limit: number | null;
   readonly profile: QueryProfile;
+  /**
+   * Set by an index-driven scan (ANN TopN / range search: the per-segment work is an index search that
+   * returns few rows): scanParallel then plans whole-segment tasks — exactly one per segment when
+   * `perSegment` (session variable optimize_index_scan_parallelism, read at planning with
+   * indexScanPerSegment()), else consecutive segments grouped by Doris's 2,097,152 rows per task and
+   * searched one after another. Absent: an ordinary scan, cut into row ranges.
+   */
+  readonly indexScan?: { readonly perSegment: boolean };
 }
 
 /** Rows of one table at the version the statement reads, with the table model's merge applied. */

@@ -15,6 +15,7 @@ import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
 import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
 import { planVirtualColumns, VIRTUAL_COLUMNS } from '../exec/plan/virtual-columns';
+import { booleanVariable } from '../exec/plan/planning-variables';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
@@ -45,15 +46,7 @@ function fragmentPlanning(ctx: PlanningContext, nextId: () => number): FragmentP
  * as virtual columns (exec/plan/virtual-columns.ts). Read through the context, so a cached plan records it.
  */
 function virtualSlotsForCse(ctx: PlanningContext): boolean {
-  let value: unknown;
-  try {
-    value = ctx.getSystemVariable('experimental_enable_virtual_slot_for_cse', null).value;
-  } catch (err) {
-    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return false;
-    throw err;
-  }
-  if (typeof value === 'string') return ['1', 'true', 'on'].includes(value.toLowerCase());
-  return value !== null && value !== undefined && Number(value) !== 0;
+  return booleanVariable(ctx, 'experimental_enable_virtual_slot_for_cse');
 }
 
 interface StatementCounters {

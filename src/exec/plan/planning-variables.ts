@@ -1,0 +1,28 @@
+/**
+ * Session variables the planner reads, through the PlanningContext, so that a cached plan records the
+ * value it was made with (sql/plan-cache.ts replans when it changes).
+ */
+import { GaleneError } from '../../common/errors';
+import type { PlanningContext } from '../context';
+
+/** A boolean session variable's value (1/0, true/false, on/off); false when no such variable is declared. */
+export function booleanVariable(ctx: PlanningContext, name: string): boolean {
+  let value: unknown;
+  try {
+    value = ctx.getSystemVariable(name, null).value;
+  } catch (err) {
+    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return false;
+    throw err;
+  }
+  if (typeof value === 'string') return ['1', 'true', 'on'].includes(value.toLowerCase());
+  return value !== null && value !== undefined && Number(value) !== 0;
+}
+
+/**
+ * `optimize_index_scan_parallelism` (Doris's default: off): an index-driven scan (ANN TopN / range) runs
+ * one task per segment; off, segments are grouped by rows (ScanRequest.indexScan, be/scan-scheduler.ts).
+ * Read only by plans that have such a scan.
+ */
+export function indexScanPerSegment(ctx: PlanningContext): boolean {
+  return booleanVariable(ctx, 'optimize_index_scan_parallelism');
+}
