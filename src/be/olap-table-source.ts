@@ -10,7 +10,8 @@
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
 import { compareRawValues } from '../common/row-order';
-import type { ScanRequest, TableSource } from '../exec/context';
+import type { FetchRequest, ScanRequest, TableSource } from '../exec/context';
+import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
@@ -21,6 +22,8 @@ import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { ScanTask, ScanWorkerPool } from './scan-worker-pool';
+import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
+import { fetchOlapRows } from './olap-row-fetcher';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
@@ -119,6 +122,9 @@ export class OlapTableSource implements TableSource {
   private readonly deleteBitmap: DeleteBitmap;
   /** Merge-on-write UNIQUE KEY scans like DUPLICATE: no merge on read. */
   private readonly merging: boolean;
+  /** The snapshot's segments by global-row-id ordinal, and each segment key's ordinal (built on first use). */
+  private segmentList: SnapshotSegment[] | null = null;
+  private ordinals: Map<string, number> | null = null;
 
   constructor(
     private readonly table: TableState,
@@ -134,6 +140,7 @@ export class OlapTableSource implements TableSource {
   }
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {
+    if (request.globalRowId === true && this.merging) throw new GaleneError('INTERNAL', [`${this.schema.name}: a merge-on-read table has no global row ids`]);
     const columns = request.columns.map((name) => findColumn(this.schema, name)!);
     let remaining = request.limit ?? Infinity;
     const rowsetsByTablet = new Map<number, RowsetRecord[]>();
@@ -189,6 +196,7 @@ export class OlapTableSource implements TableSource {
     const tablets = this.table.tablets;
     const rowsets = this.table.rowsets;
     const excludedRowsOf = (rowset: RowsetRecord, segmentIdx: number): Promise<Int32Array> => this.excludedRows(rowset, segmentIdx, profile);
+    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => (fragment.globalRowId === true ? { segmentOrdinal: this.segmentOrdinal(segment) } : {});
     return (async function* () {
       const tasks: ScanTask[] = [];
       for (const tablet of tablets) {
@@ -200,7 +208,7 @@ export class OlapTableSource implements TableSource {
             if (excluded.length === segment.numRows) continue;
             for (let rowStart = 0; rowStart < segment.numRows; rowStart += taskRows) {
               const rowEnd = Math.min(segment.numRows, rowStart + taskRows);
-              const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment };
+              const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment) };
               tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: rowIdsBetween(excluded, rowStart, rowEnd) });
             }
           }
@@ -297,7 +305,24 @@ export class OlapTableSource implements TableSource {
       if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
       else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
     }
+    if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
+  }
+
+  /** The segment's ordinal in this snapshot (global-row-id.ts). */
+  private segmentOrdinal(segment: SegmentRecord): number {
+    if (this.ordinals === null) this.ordinals = new Map(this.snapshot().map((entry, ordinal) => [entry.segment.key, ordinal]));
+    return this.ordinals.get(segment.key)!;
+  }
+
+  private snapshot(): SnapshotSegment[] {
+    return (this.segmentList ??= snapshotSegments(this.table));
+  }
+
+  /** Phase two of a lazily materialized TopN: the columns of rows this source's scans returned (olap-row-fetcher.ts). */
+  fetchRows(request: FetchRequest): Promise<Vector[]> {
+    if (this.merging) return Promise.reject(new GaleneError('INTERNAL', [`${this.schema.name}: a merge-on-read table has no global row ids`]));
+    return fetchOlapRows(this.schema, this.snapshot(), this.opener, request);
   }
 
   /** Read `columns` of one segment as one batch (the merging models need every row of a tablet at once). */

@@ -13,6 +13,7 @@ import { sliceBatch } from '../exec/operators/limit';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
+import { planLazyMaterialization, TOPN_LAZY_MATERIALIZATION } from '../exec/plan/lazy-materialization';
 import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
 import { planVirtualColumns, VIRTUAL_COLUMNS } from '../exec/plan/virtual-columns';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
@@ -41,19 +42,35 @@ function fragmentPlanning(ctx: PlanningContext, nextId: () => number): FragmentP
 }
 
 /**
- * Session variable `experimental_enable_virtual_slot_for_cse` (Doris's default: off): common subexpressions
- * as virtual columns (exec/plan/virtual-columns.ts). Read through the context, so a cached plan records it.
+ * A session variable a physical pass reads, through the context so that a cached plan records it;
+ * undefined where the context has no such variable (contexts of tests and internal statements).
  */
-function virtualSlotsForCse(ctx: PlanningContext): boolean {
-  let value: unknown;
+function passVariable(ctx: PlanningContext, name: string): unknown {
   try {
-    value = ctx.getSystemVariable('experimental_enable_virtual_slot_for_cse', null).value;
+    return ctx.getSystemVariable(name, null).value;
   } catch (err) {
-    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return false;
+    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return undefined;
     throw err;
   }
+}
+
+/**
+ * Session variable `experimental_enable_virtual_slot_for_cse` (Doris's default: off): common subexpressions
+ * as virtual columns (exec/plan/virtual-columns.ts).
+ */
+function virtualSlotsForCse(ctx: PlanningContext): boolean {
+  const value = passVariable(ctx, 'experimental_enable_virtual_slot_for_cse');
   if (typeof value === 'string') return ['1', 'true', 'on'].includes(value.toLowerCase());
   return value !== null && value !== undefined && Number(value) !== 0;
+}
+
+/**
+ * Session variable `topn_lazy_materialization_threshold` (Doris's default 1024; -1 or 0: off): the largest
+ * LIMIT + OFFSET a TopN is lazily materialized at (exec/plan/lazy-materialization.ts).
+ */
+function lazyMaterializationThreshold(ctx: PlanningContext): number {
+  const value = Number(passVariable(ctx, 'topn_lazy_materialization_threshold') ?? 0);
+  return Number.isFinite(value) ? value : 0;
 }
 
 interface StatementCounters {
@@ -86,7 +103,8 @@ function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, 
   // Operator fusion and fragment cutting are physical passes, skipped by name like the rules.
   const disabled = disabledRuleNames(ctx, options.disabledRules);
   const fused = disabled.has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
-  const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? fused : planVirtualColumns(fused, { nextId });
+  const lazy = disabled.has(TOPN_LAZY_MATERIALIZATION) ? fused : planLazyMaterialization(fused, { threshold: lazyMaterializationThreshold(ctx), nextId });
+  const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
   const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
 }
