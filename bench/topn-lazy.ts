@@ -19,7 +19,7 @@ import { startGalene } from '../test/helpers/galene-process';
 import { parseBenchArgs, peakRssMiB, report, Row, timeMedian } from './lib/report';
 import { streamLoad } from './streamload';
 
-const LOAD_ROWS = 100_000;
+const LOAD_ROWS = 50_000;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november'];
 
 function csvChunk(random: () => number, first: number, count: number): string {
@@ -59,7 +59,10 @@ export async function main(args: readonly string[]): Promise<void> {
     for (let first = 0; first < rowCount; first += LOAD_ROWS) {
       const chunk = csvChunk(random, first, Math.min(LOAD_ROWS, rowCount - first));
       fs.appendFileSync(csvPath, chunk);
-      const result = await streamLoad(server.ports.webserver_port, 'bench', 't', Buffer.from(chunk), 'csv');
+      // A fresh connection per request: generating the next chunk can outlast the server's keep-alive timeout.
+      const result = await streamLoad(server.ports.webserver_port, 'bench', 't', Buffer.from(chunk), 'csv', { Connection: 'close', label: `topn-lazy-${first}` }).catch((err: unknown) => {
+        throw new Error(`stream load of rows ${first}.. failed (server stderr: ${server.stderr().slice(-2000)})`, { cause: err });
+      });
       if (result.Status !== 'Success') throw new Error(`stream load failed: ${result.Message ?? result.Status}`);
     }
     const loadMs = performance.now() - loadStart;
