@@ -16,7 +16,14 @@ import { QueryProfile } from '../common/profile';
 import type { FetchRequest } from '../exec/context';
 import { findColumn, missingColumnValue, type ColumnSchema, type TableSchema } from '../meta/schema';
 import { decodeGlobalRowIds, type SnapshotSegment } from './global-row-id';
-import type { SegmentOpener } from './olap-table-source';
+import type { ProfileSink } from '../common/profile';
+import type { SegmentRecord } from '../meta/meta-store';
+import type { SegmentReader } from '../storage/segment-reader';
+
+/** What fetching needs of the BE: its cached segment readers (OlapTableSource's SegmentOpener has it). */
+export interface RowFetchOpener {
+  openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader>;
+}
 
 /** Segments read at once: a few dependent round trips each, overlapped (as a scan's read-ahead does). */
 const SEGMENTS_AT_ONCE = 16;
@@ -63,7 +70,7 @@ function mergePhaseProfile(phase: QueryProfile, into: QueryProfile): void {
  * The columns of the rows `request.rowIds` of `segments` (the snapshot, by ordinal), one vector per
  * column in request order.
  */
-export async function fetchOlapRows(schema: TableSchema, segments: readonly SnapshotSegment[], opener: SegmentOpener, request: FetchRequest): Promise<Vector[]> {
+export async function fetchOlapRows(schema: TableSchema, segments: readonly SnapshotSegment[], opener: RowFetchOpener, request: FetchRequest): Promise<Vector[]> {
   const columns: ColumnSchema[] = request.columns.map((name) => {
     const column = findColumn(schema, name);
     if (column === undefined) throw new GaleneError('UNKNOWN_COLUMN', [name, schema.name]);
