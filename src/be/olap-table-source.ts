@@ -10,7 +10,8 @@
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
 import { compareRawValues } from '../common/row-order';
-import type { ScanRequest, TableSource } from '../exec/context';
+import type { FetchRequest, ScanRequest, TableSource } from '../exec/context';
+import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
@@ -22,6 +23,8 @@ import type { SegmentReader } from '../storage/segment-reader';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { ScanTaskRunner } from './scan-worker-pool';
 import { planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
+import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
+import { fetchOlapRows } from './olap-row-fetcher';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
@@ -125,6 +128,9 @@ export class OlapTableSource implements TableSource {
   private readonly deleteBitmap: DeleteBitmap;
   /** Merge-on-write UNIQUE KEY scans like DUPLICATE: no merge on read. */
   private readonly merging: boolean;
+  /** The snapshot's segments by global-row-id ordinal, and each segment key's ordinal (built on first use). */
+  private segmentList: SnapshotSegment[] | null = null;
+  private ordinals: Map<string, number> | null = null;
 
   constructor(
     private readonly table: TableState,
@@ -140,6 +146,7 @@ export class OlapTableSource implements TableSource {
   }
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {
+    if (request.globalRowId === true && this.merging) throw new GaleneError('INTERNAL', [`${this.schema.name}: a merge-on-read table has no global row ids`]);
     const columns = request.columns.map((name) => findColumn(this.schema, name)!);
     let remaining = request.limit ?? Infinity;
     const rowsetsByTablet = new Map<number, RowsetRecord[]>();
@@ -194,12 +201,13 @@ export class OlapTableSource implements TableSource {
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
     const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
     const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(profile);
+    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => (fragment.globalRowId === true ? { segmentOrdinal: this.segmentOrdinal(segment) } : {});
     return (async function* () {
       const tasks = planScanTasks(await segmentsToScan(), policy);
       profile.add('ParallelScanTasks', tasks.length);
       profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
       const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
-        pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
+        pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
       yield* runScanTasks(tasks, run, options);
     })();
   }
@@ -290,7 +298,24 @@ export class OlapTableSource implements TableSource {
       if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
       else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
     }
+    if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
+  }
+
+  /** The segment's ordinal in this snapshot (global-row-id.ts). */
+  private segmentOrdinal(segment: SegmentRecord): number {
+    if (this.ordinals === null) this.ordinals = new Map(this.snapshot().map((entry, ordinal) => [entry.segment.key, ordinal]));
+    return this.ordinals.get(segment.key)!;
+  }
+
+  private snapshot(): SnapshotSegment[] {
+    return (this.segmentList ??= snapshotSegments(this.table));
+  }
+
+  /** Phase two of a lazily materialized TopN: the columns of rows this source's scans returned (olap-row-fetcher.ts). */
+  fetchRows(request: FetchRequest): Promise<Vector[]> {
+    if (this.merging) return Promise.reject(new GaleneError('INTERNAL', [`${this.schema.name}: a merge-on-read table has no global row ids`]));
+    return fetchOlapRows(this.schema, this.snapshot(), this.opener, request);
   }
 
   /** Read `columns` of one segment as one batch (the merging models need every row of a tablet at once). */

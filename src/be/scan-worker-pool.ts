@@ -30,6 +30,8 @@ export interface ScanTask {
   readonly rowStart: number;
   readonly rowEnd: number;
   readonly fragment: FragmentSpec;
+  /** The segment's ordinal in the scan's snapshot, when the fragment returns global row ids (global-row-id.ts). */
+  readonly segmentOrdinal?: number;
   /** Ascending ids of rows in [rowStart, rowEnd) that are deleted (delete bitmap, DELETE predicates). */
   readonly excludedRows?: Int32Array;
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */

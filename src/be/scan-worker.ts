@@ -19,6 +19,7 @@ import { PageCache } from '../storage/page-cache';
 import { missingColumnValue } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
+import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
@@ -81,6 +82,7 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
     if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
     else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
   }
+  if (fragment.globalRowId === true) parts.push([globalRowIdVector(task.segmentOrdinal!, ranges, reader.numRows)]);
   return runFragment(fragment, batchesOfParts({ length: rowCount, parts }));
 }
 

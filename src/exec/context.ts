@@ -13,7 +13,7 @@
  * The FE builds both for each statement from one SessionFacts (src/fe/session.ts); code under
  * src/exec/operators and src/exec/expr takes a TaskContext only.
  */
-import type { Batch, RawValue } from '../common/column';
+import type { Batch, RawValue, Vector } from '../common/column';
 import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
@@ -38,6 +38,20 @@ export interface ScanRequest {
    * searched one after another. Absent: an ordinary scan, cut into row ranges.
    */
   readonly indexScan?: { readonly perSegment: boolean };
+  /**
+   * Append one more column after `columns`: each row's global row id (BIGINT), which fetchRows takes back.
+   * Phase one of a lazily materialized TopN (plan/lazy-materialization.ts).
+   */
+  readonly globalRowId?: boolean;
+}
+
+/** Rows to read again by global row id (phase two of a lazily materialized TopN). */
+export interface FetchRequest {
+  /** Stored column names, in this order. */
+  readonly columns: readonly string[];
+  /** Global row ids this source's scan returned in this statement, in the order the rows are wanted. */
+  readonly rowIds: BigInt64Array;
+  readonly profile: QueryProfile;
 }
 
 /** Rows of one table at the version the statement reads, with the table model's merge applied. */
@@ -50,6 +64,13 @@ export interface TableSource {
    * fragment starts: the table may have shrunk or lost its workers since planning, or the scan has a LIMIT).
    */
   scanParallel?(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null;
+  /**
+   * The `columns` of the rows with these global row ids (from a `globalRowId` scan of this same source:
+   * the ids are only meaningful for the version set it reads), one vector per column, rows in request
+   * order. Sources whose rows have a single address implement it (DUPLICATE and merge-on-write UNIQUE
+   * OLAP tables, memory tables); a merge-on-read row has none.
+   */
+  fetchRows?(request: FetchRequest): Promise<Vector[]>;
 }
 
 /** A value bound to a `?` parameter (prepared statements), by index. */

@@ -2,14 +2,15 @@
  * MemoryTable: a TableSource over batches held in memory. Tests use it as a table; the FE uses it for
  * virtual tables (SHOW results, information_schema) so they can be queried with full SQL. It honours the
  * whole ScanRequest: only the requested columns in the requested order (none: batches carry only a
- * length), predicates applied exactly (a stricter form of the pruning contract), and the row limit.
+ * length), predicates applied exactly (a stricter form of the pruning contract), the row limit, and
+ * global row ids (a row's position in the table) that fetchRows reads back.
  */
-import { BATCH_SIZE, getRaw, takeRows, VectorBuilder, type Batch, type RawValue, type Vector } from '../common/column';
+import { BATCH_SIZE, concatVectors, getRaw, takeRows, VectorBuilder, type Batch, type RawValue, type Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
-import type { DataType } from '../common/types';
+import { Types, type DataType } from '../common/types';
 import { findColumn, type ColumnSchema, type TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
-import type { ScanRequest, TableSource } from './context';
+import type { FetchRequest, ScanRequest, TableSource } from './context';
 
 /** A TableSchema for an in-memory or virtual table (DUPLICATE model, no keys, no indexes). */
 export function makeTableSchema(
@@ -118,8 +119,11 @@ export class MemoryTable implements TableSource {
     const outIdx = request.columns.map(columnIndex);
     const predIdx = request.predicates.map((pred) => columnIndex(pred.column));
     let remaining = request.limit ?? Number.POSITIVE_INFINITY;
+    let firstRow = 0;
     for (const batch of this.batches) {
       if (remaining <= 0) return;
+      const batchFirstRow = firstRow;
+      firstRow += batch.length;
       let rowIds: Int32Array | null = null;
       let count = batch.length;
       if (request.predicates.length > 0) {
@@ -144,7 +148,23 @@ export class MemoryTable implements TableSource {
       if (count === 0) continue;
       const ids = rowIds;
       const columns: Vector[] = outIdx.map((colIdx) => (ids === null ? batch.columns[colIdx] : takeRows(batch.columns[colIdx], ids, count)));
+      if (request.globalRowId === true) {
+        const values = new BigInt64Array(count);
+        for (let rowIdx = 0; rowIdx < count; rowIdx++) values[rowIdx] = BigInt(batchFirstRow + (ids === null ? rowIdx : ids[rowIdx]));
+        columns.push({ kind: 'fixed', type: Types.BIGINT, length: count, values, nulls: null });
+      }
       yield { length: count, columns };
     }
+  }
+
+  /** The columns of the rows at these positions (global row ids of this table's scans). */
+  async fetchRows(request: FetchRequest): Promise<Vector[]> {
+    const rows = Int32Array.from(request.rowIds, (rowId) => Number(rowId));
+    return request.columns.map((name) => {
+      const column = findColumn(this.schema, name);
+      if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, this.schema.name]);
+      const colIdx = this.schema.columns.indexOf(column);
+      return takeRows(concatVectors(column.type, this.batches.map((batch) => batch.columns[colIdx])), rows);
+    });
   }
 }

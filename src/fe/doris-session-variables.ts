@@ -19,8 +19,8 @@
  * has moved on (master: batch_size 8160, profile_level 2, enable_sql_cache true, enable_parallel_result_sink
  * true, parallel_exchange_instance_num 256, runtime_filter_max_in_num 40960, runtime_bloom_filter_max_size
  * 67108864, max_allowed_packet 16777216); fixed from master: exec_mem_limit, max_execution_time,
- * net_read_timeout / net_write_timeout, max_scanners_concurrency, experimental_enable_virtual_slot_for_cse (now
- * honoured: session-variables.ts).
+ * net_read_timeout / net_write_timeout, max_scanners_concurrency, experimental_enable_virtual_slot_for_cse and
+ * topn_lazy_materialization_threshold (now honoured: session-variables.ts).
  * Checked for 3.0: enable_parallel_result_sink is off there (Doris's docs: from 3.0.4 one sets it to true for
  * parallel results over Arrow Flight SQL). 2.1-only names (enable_pipeline_x_engine, ...) stay accepted, as
  * 3.0 accepts them.
@@ -182,7 +182,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['force_sort_algorithm', 'string', '', 'Sort algorithm to force (heap, topn, full).'],
   ['full_sort_max_buffered_bytes', 'int', 67108864, 'Bytes a full sort buffers before sorting.'],
   ['wait_full_block_schedule_times', 'int', 1, 'Schedules a scan waits for a full block.'],
-  ['topn_lazy_materialization_threshold', 'int', 1024, 'Largest LIMIT that uses lazy materialization.'],
   ['optimize_index_scan_parallelism', 'bool', false, 'One scan task per segment for index scans.'],
   ['hnsw_ef_search', 'int', 32, 'HNSW search breadth (clamped to at least LIMIT).'],
   ['hnsw_check_relative_distance', 'bool', true, 'HNSW relative-distance check.'],

@@ -123,6 +123,7 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('names', 'string', 'utf8mb4', 'Set by SET NAMES x, with character_set_client, character_set_connection and character_set_results (UTF-8 only: utf8, utf8mb3, utf8mb4, binary; others are error 1115, as in Doris).'),
   v('disable_nereids_rules', 'string', '', 'Optimizer rules (and physical passes) to skip, by name, comma-separated.'),
   v('experimental_enable_virtual_slot_for_cse', 'bool', false, "Compute an expression repeated in one query block (WHERE, select list, ORDER BY, GROUP BY, aggregate arguments, HAVING) once per batch as a virtual column that every use reads (EXPLAIN: virtual columns). Doris's default: off."),
+  v('topn_lazy_materialization_threshold', 'int', 1024, "ORDER BY ... LIMIT n [OFFSET m] with n + m at most this reads the columns the filter and sort keys need first, sorts, then reads the other columns of just the final rows by row id (EXPLAIN: MATERIALIZE). -1 or 0 turns it off. Doris's default: 1024."),
   ...DORIS_ACCEPTED_VARIABLES.map(([name, type, defaultValue, description]) => accepted(name, type, defaultValue, description, GLOBAL_ONLY_ACCEPTED.has(name) ? { globalOnly: true } : {})),
 ];
 

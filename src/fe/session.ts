@@ -438,6 +438,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
     const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
+    const opened = new Map<string, TableSource>();
     // The account's view is built only when a statement reads information_schema (not on every point query).
     const session = this;
     let view: SchemaFacts['view'];
@@ -463,7 +464,15 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
       estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : olapTable(schema).estimatedRowCount()),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
-      openTable: (schema): TableSource => (schema.databaseName === INFORMATION_SCHEMA ? openInformationSchemaTable(schemaFacts, schema) : olapTable(schema)),
+      // One reader per table for the whole statement: every operator reading it sees the same version set
+      // (a lazily materialized TopN reads a table twice, the second time by the first read's row ids).
+      openTable: (schema): TableSource => {
+        if (schema.databaseName === INFORMATION_SCHEMA) return openInformationSchemaTable(schemaFacts, schema);
+        const key = `${schema.databaseName}.${schema.name}`.toLowerCase();
+        let source = opened.get(key);
+        if (source === undefined) opened.set(key, (source = olapTable(schema)));
+        return source;
+      },
       getSystemVariable: (name, scope) => {
         const def = findSessionVariable(name);
         if (!def) throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);

@@ -13,9 +13,10 @@ import { sliceBatch } from '../exec/operators/limit';
 import { executePhysicalPlan } from '../exec/plan/execute-plan';
 import { explainPhysicalPlan } from '../exec/plan/explain-plan';
 import { fuseOperators } from '../exec/plan/fuse-operators';
+import { planLazyMaterialization, TOPN_LAZY_MATERIALIZATION } from '../exec/plan/lazy-materialization';
 import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
 import { planVirtualColumns, VIRTUAL_COLUMNS } from '../exec/plan/virtual-columns';
-import { booleanVariable } from '../exec/plan/planning-variables';
+import { booleanVariable, variableValue } from '../exec/plan/planning-variables';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
@@ -43,10 +44,19 @@ function fragmentPlanning(ctx: PlanningContext, nextId: () => number): FragmentP
 
 /**
  * Session variable `experimental_enable_virtual_slot_for_cse` (Doris's default: off): common subexpressions
- * as virtual columns (exec/plan/virtual-columns.ts). Read through the context, so a cached plan records it.
+ * as virtual columns (exec/plan/virtual-columns.ts).
  */
 function virtualSlotsForCse(ctx: PlanningContext): boolean {
   return booleanVariable(ctx, 'experimental_enable_virtual_slot_for_cse');
+}
+
+/**
+ * Session variable `topn_lazy_materialization_threshold` (Doris's default 1024; -1 or 0: off): the largest
+ * LIMIT + OFFSET a TopN is lazily materialized at (exec/plan/lazy-materialization.ts).
+ */
+function lazyMaterializationThreshold(ctx: PlanningContext): number {
+  const value = Number(variableValue(ctx, 'topn_lazy_materialization_threshold') ?? 0);
+  return Number.isFinite(value) ? value : 0;
 }
 
 interface StatementCounters {
@@ -79,7 +89,8 @@ function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, 
   // Operator fusion and fragment cutting are physical passes, skipped by name like the rules.
   const disabled = disabledRuleNames(ctx, options.disabledRules);
   const fused = disabled.has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
-  const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? fused : planVirtualColumns(fused, { nextId });
+  const lazy = disabled.has(TOPN_LAZY_MATERIALIZATION) ? fused : planLazyMaterialization(fused, { threshold: lazyMaterializationThreshold(ctx), nextId });
+  const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
   const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
 }

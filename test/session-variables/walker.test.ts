@@ -182,6 +182,17 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       assert.deepEqual(await queryRows(conn, sql), off);
     });
   },
+  async topn_lazy_materialization_threshold() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT k, v FROM t ORDER BY k DESC LIMIT 3';
+      const plan = async (): Promise<string> => (await queryRows(conn, `EXPLAIN ${sql}`)).map((row) => row[0]).join('\n');
+      assert.match(await plan(), /MATERIALIZE #\d+\n\s+table: w\.t\n\s+lazy materialization: \[v\]/);
+      const lazy = await queryRows(conn, sql);
+      await conn.query('SET topn_lazy_materialization_threshold = 2');
+      assert.doesNotMatch(await plan(), /MATERIALIZE/);
+      assert.deepEqual(await queryRows(conn, sql), lazy);
+    });
+  },
   async names() {
     await withConnection(async (conn) => {
       await conn.query('SET NAMES utf8');

@@ -9,6 +9,7 @@ export * from './filter';
 export * from './hash-aggregate';
 export * from './hash-join';
 export * from './limit';
+export * from './materialize';
 export * from './nested-loop-join';
 export * from './project';
 export * from './sort';

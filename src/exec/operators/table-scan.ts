@@ -14,10 +14,15 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const source = rt.ctx.openTable(node.table);
   const profile = rt.ctx.profile;
-  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile })) {
+  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile, ...globalRowIdField(node) })) {
     profile.add('RowsRead', batch.length);
     if (batch.length > 0) yield batch;
   }
+}
+
+/** `{ globalRowId: true }` for a scan that returns global row ids (a lazily materialized TopN's phase one). */
+export function globalRowIdField(node: TableScanNode): { globalRowId?: true } {
+  return node.globalRowId === true ? { globalRowId: true } : {};
 }
 
 /**
@@ -54,5 +59,6 @@ export function explainTableScan(node: TableScanNode): string[] {
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
+  if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
   return lines;
 }

@@ -20,6 +20,8 @@ export interface FragmentSpec {
   /** Stored columns the scan returns, in batch column order (schema entries: type, uniqueId). */
   readonly columns: readonly ColumnSchema[];
   readonly predicates: readonly ScanPredicate[];
+  /** Append the global row id column after `columns` (a lazily materialized TopN's phase one, ScanRequest.globalRowId). */
+  readonly globalRowId?: boolean;
   /** Computed in order and appended to every batch before the filter (ScanFragmentNode.virtualColumns). */
   readonly virtualColumns?: readonly BoundExpr[];
   /** Rows where this is not TRUE are dropped. */

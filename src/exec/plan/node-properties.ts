@@ -41,6 +41,7 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'Project':
     case 'Limit':
     case 'NestedLoopJoin':
+    case 'Materialize':
       return KEEPS_ORDER;
     case 'ScanFragment': {
       // Task results are merged in row order, so filtered rows keep the scan's order.

@@ -11,6 +11,7 @@ import { explainFilter, openFilter } from '../operators/filter';
 import { explainHashAggregate, openHashAggregate } from '../operators/hash-aggregate';
 import { explainHashJoin, openHashJoin } from '../operators/hash-join';
 import { explainLimit, openLimit } from '../operators/limit';
+import { explainMaterialize, openMaterialize } from '../operators/materialize';
 import { explainNestedLoopJoin, openNestedLoopJoin } from '../operators/nested-loop-join';
 import { explainProject, openProject } from '../operators/project';
 import { explainScanFragment, openScanFragment, openScanFragmentPartials } from '../operators/scan-fragment';
@@ -52,6 +53,7 @@ export const OPERATORS: { readonly [K in OperatorKind]: OperatorDef<NodeOf<K>> }
   HashJoin: { label: 'HASH JOIN', explain: explainHashJoin, open: openHashJoin },
   NestedLoopJoin: { label: 'NESTED LOOP JOIN', explain: explainNestedLoopJoin, open: openNestedLoopJoin },
   UnionAll: { label: 'UNION ALL', explain: explainUnionAll, open: openUnionAll },
+  Materialize: { label: 'MATERIALIZE', explain: explainMaterialize, open: openMaterialize },
 };
 
 export function operatorDef(node: PhysicalNode): OperatorDef<PhysicalNode> {

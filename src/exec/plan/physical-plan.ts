@@ -35,7 +35,8 @@ export type OperatorKind =
   | 'Limit'
   | 'HashJoin'
   | 'NestedLoopJoin'
-  | 'UnionAll';
+  | 'UnionAll'
+  | 'Materialize';
 
 export type PhysicalNode =
   | TableScanNode
@@ -49,7 +50,8 @@ export type PhysicalNode =
   | LimitNode
   | HashJoinNode
   | NestedLoopJoinNode
-  | UnionAllNode;
+  | UnionAllNode
+  | MaterializeNode;
 
 /** One column an operator produces: its display name and type, plus its origin for result metadata. */
 export interface OutputColumn {
@@ -97,6 +99,11 @@ export interface TableScanNode extends PlanNodeBase {
   readonly columns: readonly string[];
   readonly predicates: readonly ScanPredicate[];
   readonly limit: number | null;
+  /**
+   * Phase one of a lazily materialized TopN (plan/lazy-materialization.ts): the output ends with one more
+   * column, the global row id of each row (BIGINT, see TableSource.fetchRows). Absent: no row id.
+   */
+  readonly globalRowId?: boolean;
 }
 
 /** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */
@@ -213,6 +220,21 @@ export interface NestedLoopJoinNode extends PlanNodeBase {
 /** UnionAll (operators/union-all.ts): the inputs' rows one input after another. */
 export interface UnionAllNode extends PlanNodeBase {
   readonly kind: 'UnionAll';
+}
+
+/**
+ * Materialize (operators/materialize.ts): phase two of a lazily materialized TopN
+ * (plan/lazy-materialization.ts). Reads the stored `columns` of its input's rows by the global row id in
+ * input column `rowIdColumn` (TableSource.fetchRows: only the pages that hold them) and emits the input
+ * columns followed by the fetched ones, in input order.
+ */
+export interface MaterializeNode extends PlanNodeBase {
+  readonly kind: 'Materialize';
+  readonly table: TableSchema;
+  readonly alias: string;
+  readonly rowIdColumn: number;
+  /** Stored column names fetched, in output order (after the input's columns). */
+  readonly columns: readonly string[];
 }
 
 /**

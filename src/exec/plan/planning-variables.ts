@@ -5,15 +5,19 @@
 import { GaleneError } from '../../common/errors';
 import type { PlanningContext } from '../context';
 
-/** A boolean session variable's value (1/0, true/false, on/off); false when no such variable is declared. */
-export function booleanVariable(ctx: PlanningContext, name: string): boolean {
-  let value: unknown;
+/** A session variable's value; undefined when no such variable is declared. */
+export function variableValue(ctx: PlanningContext, name: string): unknown {
   try {
-    value = ctx.getSystemVariable(name, null).value;
+    return ctx.getSystemVariable(name, null).value;
   } catch (err) {
-    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return false;
+    if (err instanceof GaleneError && err.code === 'UNKNOWN_SYSTEM_VARIABLE') return undefined;
     throw err;
   }
+}
+
+/** A boolean session variable's value (1/0, true/false, on/off); false when no such variable is declared. */
+export function booleanVariable(ctx: PlanningContext, name: string): boolean {
+  const value = variableValue(ctx, name);
   if (typeof value === 'string') return ['1', 'true', 'on'].includes(value.toLowerCase());
   return value !== null && value !== undefined && Number(value) !== 0;
 }
