@@ -17,6 +17,9 @@ import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
 import { MergeOnWriteEngine } from './delete-bitmap-calculator';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
+import type { Batch } from '../common/column';
+import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
+import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { ScanWorkerPool } from './scan-worker-pool';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
@@ -28,6 +31,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly pageCache: PageCache;
   readonly catalog: Catalog;
   private readonly readers = new Map<string, Promise<SegmentReader>>();
+  /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
+  private readonly annIndexes: AnnIndexCache;
   /** Worker threads for large scans; created on first use (null: not created yet or not available). */
   private pool: ScanWorkerPool | null = null;
   private readonly scanThreads: number;
@@ -44,6 +49,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.fileCache = fileCache;
     this.pageCache = pageCache;
     this.scanThreads = scanThreads;
+    const local = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? store : null;
+    this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
@@ -105,6 +112,13 @@ export class Backend implements SegmentOpener, LoadTarget {
     return reader;
   }
 
+  async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink): Promise<Batch[]> {
+    const reader = await this.openSegment(segment, profile);
+    const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === fragment.ann.indexName);
+    const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
+    return searchAnnSegment(reader, index, fragment, excludedRows, profile);
+  }
+
   openTable(table: TableState): OlapTableSource {
     return new OlapTableSource(table, this);
   }
@@ -113,6 +127,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   async deleteObjects(keys: readonly string[]): Promise<void> {
     for (const key of keys) {
       this.readers.delete(key);
+      this.annIndexes.invalidate(key);
       await this.fileCache.invalidate(key);
       this.pageCache.invalidateFile(key);
       this.pool?.invalidate(key);

@@ -31,6 +31,8 @@ export interface ScanTask {
   readonly fragment: FragmentSpec;
   /** Ascending ids of rows in [rowStart, rowEnd) that are deleted (delete bitmap, DELETE predicates). */
   readonly excludedRows?: Int32Array;
+  /** An ANN task (fragment.ann): the segment's index file, absent when the segment has none (searched exactly). */
+  readonly annIndex?: { readonly key: string; readonly size: number };
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */
   readonly debugFault?: 'exit';
 }

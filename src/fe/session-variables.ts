@@ -123,6 +123,9 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('names', 'string', 'utf8mb4', 'Set by SET NAMES x, with character_set_client, character_set_connection and character_set_results (UTF-8 only: utf8, utf8mb3, utf8mb4, binary; others are error 1115, as in Doris).'),
   v('disable_nereids_rules', 'string', '', 'Optimizer rules (and physical passes) to skip, by name, comma-separated.'),
   v('experimental_enable_virtual_slot_for_cse', 'bool', false, "Compute an expression repeated in one query block (WHERE, select list, ORDER BY, GROUP BY, aggregate arguments, HAVING) once per batch as a virtual column that every use reads (EXPLAIN: virtual columns). Doris's default: off."),
+  v('hnsw_ef_search', 'int', 32, 'Candidates an HNSW (ANN index) search keeps: larger is better recall and slower. Each segment searches with max(hnsw_ef_search, LIMIT + OFFSET), so a query never returns fewer rows than LIMIT because of it.', {
+    validate: between(1, 100000),
+  }),
   ...DORIS_ACCEPTED_VARIABLES.map(([name, type, defaultValue, description]) => accepted(name, type, defaultValue, description, GLOBAL_ONLY_ACCEPTED.has(name) ? { globalOnly: true } : {})),
 ];
 
