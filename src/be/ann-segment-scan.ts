@@ -104,6 +104,22 @@ function packVectors(vec: Vector, count: number, dim: number, column: string): F
   return values.subarray(offsets[0], offsets[count]);
 }
 
+/** Whether a distance satisfies the radius (every distance, without one). */
+function radiusTest(radius: AnnSegmentSpec['radius']): (distance: number) => boolean {
+  if (radius === null) return () => true;
+  const value = radius.value;
+  switch (radius.op) {
+    case '<':
+      return (distance) => distance < value;
+    case '<=':
+      return (distance) => distance <= value;
+    case '>':
+      return (distance) => distance > value;
+    case '>=':
+      return (distance) => distance >= value;
+  }
+}
+
 /** The rows' output batches (in row order), the distance column last when asked. */
 function outputBatches(parts: Vector[][], length: number, distances: Float32Array | null): Batch[] {
   const columns = parts.map((pieces) => pieces);
@@ -155,7 +171,7 @@ export async function searchAnnSegment(reader: SegmentReader, index: AnnIndexRea
 
   // Row order: the ordinals ascending, each with its distance.
   const order = Array.from({ length: count }, (_v, idx) => idx).sort((a, b) => result.rows[a] - result.rows[b]);
-  const rows = new Int32Array(count);
+  let rows = new Int32Array(count);
   for (let idx = 0; idx < count; idx++) rows[idx] = result.rows[order[idx]];
   let distances: Float32Array | null = null;
   if (spec.distance) {
@@ -163,13 +179,24 @@ export async function searchAnnSegment(reader: SegmentReader, index: AnnIndexRea
     if (result.distances !== null) {
       for (let idx = 0; idx < count; idx++) distances[idx] = result.distances[order[idx]];
     } else {
-      // A far range: the index gave the rows only; the distance comes from the vectors (Doris's Sql3).
+      // A far range: the index gave the rows only; the distance comes from the vectors (Doris's Sql3),
+      // which also drops a near row the graph search missed: every row returned satisfies the range.
       const packed = await vectors.read(rows);
       const l2 = spec.params.metric === 'l2_distance';
-      for (let idx = 0; idx < count; idx++) distances[idx] = l2 ? Math.sqrt(l2Squared(packed, idx * dim, spec.query, 0, dim)) : dotProduct(packed, idx * dim, spec.query, 0, dim);
+      const keep = radiusTest(spec.radius);
+      let kept = 0;
+      for (let idx = 0; idx < count; idx++) {
+        const distance = Math.fround(l2 ? Math.sqrt(l2Squared(packed, idx * dim, spec.query, 0, dim)) : dotProduct(packed, idx * dim, spec.query, 0, dim));
+        if (!keep(distance)) continue;
+        rows[kept] = rows[idx];
+        distances[kept++] = distance;
+      }
+      rows = rows.subarray(0, kept);
+      distances = distances.subarray(0, kept);
+      if (kept === 0) return [];
     }
   }
   const rowRanges = RowRanges.fromRowIds(rows);
-  const parts = await readColumns(reader, fragment.columns, rowRanges, count, profile);
-  return outputBatches(parts, count, distances);
+  const parts = await readColumns(reader, fragment.columns, rowRanges, rows.length, profile);
+  return outputBatches(parts, rows.length, distances);
 }
