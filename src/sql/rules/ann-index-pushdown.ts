@@ -57,6 +57,12 @@ function efSearch(ctx: PlanningContext): number {
   }
 }
 
+/** A PROPERTIES value by its key, matched case-insensitively (as Doris lower-cases property names). */
+function propertyValue(properties: Readonly<Record<string, string>>, name: string): string | undefined {
+  for (const [key, value] of Object.entries(properties)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
 const stripCasts = (expr: BoundExpr): BoundExpr => (expr.kind === 'cast' ? stripCasts(expr.operand) : expr);
 
 /** An approximate-distance call `fn(column, Q)` answerable by an ANN index of `scan`, with the index it uses. */
@@ -81,7 +87,7 @@ function asTarget(expr: BoundExpr, scan: LogicalScan): Target | null {
       candidate.indexType.toUpperCase() === 'ANN' &&
       candidate.columns.length === 1 &&
       candidate.columns[0].toLowerCase() === columnName &&
-      (candidate.properties.metric_type ?? candidate.properties.METRIC_TYPE ?? '').toLowerCase() === metric,
+      propertyValue(candidate.properties, 'metric_type')?.toLowerCase() === metric,
   );
   if (index === undefined) return null;
   return { call, key: exprKey(call), indexName: index.name, metric, columnIdx: column.index };
