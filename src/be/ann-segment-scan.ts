@@ -33,11 +33,13 @@ export class AnnIndexCache {
 
   /**
    * @param localPath the file of a key on a local store (viewed in place), or null: bytes are fetched
-   *   through the FileCache into a private temporary file
+   *   through the FileCache into a private temporary file (usearch views files only)
    */
   constructor(
     private readonly opener: FileOpener,
     private readonly localPath: ((key: string) => string) | null,
+    /** Where private copies go (default: the OS temporary directory). */
+    private readonly tempDir?: string,
     private readonly capacity = 256,
   ) {}
 
@@ -48,11 +50,16 @@ export class AnnIndexCache {
       this.entries.set(key, entry);
       return entry;
     }
-    entry = AnnIndexReader.open(this.opener, key, profile, { localPath: this.localPath?.(key) ?? null, knownSize: size });
+    entry = AnnIndexReader.open(this.opener, key, profile, { localPath: this.localPath?.(key) ?? null, knownSize: size, tempDir: this.tempDir });
     entry.catch(() => this.entries.delete(key));
     this.entries.set(key, entry);
     if (this.entries.size > this.capacity) this.invalidate(this.entries.keys().next().value as string);
     return entry;
+  }
+
+  /** Close every reader (removing the temporary copies of remote files). */
+  close(): void {
+    for (const key of [...this.entries.keys()]) this.invalidate(key);
   }
 
   /** Forget (and close) the reader of a deleted or evicted index file. */

@@ -2,9 +2,11 @@
  * The BE role: storage engine access for reads and writes — object store, file cache, decoded-page cache,
  * open segment readers — shared by every query and load in this process.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../common/config';
 import type { ProfileSink } from '../common/profile';
+import { PRIVATE_DIR_MODE } from '../common/private-files';
 import { ServerLog } from '../common/server-log';
 import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-cache';
 import type { FileCache } from '../io/file-cache';
@@ -33,6 +35,12 @@ export class Backend implements SegmentOpener, LoadTarget {
   private readonly readers = new Map<string, Promise<SegmentReader>>();
   /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
   private readonly annIndexes: AnnIndexCache;
+  /**
+   * Private copies of ANN index files read from a non-local store (usearch views files only), by this
+   * process and its scan workers: emptied when the BE opens and closes, so a crash leaves nothing behind
+   * for long.
+   */
+  private readonly annTempDir: string;
   /** Worker threads for large scans; created on first use (null: not created yet or not available). */
   private pool: ScanWorkerPool | null = null;
   private readonly scanThreads: number;
@@ -41,7 +49,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
   readonly serverLog: ServerLog;
 
-  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog) {
+  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string) {
     this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
@@ -50,7 +58,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.pageCache = pageCache;
     this.scanThreads = scanThreads;
     const local = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? store : null;
-    this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null);
+    this.annTempDir = annTempDir;
+    this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null, annTempDir);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
@@ -69,7 +78,7 @@ export class Backend implements SegmentOpener, LoadTarget {
       this.pageCache.capacityBytes -= share;
       const pageCacheBytes = Math.floor(share / this.scanThreads);
       const inPlace = this.store instanceof LocalObjectStore && this.fileCache.kind === 'in-place';
-      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes });
+      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes, annTempDir: this.annTempDir });
     }
     return this.pool;
   }
@@ -81,6 +90,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     await pool?.close();
     // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
     this.readers.clear();
+    this.annIndexes.close();
+    fs.rmSync(this.annTempDir, { recursive: true, force: true });
     await this.fileCache.close();
     this.store.close?.();
     this.serverLog.log('INFO', 'main', 'BE closed');
@@ -94,7 +105,10 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
-    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    const annTempDir = path.join(config.getString('data_dir'), 'ann_index_tmp');
+    fs.rmSync(annTempDir, { recursive: true, force: true });
+    fs.mkdirSync(annTempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    return new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog, annTempDir);
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {

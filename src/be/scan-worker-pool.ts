@@ -52,6 +52,8 @@ export interface ScanWorkerOptions {
   readonly objectRoot?: string;
   /** Without objectRoot: every worker read goes to this FileCache through a FileReadService. */
   readonly fileCache?: FileCache;
+  /** Without objectRoot: where workers keep private copies of ANN index files (the BE empties it). */
+  readonly annTempDir?: string;
 }
 
 /** Options a worker starts with (workerData): objectRoot for in-place reads, else readPort. */
@@ -59,6 +61,7 @@ export interface ScanWorkerData {
   readonly objectRoot: string | null;
   readonly readPort: MessagePort | null;
   readonly pageCacheBytes: number;
+  readonly annTempDir?: string;
 }
 
 interface PendingTask {
@@ -108,7 +111,7 @@ export class ScanWorkerPool {
       worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: objectRoot!, readPort: null, pageCacheBytes } satisfies ScanWorkerData });
     } else {
       const channel = new MessageChannel();
-      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes } satisfies ScanWorkerData, transferList: [channel.port2] });
+      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes, annTempDir: this.options.annTempDir } satisfies ScanWorkerData, transferList: [channel.port2] });
       // A read is counted into the task the worker runs when the read arrives.
       stopReads = this.reads.serve(channel.port1, () => entry.current?.profile ?? NO_PROFILE);
     }

@@ -30,7 +30,7 @@ const data = workerData as ScanWorkerData;
 const localStore = data.objectRoot !== null ? new LocalObjectStore(data.objectRoot) : null;
 const fileCache: FileOpener = localStore !== null ? new InPlaceFileCache(localStore) : new FileReadClient(data.readPort!);
 /** ANN index files, viewed in place on a local store (usearch memory-maps them: every worker shares the pages). */
-const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null);
+const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null, data.annTempDir);
 const pageCache = new PageCache(data.pageCacheBytes);
 const readers = new Map<string, Promise<SegmentReader>>();
 
