@@ -59,13 +59,9 @@ test('ANN scan over a non-local store: index files through the FileCache, per-se
     assert.equal(indexes.length, 1);
     segments.push({ key, numRows: SEGMENT_ROWS, size: parts.reduce((sum, part) => sum + part.length, 0), indexes });
   }
-  const table: TableState = {
-    schema,
-    dbId: 1,
-    tablets: [{ id: 9, tableId: schema.id, bucket: 0 }],
-    rowsets: [{ id: 1, tabletId: 9, tableId: schema.id, txnId: 1, version: 2, segments, numRows: SEGMENTS * SEGMENT_ROWS, dataSize: 0, createTime: 0 }],
-    visibleVersion: 2,
-  };
+  // One rowset (load) per segment.
+  const rowsets = segments.map((segment, loadIdx) => ({ id: loadIdx + 1, tabletId: 9, tableId: schema.id, txnId: loadIdx + 1, version: loadIdx + 2, segments: [segment], numRows: SEGMENT_ROWS, dataSize: 0, createTime: 0 }));
+  const table: TableState = { schema, dbId: 1, tablets: [{ id: 9, tableId: schema.id, bucket: 0 }], rowsets, visibleVersion: rowsets.length + 1 };
   const query = data.queries.slice(0, DIM);
   const truth = new Set(Array.from(exactTopK('l2_distance', data.base, DIM, SEGMENTS * SEGMENT_ROWS, query, K).positions));
   const request: AnnScanRequest = { indexName: 'idx', query, k: K, radius: null, ef: 64, filterColumns: [], filter: null, distance: true };
