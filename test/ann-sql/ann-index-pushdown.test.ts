@@ -110,3 +110,15 @@ test('declines: a conjunct over the distance, merge-on-read tables, extra sort k
   assert.deepEqual(withVector.columns, ['id', 'embedding']);
   assert.match(plan(`SELECT id, embedding FROM t ORDER BY ${L2} LIMIT 3`).text, /index-only: false/);
 });
+
+test('an aggregate over a range search reads only what it aggregates: COUNT(*) reads no column', () => {
+  const { root, text } = plan(`SELECT count(*) FROM t WHERE ${L2} < 2`);
+  const scan = scanOf(root);
+  assert.deepEqual(scan.columns, []);
+  assert.equal(scan.ann?.range?.op, '<');
+  assert.match(text, /index-only: true/);
+  const grouped = plan(`SELECT tag, max(${L2}) FROM t WHERE ${L2} <= 2 GROUP BY tag`);
+  assert.deepEqual(scanOf(grouped.root).columns, ['tag']);
+  assert.equal(scanOf(grouped.root).ann?.distance, true);
+  assert.match(grouped.text, /max\(__ann_distance\)/);
+});

@@ -228,6 +228,13 @@ test("the seed's Sql1-Sql11: results against exact search, embedding read only w
     }
     if (indexScan) assert.ok(counter(profile, 'AnnSegmentsSearchedByIndex') >= 1, `${name} searched the index`);
   }
+  // An aggregate over a range search: COUNT(*) reads no column at all.
+  const { rows: counted, profile: countProfile } = await run(`SELECT count(*), max(${dist}) FROM docs WHERE ${dist} <= ${r}`);
+  const [[exactCount, exactMax]] = await exact(`SELECT count(*), max(${dist}) FROM docs WHERE ${dist} <= ${r}`);
+  assert.ok(Math.abs(Number(counted[0][0]) - Number(exactCount)) <= 15, `count ${counted[0][0]} vs ${exactCount}`);
+  assert.ok(Number(counted[0][1]) <= Number(exactMax) + 1e-6);
+  assert.equal(counter(countProfile, 'Column.embedding.RowsRead'), 0);
+  assert.equal(counter(countProfile, 'AnnSegmentsSearchedByIndex'), 1);
   assert.match(await explain(cases[2].sql), /ann range: l2_distance_approximate > .* \(rows from the index complement, no distances\)\n\s+index-only: false, distance column: computed from the vectors/);
   assert.match(await explain(cases[3].sql), /index-only: true\n/);
   assert.doesNotMatch(await explain(cases[8].sql), /ann index/, 'Sql9: a conjunct over the distance keeps the exact evaluation');

@@ -10,6 +10,8 @@
  *   - Every other WHERE conjunct becomes the allowed-row filter, evaluated on each segment's rows before
  *     the search (the filter node disappears): the search then never returns rows the filter drops, so
  *     LIMIT rows come back whenever that many match.
+ *   - An aggregate directly over the search (`SELECT count(*) ... WHERE dist < r`) is its consumer like a
+ *     select list: it reads the distance column and only the columns it aggregates.
  *   - Index-only: every use of the distance above the scan reads the scan's distance column (the index's
  *     distance; computed from the vectors only for a far range, `>`, whose rows the index returns without
  *     distances), and the vector column is dropped from the scan when nothing else reads it.
@@ -28,7 +30,7 @@ import { fragmentSafeExpr } from '../../exec/parallel/run-fragment';
 import { anyExpr, collectColumns, combineConjuncts, exprKey, remapColumns, splitConjuncts, transformExpr } from '../../exec/plan/bound-expr-utils';
 import type { AnnRangeOp, AnnScanSpec } from '../../exec/plan/physical-plan';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
-import type { LogicalPlan, LogicalProject, LogicalScan, LogicalTopN } from '../logical-plan';
+import type { LogicalAggregate, LogicalPlan, LogicalProject, LogicalScan, LogicalTopN } from '../logical-plan';
 import { planInputs, withInputs } from '../logical-plan';
 import type { OptimizerRule } from './optimizer-rule';
 
@@ -108,10 +110,13 @@ function asRange(conjunct: BoundExpr, target: Target): { op: AnnRangeOp; value: 
 
 const usesTarget = (expr: BoundExpr, target: Target): boolean => anyExpr(expr, (node) => node.kind === 'call' && exprKey(node) === target.key);
 
-/** The block's pieces: TopN (optional) over Project over Filter (optional) over the scan. */
+/**
+ * The block's pieces: TopN (optional) over its consumer — the Project computing the select list, or an
+ * aggregate (`SELECT count(*) ... WHERE dist < r`) — over Filter (optional) over the scan.
+ */
 interface Block {
   readonly topn: LogicalTopN | null;
-  readonly project: LogicalProject | null;
+  readonly project: LogicalProject | LogicalAggregate | null;
   readonly filter: BoundExpr | null;
   readonly scan: LogicalScan;
 }
@@ -130,7 +135,7 @@ function pushDown(block: Block, ctx: PlanningContext): LogicalPlan | null {
   // The target: the ORDER BY key, else the first range conjunct's distance.
   let target: Target | null = null;
   let limit: number | null = null;
-  if (topn !== null && project !== null && topn.keys.length === 1) {
+  if (topn !== null && project !== null && project.kind === 'project' && topn.keys.length === 1) {
     const key = topn.keys[0];
     const ref = key.expr.kind === 'column' ? project.exprs[key.expr.index] : undefined;
     const candidate = ref === undefined ? null : asTarget(ref, scan);
@@ -171,7 +176,7 @@ function pushDown(block: Block, ctx: PlanningContext): LogicalPlan | null {
   const width = scan.columns.length;
   const distanceRef: BoundExpr = { kind: 'column', index: width, type: Types.FLOAT, name: ANN_DISTANCE_COLUMN };
   const replace = (expr: BoundExpr): BoundExpr => transformExpr(expr, (node) => (node.kind === 'call' && exprKey(node) === target!.key ? distanceRef : node));
-  const consumerExprs = project === null ? null : project.exprs.map(replace);
+  const consumerExprs = project === null ? null : consumerOf(project).map(replace);
   // Without a project the consumer reads every scan column.
   const used = consumerExprs === null ? new Set(Array.from({ length: width }, (_v, idx) => idx)) : new Set(consumerExprs.flatMap((expr) => [...collectColumns(expr)]));
   const distance = consumerExprs === null ? false : used.has(width);
@@ -198,8 +203,25 @@ function pushDown(block: Block, ctx: PlanningContext): LogicalPlan | null {
     ann,
   };
   if (project === null || consumerExprs === null) return annScan;
-  const newProject: LogicalProject = { ...project, input: annScan, exprs: consumerExprs.map((expr) => remapColumns(expr, (index) => newPos.get(index)!)) };
-  return topn === null ? newProject : { ...topn, input: newProject };
+  const newConsumer = withConsumer(project, consumerExprs.map((expr) => remapColumns(expr, (index) => newPos.get(index)!)), annScan);
+  return topn === null ? newConsumer : { ...topn, input: newConsumer };
+}
+
+/** The expressions a consumer evaluates over its input. */
+function consumerOf(node: LogicalProject | LogicalAggregate): BoundExpr[] {
+  return node.kind === 'project' ? [...node.exprs] : [...node.groupKeys, ...node.aggregates.flatMap((agg) => agg.args)];
+}
+
+/** The consumer over a new input with its expressions (in consumerOf order) replaced. */
+function withConsumer(node: LogicalProject | LogicalAggregate, exprs: readonly BoundExpr[], input: LogicalPlan): LogicalPlan {
+  if (node.kind === 'project') return { ...node, input, exprs };
+  let pos = node.groupKeys.length;
+  const aggregates = node.aggregates.map((agg) => {
+    const args = exprs.slice(pos, pos + agg.args.length);
+    pos += agg.args.length;
+    return { ...agg, args };
+  });
+  return { ...node, input, groupKeys: exprs.slice(0, node.groupKeys.length), aggregates };
 }
 
 /** The block rooted at `node` (TopN / Project / Filter over a scan), or null. */
@@ -210,8 +232,8 @@ function blockAt(node: LogicalPlan): Block | null {
     topn = current;
     current = current.input;
   }
-  let project: LogicalProject | null = null;
-  if (current.kind === 'project') {
+  let project: LogicalProject | LogicalAggregate | null = null;
+  if (current.kind === 'project' || (topn === null && current.kind === 'aggregate')) {
     project = current;
     current = current.input;
   }
