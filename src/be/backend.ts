@@ -2,9 +2,11 @@
  * The BE role: storage engine access for reads and writes — object store, file cache, decoded-page cache,
  * open segment readers — shared by every query and load in this process.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../common/config';
 import type { ProfileSink } from '../common/profile';
+import { PRIVATE_DIR_MODE } from '../common/private-files';
 import { ServerLog } from '../common/server-log';
 import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-cache';
 import type { FileCache } from '../io/file-cache';
@@ -18,6 +20,9 @@ import type { LoadTarget } from '../load/load-transaction';
 import type { TableWriteOptions } from '../load/table-writer';
 import { MergeOnWriteEngine } from './delete-bitmap-calculator';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
+import type { Batch } from '../common/column';
+import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
+import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { ScanWorkerPool } from './scan-worker-pool';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
@@ -29,6 +34,14 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly pageCache: PageCache;
   readonly catalog: Catalog;
   private readonly readers = new Map<string, Promise<SegmentReader>>();
+  /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
+  private readonly annIndexes: AnnIndexCache;
+  /**
+   * Private copies of ANN index files read from a non-local store (usearch views files only), by this
+   * process and its scan workers: emptied when the BE opens and closes, so a crash leaves nothing behind
+   * for long.
+   */
+  private readonly annTempDir: string;
   /** Worker threads for large scans; created on first use (null: not created yet or not available). */
   private pool: ScanWorkerPool | null = null;
   private readonly scanThreads: number;
@@ -41,7 +54,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
   writeOptions: TableWriteOptions = {};
 
-  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog) {
+  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string) {
     this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
@@ -49,6 +62,9 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.fileCache = fileCache;
     this.pageCache = pageCache;
     this.scanThreads = scanThreads;
+    const local = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? store : null;
+    this.annTempDir = annTempDir;
+    this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null, annTempDir);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
@@ -67,7 +83,7 @@ export class Backend implements SegmentOpener, LoadTarget {
       this.pageCache.capacityBytes -= share;
       const pageCacheBytes = Math.floor(share / this.scanThreads);
       const inPlace = this.store instanceof LocalObjectStore && this.fileCache.kind === 'in-place';
-      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes });
+      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes, annTempDir: this.annTempDir });
     }
     return this.pool;
   }
@@ -79,6 +95,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     await pool?.close();
     // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
     this.readers.clear();
+    this.annIndexes.close();
+    fs.rmSync(this.annTempDir, { recursive: true, force: true });
     await this.fileCache.close();
     this.store.close?.();
     this.serverLog.log('INFO', 'main', 'BE closed');
@@ -92,7 +110,10 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
-    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog);
+    const annTempDir = path.join(config.getString('data_dir'), 'ann_index_tmp');
+    fs.rmSync(annTempDir, { recursive: true, force: true });
+    fs.mkdirSync(annTempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog, annTempDir);
     backend.writeOptions = { annMinSegmentRows: config.getInt('ann_index_build_min_segment_rows') };
     config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
     backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');
@@ -115,6 +136,13 @@ export class Backend implements SegmentOpener, LoadTarget {
     return reader;
   }
 
+  async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink): Promise<Batch[]> {
+    const reader = await this.openSegment(segment, profile);
+    const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === fragment.ann.indexName);
+    const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
+    return searchAnnSegment(reader, index, fragment, excludedRows, profile);
+  }
+
   openTable(table: TableState): OlapTableSource {
     return new OlapTableSource(table, this);
   }
@@ -123,6 +151,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   async deleteObjects(keys: readonly string[]): Promise<void> {
     for (const key of keys) {
       this.readers.delete(key);
+      this.annIndexes.invalidate(key);
       await this.fileCache.invalidate(key);
       this.pageCache.invalidateFile(key);
       this.pool?.invalidate(key);

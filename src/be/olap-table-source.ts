@@ -20,8 +20,9 @@ import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
-import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
-import type { ScanTaskRunner } from './scan-worker-pool';
+import type { AnnScanRequest, AnnSegmentSpec, FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
+import { parseAnnProperties } from '../storage/ann/ann-params';
+import type { ScanTask, ScanTaskRunner } from './scan-worker-pool';
 import { planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
 import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
 import { fetchOlapRows } from './olap-row-fetcher';
@@ -38,6 +39,8 @@ export interface SegmentOpener {
   readonly scanDynamicParallelism?: boolean;
   /** Tables with fewer rows scan in-thread: the worker round trip would cost more than it saves. */
   readonly parallelScanMinRows?: number;
+  /** One segment's ANN search in-thread (ann-segment-scan.ts), with the opener's cached index readers. */
+  searchAnnSegment?(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink): Promise<Batch[]>;
 }
 
 const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
@@ -222,6 +225,66 @@ export class OlapTableSource implements TableSource {
       }
     }
     return segments;
+  }
+
+  /**
+   * An ANN search over every segment (TableScanNode.ann): one scan-worker task per segment when the table
+   * scans in parallel, else the same search in-thread; each segment's found rows in row order, segments
+   * in tablet and version order. Each task carries the segment's deleted rows and its index file.
+   */
+  async *scanAnn(request: ScanRequest, ann: AnnScanRequest): AsyncIterable<Batch> {
+    const index = this.schema.indexes.find((candidate) => candidate.indexType.toUpperCase() === 'ANN' && candidate.name === ann.indexName);
+    const vectorColumn = index === undefined ? undefined : findColumn(this.schema, index.columns[0]);
+    if (index === undefined || vectorColumn === undefined) throw new GaleneError('INTERNAL', [`ann index ${ann.indexName} of ${this.schema.name} not found`]);
+    const column = (name: string): ColumnSchema => findColumn(this.schema, name)!;
+    const segmentSpec: AnnSegmentSpec = {
+      indexName: index.name,
+      params: parseAnnProperties(index.properties),
+      vectorColumn,
+      query: ann.query,
+      k: ann.k,
+      radius: ann.radius,
+      ef: ann.ef,
+      filterColumns: ann.filterColumns.map(column),
+      filter: ann.filter,
+      distance: ann.distance,
+    };
+    const fragment = { columns: request.columns.map(column), predicates: request.predicates, filter: null, aggregate: null, ann: segmentSpec };
+    const profile = request.profile;
+    const pool = this.scanDegree() > 0 ? (this.opener.scanPool?.() ?? null) : null;
+    const segments: { rowset: RowsetRecord; segmentIdx: number }[] = [];
+    for (const tablet of this.table.tablets) for (const rowset of this.table.rowsets) if (rowset.tabletId === tablet.id) for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ rowset, segmentIdx });
+    if (pool === null) {
+      const search = this.opener.searchAnnSegment;
+      if (search === undefined) throw new GaleneError('INTERNAL', ['this backend cannot run ANN searches in-thread']);
+      for (const { rowset, segmentIdx } of segments) {
+        const segment = rowset.segments[segmentIdx];
+        const excluded = await this.excludedRows(rowset, segmentIdx, profile);
+        if (excluded.length === segment.numRows) continue;
+        yield* await search.call(this.opener, segment, fragment, excluded, profile);
+      }
+      return;
+    }
+    const tasks: ScanTask[] = [];
+    for (const { rowset, segmentIdx } of segments) {
+      const segment = rowset.segments[segmentIdx];
+      const excluded = await this.excludedRows(rowset, segmentIdx, profile);
+      if (excluded.length === segment.numRows) continue;
+      const annIndex = segment.indexes?.find((record) => record.kind === 'ann' && record.name === index.name);
+      const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart: 0, rowEnd: segment.numRows, fragment, ...(annIndex ? { annIndex: { key: annIndex.key, size: annIndex.size } } : {}) };
+      tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: excluded });
+    }
+    profile.add('ParallelScanTasks', tasks.length);
+    // Every segment's search at once (the pool queues them): an ANN task returns at most k rows.
+    const running = tasks.map((task) => {
+      const promise = pool.run(task, profile);
+      promise.catch(() => undefined); // awaited below in order
+      return promise;
+    });
+    for (const promise of running) {
+      const result = await promise;
+      if (result.kind === 'batches') yield* result.batches;
+    }
   }
 
   /**

@@ -34,6 +34,8 @@ export interface ScanTask {
   readonly segmentOrdinal?: number;
   /** Ascending ids of rows in [rowStart, rowEnd) that are deleted (delete bitmap, DELETE predicates). */
   readonly excludedRows?: Int32Array;
+  /** An ANN task (fragment.ann): the segment's index file, absent when the segment has none (searched exactly). */
+  readonly annIndex?: { readonly key: string; readonly size: number };
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */
   readonly debugFault?: 'exit';
 }
@@ -53,6 +55,8 @@ export interface ScanWorkerOptions {
   readonly objectRoot?: string;
   /** Without objectRoot: every worker read goes to this FileCache through a FileReadService. */
   readonly fileCache?: FileCache;
+  /** Without objectRoot: where workers keep private copies of ANN index files (the BE empties it). */
+  readonly annTempDir?: string;
 }
 
 /** Options a worker starts with (workerData): objectRoot for in-place reads, else readPort. */
@@ -60,6 +64,7 @@ export interface ScanWorkerData {
   readonly objectRoot: string | null;
   readonly readPort: MessagePort | null;
   readonly pageCacheBytes: number;
+  readonly annTempDir?: string;
 }
 
 interface PendingTask {
@@ -115,7 +120,7 @@ export class ScanWorkerPool implements ScanTaskRunner {
       worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: objectRoot!, readPort: null, pageCacheBytes } satisfies ScanWorkerData });
     } else {
       const channel = new MessageChannel();
-      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes } satisfies ScanWorkerData, transferList: [channel.port2] });
+      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes, annTempDir: this.options.annTempDir } satisfies ScanWorkerData, transferList: [channel.port2] });
       // A read is counted into the task the worker runs when the read arrives.
       stopReads = this.reads.serve(channel.port1, () => entry.current?.profile ?? NO_PROFILE);
     }

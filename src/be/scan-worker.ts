@@ -21,13 +21,17 @@ import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
+import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
 /** Open segment readers kept per worker. */
 const READER_CACHE_SIZE = 1024;
 
 const data = workerData as ScanWorkerData;
-const fileCache: FileOpener = data.objectRoot !== null ? new InPlaceFileCache(new LocalObjectStore(data.objectRoot)) : new FileReadClient(data.readPort!);
+const localStore = data.objectRoot !== null ? new LocalObjectStore(data.objectRoot) : null;
+const fileCache: FileOpener = localStore !== null ? new InPlaceFileCache(localStore) : new FileReadClient(data.readPort!);
+/** ANN index files, viewed in place on a local store (usearch memory-maps them: every worker shares the pages). */
+const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null, data.annTempDir);
 const pageCache = new PageCache(data.pageCacheBytes);
 const readers = new Map<string, Promise<SegmentReader>>();
 
@@ -71,6 +75,10 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   if (task.debugFault === 'exit') process.exit(70);
   const { fragment } = task;
   const reader = await openReader(task.segmentKey, task.segmentSize, profile);
+  if (fragment.ann !== undefined) {
+    const index = task.annIndex === undefined ? null : await annIndexes.open(task.annIndex.key, task.annIndex.size, profile);
+    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile) };
+  }
   let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
   if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);
   if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
@@ -90,6 +98,7 @@ parentPort!.on('message', (message: ScanWorkerRequest) => {
   if (message.kind === 'invalidate') {
     readers.delete(message.segmentKey);
     pageCache.invalidateFile(message.segmentKey);
+    annIndexes.invalidate(message.segmentKey);
     return;
   }
   // A QueryProfile, so the segment reader records per-column reads too; both go back with the result.

@@ -18,7 +18,7 @@ import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
-import type { FragmentResult, FragmentSpec } from './plan/fragment-spec';
+import type { AnnScanRequest, FragmentResult, FragmentSpec } from './plan/fragment-spec';
 import type { QueryTask } from './query-task';
 
 export type { ScanPredicate };
@@ -71,6 +71,12 @@ export interface TableSource {
    * OLAP tables, memory tables); a merge-on-read row has none.
    */
   fetchRows?(request: FetchRequest): Promise<Vector[]>;
+  /**
+   * An ANN index search per segment (TableScanNode.ann): the found rows' `request.columns`, then their
+   * distance when `ann.distance`, segment by segment (rows of one segment in row order). Sources without
+   * ANN indexes lack it.
+   */
+  scanAnn?(request: ScanRequest, ann: AnnScanRequest): AsyncIterable<Batch>;
 }
 
 /** A value bound to a `?` parameter (prepared statements), by index. */

@@ -183,9 +183,10 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['full_sort_max_buffered_bytes', 'int', 67108864, 'Bytes a full sort buffers before sorting.'],
   ['wait_full_block_schedule_times', 'int', 1, 'Schedules a scan waits for a full block.'],
   ['optimize_index_scan_parallelism', 'bool', false, 'One scan task per segment for index scans.'],
-  ['hnsw_ef_search', 'int', 32, 'HNSW search breadth (clamped to at least LIMIT).'],
-  ['hnsw_check_relative_distance', 'bool', true, 'HNSW relative-distance check.'],
-  ['hnsw_bounded_queue', 'bool', true, 'HNSW bounded candidate queue.'],
+  // faiss search knobs usearch has no counterpart for: its search always prunes by relative distance and
+  // keeps a bounded candidate queue (docs/vector-search.md). hnsw_ef_search is honoured (session-variables.ts).
+  ['hnsw_check_relative_distance', 'bool', true, 'HNSW relative-distance check (faiss); usearch always applies its own pruning, so the value changes nothing.'],
+  ['hnsw_bounded_queue', 'bool', true, 'HNSW bounded candidate queue (faiss); usearch always searches with a bounded queue of ef candidates, so the value changes nothing.'],
   ['ivf_nprobe', 'int', 64, 'IVF lists probed per query.'],
   // --- profile, memory, resources
   ['profile_level', 'int', 1, 'Detail of query profiles (1-3).'],

@@ -5,7 +5,7 @@
  * expressions are indices into its input's schema (a join's condition: left schema then right schema).
  */
 import type { BoundExpr } from '../exec/bound-expr';
-import type { AggregateSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
+import type { AggregateSpec, AnnScanSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
 
@@ -23,6 +23,8 @@ export interface LogicalScan {
   readonly columns: readonly string[];
   readonly predicates: readonly ScanPredicate[];
   readonly limit: number | null;
+  /** An ANN index search pushed into the scan (rules/ann-index-pushdown.ts); its distance column ends the schema. */
+  readonly ann?: AnnScanSpec;
   readonly schema: readonly PlanColumn[];
 }
 

@@ -390,6 +390,10 @@ function bindNode(node: PhysicalNode, entry: CachedPlan, params: readonly ParamV
     case 'TableScan': {
       const limit = out.limit === null ? null : resolveShaped(out.limit, entry, params);
       if (limit !== out.limit) out = { ...out, limit };
+      // An ANN TopN's per-segment k is LIMIT + OFFSET (rules/ann-index-pushdown.ts).
+      const ann = out.ann;
+      const annLimit = ann === undefined || ann.limit === null ? null : resolveShaped(ann.limit, entry, params);
+      if (ann !== undefined && annLimit !== ann.limit) out = { ...out, ann: { ...ann, limit: annLimit } };
       break;
     }
     default:

@@ -193,6 +193,20 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       assert.deepEqual(await queryRows(conn, sql), lazy);
     });
   },
+  async hnsw_ef_search() {
+    await withConnection(async (conn) => {
+      await conn.query(`CREATE TABLE IF NOT EXISTS vec (k INT NOT NULL, e ARRAY<FLOAT> NOT NULL, INDEX idx_e (e) USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="l2_distance", "dim"="2"))
+        DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`);
+      await conn.query('INSERT INTO vec VALUES (1, [0, 0]), (2, [1, 1]), (3, [2, 2])');
+      const sql = 'SELECT k FROM vec ORDER BY l2_distance_approximate(e, [1, 1.2]) LIMIT 2';
+      const plan = async (): Promise<string> => (await queryRows(conn, `EXPLAIN ${sql}`)).map((row) => row[0]).join('\n');
+      assert.match(await plan(), /hnsw_ef_search: 32\n/);
+      await conn.query('SET hnsw_ef_search = 200');
+      assert.match(await plan(), /hnsw_ef_search: 200\n/);
+      assert.deepEqual(await queryRows(conn, sql), [['2'], ['3']]);
+      await assert.rejects(conn.query('SET hnsw_ef_search = 0'), { errno: 1231 });
+    });
+  },
   async names() {
     await withConnection(async (conn) => {
       await conn.query('SET NAMES utf8');

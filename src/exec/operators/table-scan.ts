@@ -10,8 +10,13 @@ import type { ScanPredicate } from '../../common/scan-predicate';
 import { findColumn } from '../../meta/schema';
 import type { TableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
+import { explainAnnScan, openAnnScan } from './ann-scan';
 
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
+  if (node.ann !== undefined) {
+    yield* openAnnScan({ ...node, ann: node.ann }, rt);
+    return;
+  }
   const source = rt.ctx.openTable(node.table);
   const profile = rt.ctx.profile;
   for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile, ...globalRowIdField(node) })) {
@@ -60,5 +65,6 @@ export function explainTableScan(node: TableScanNode): string[] {
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
   if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
+  if (node.ann !== undefined) lines.push(...explainAnnScan({ ...node, ann: node.ann }));
   return lines;
 }

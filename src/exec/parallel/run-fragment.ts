@@ -96,3 +96,31 @@ export function runFragment(fragment: FragmentSpec, scanned: Iterable<Batch>): F
   }
   return { kind: 'batches', batches: out };
 }
+
+/**
+ * Positions (0-based over the concatenated batches) of the rows where `filter` is TRUE: the allowed-row
+ * filter of an ANN search (src/be/ann-segment-scan.ts), evaluated on a segment's rows before the search.
+ */
+export function filterPositions(filter: BoundExpr, batches: Iterable<Batch>): Int32Array {
+  const predicate = compileExpr(filter, { reuseBuffers: true });
+  const chunks: Int32Array[] = [];
+  let total = 0;
+  let base = 0;
+  let selection: Int32Array = new Int32Array(0);
+  for (const batch of batches) {
+    if (selection.length < batch.length) selection = new Int32Array(batch.length);
+    const { rowIds, count } = selectTrue(predicate(batch, WORKER_CONTEXT), selection);
+    const chunk = new Int32Array(count);
+    for (let idx = 0; idx < count; idx++) chunk[idx] = base + rowIds[idx];
+    chunks.push(chunk);
+    total += count;
+    base += batch.length;
+  }
+  const out = new Int32Array(total);
+  let pos = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, pos);
+    pos += chunk.length;
+  }
+  return out;
+}

@@ -12,6 +12,7 @@
 import type { Batch } from '../../common/column';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { ColumnSchema } from '../../meta/schema';
+import type { AnnIndexParams } from '../../storage/ann/ann-params';
 import type { PartialAggregate } from '../aggregate-state';
 import type { BoundExpr } from '../bound-expr';
 import type { FragmentAggregate } from './physical-plan';
@@ -28,6 +29,43 @@ export interface FragmentSpec {
   readonly filter: BoundExpr | null;
   /** A partial aggregate over the filtered rows; null to return the filtered rows. */
   readonly aggregate: FragmentAggregate | null;
+  /**
+   * An ANN search over the task's segment (src/be/ann-segment-scan.ts) instead of a row scan: the result is
+   * the found rows' `columns` (read by row ordinal), then their distance when `ann.distance`. `filter` and
+   * `aggregate` are then null.
+   */
+  readonly ann?: AnnSegmentSpec;
+}
+
+/**
+ * What a scan with an ANN search (TableScanNode.ann) asks its table source, with every expression bound:
+ * the query vector, per-segment k, radius and hnsw_ef_search as values.
+ */
+export interface AnnScanRequest {
+  readonly indexName: string;
+  readonly query: Float32Array;
+  /** Each segment's k (LIMIT + OFFSET); null: every row within the radius. */
+  readonly k: number | null;
+  readonly radius: { readonly op: '<' | '<=' | '>' | '>='; readonly value: number } | null;
+  readonly ef: number;
+  /** Stored columns the allowed-row filter reads, and the filter over them (no `?` left). */
+  readonly filterColumns: readonly string[];
+  readonly filter: BoundExpr | null;
+  readonly distance: boolean;
+}
+
+/** The per-segment form of an AnnScanRequest (FragmentSpec.ann): the index's parameters and the columns resolved. */
+export interface AnnSegmentSpec {
+  readonly indexName: string;
+  readonly params: AnnIndexParams;
+  readonly vectorColumn: ColumnSchema;
+  readonly query: Float32Array;
+  readonly k: number | null;
+  readonly radius: AnnScanRequest['radius'];
+  readonly ef: number;
+  readonly filterColumns: readonly ColumnSchema[];
+  readonly filter: BoundExpr | null;
+  readonly distance: boolean;
 }
 
 /** What one fragment task returns: a partial aggregate, or the filtered rows. */

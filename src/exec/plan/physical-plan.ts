@@ -104,6 +104,42 @@ export interface TableScanNode extends PlanNodeBase {
    * column, the global row id of each row (BIGINT, see TableSource.fetchRows). Absent: no row id.
    */
   readonly globalRowId?: boolean;
+  /**
+   * An ANN index search pushed into the scan (src/sql/rules/ann-index-pushdown.ts): the scan returns, per
+   * segment, only the rows the index search answers, `columns` read by their row ordinals, and (when
+   * `ann.distance`) the distance appended as one more FLOAT column. Absent: an ordinary scan.
+   */
+  readonly ann?: AnnScanSpec;
+}
+
+/** Comparison of a range search: `distance op value`. */
+export type AnnRangeOp = '<' | '<=' | '>' | '>=';
+
+/**
+ * What an ANN scan asks each segment (plain plan data; expressions bound when the scan starts):
+ *   - `limit` (TopN pushdown): each segment's `limit` nearest rows (LIMIT + OFFSET; the TopN above merges);
+ *   - `range` (range pushdown): only rows with `distance op value`;
+ *   - `filter` (every other conjunct of the WHERE): the allowed-row filter, evaluated on the segment's rows
+ *     (after zone maps, short-key ranges, delete bitmaps, DELETE predicates) before the index search.
+ */
+export interface AnnScanSpec {
+  /** The ANN index (TableSchema.indexes) and the function it answers (`l2_distance_approximate`). */
+  readonly indexName: string;
+  readonly functionName: string;
+  readonly metric: 'l2_distance' | 'inner_product';
+  /** The indexed ARRAY<FLOAT> column: read only for exact searches and for distances the index cannot give. */
+  readonly column: string;
+  /** The query vector: a constant or `?` parameter expression (no column). */
+  readonly query: BoundExpr;
+  readonly limit: number | null;
+  readonly range: { readonly op: AnnRangeOp; readonly value: BoundExpr } | null;
+  /** Stored columns the allowed-row filter reads, and the filter over them (in that order). */
+  readonly filterColumns: readonly string[];
+  readonly filter: BoundExpr | null;
+  /** The scan's output ends with the distance column (something above reads it). */
+  readonly distance: boolean;
+  /** hnsw_ef_search when planned (each segment searches with max(ef, limit)). */
+  readonly efSearch: number;
 }
 
 /** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */

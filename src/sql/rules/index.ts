@@ -8,6 +8,7 @@
 import { GaleneError } from '../../common/errors';
 import type { PlanningContext } from '../../exec/context';
 import type { LogicalPlan } from '../logical-plan';
+import { annIndexPushdown } from './ann-index-pushdown';
 import { constantFolding } from './constant-folding';
 import { limitPushdown } from './limit-pushdown';
 import { checkPlan, type OptimizerRule } from './optimizer-rule';
@@ -16,8 +17,11 @@ import { projectionPruning } from './projection-pruning';
 
 export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 
-/** In run order. Projection pruning runs last: it renumbers columns the other rules match on. */
-export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning];
+/**
+ * In run order. Projection pruning renumbers columns the other rules match on; the ANN index pushdown runs
+ * after it on the final columns (it prunes the vector column it makes unnecessary itself).
+ */
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning, annIndexPushdown];
 
 /**
  * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception

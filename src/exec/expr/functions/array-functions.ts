@@ -1,7 +1,8 @@
 /**
  * ARRAY functions: the constructor (`array(...)`, which `[a, b]` parses to), array_size / size /
  * cardinality, element_at (which `arr[i]` parses to), array_contains, and the exact vector distances
- * l1_distance, l2_distance, inner_product, cosine_distance.
+ * l1_distance, l2_distance, inner_product, cosine_distance, and the ANN forms l2_distance_approximate and
+ * inner_product_approximate (same values; an ANN index answers them where the optimizer pushes them down).
  *
  * Kernels work on the list layout of column.ts (offsets + one child vector): sizes are offset
  * differences, element_at is one takeRows over the child, and the distances loop over the FLOAT child's
@@ -249,4 +250,8 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
   distance('l2_distance', L2, 'Euclidean (L2) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l2_distance([4, 5], [6, 8])'),
   distance('inner_product', INNER_PRODUCT, 'Inner (dot) product of two numeric arrays of one length, as FLOAT.', 'SELECT inner_product([1, 2], [3, 4])'),
   distance('cosine_distance', COSINE, '1 - cosine similarity of two numeric arrays of one length, as FLOAT (2 when a vector is all zeros).', 'SELECT cosine_distance([1, 2], [2, 4])'),
+  // The ANN forms: the same values; the ann_index_pushdown rule (src/sql/rules/ann-index-pushdown.ts) answers
+  // them from an ANN index of the column with the same metric, and they are computed exactly anywhere else.
+  distance('l2_distance_approximate', L2, 'l2_distance, answered from an ANN index (metric l2_distance) of the column where the query shape allows (ORDER BY ... LIMIT, range predicates); exact elsewhere.', 'SELECT l2_distance_approximate([4, 5], [6, 8])'),
+  distance('inner_product_approximate', INNER_PRODUCT, 'inner_product, answered from an ANN index (metric inner_product) of the column where the query shape allows (ORDER BY ... DESC LIMIT, range predicates); exact elsewhere.', 'SELECT inner_product_approximate([1, 2], [3, 4])'),
 ];

@@ -1,0 +1,209 @@
+/**
+ * One segment's part of an ANN scan (FragmentSpec.ann): the same code in a scan worker (scan-worker.ts,
+ * one task per segment) and in-thread for small tables (olap-table-source.ts scanAnn).
+ *
+ *   1. Allowed rows: zone maps and the short-key index (the scan's predicates), minus deleted rows (delete
+ *      bitmap, DELETE predicates: `excludedRows`), then the allowed-row filter evaluated on the columns it
+ *      reads. Nothing is filtered after the search, so a search that finds k allowed rows returns k rows.
+ *   2. The search (storage/ann AnnSegmentSearcher): from the segment's index file, or exactly when the
+ *      segment has none or few rows are allowed; TopN and/or radius.
+ *   3. Only the found rows' output columns are read, by their row ordinals; the distance is the index's
+ *      (or the exact scan's), read from the vectors only for a far range whose rows came without one.
+ * Profile counters: AnnSegmentsSearchedByIndex / AnnSegmentsSearchedExactly, AnnIndexCandidates (neighbours
+ * asked of the index), AnnAllowedRows (rows the filter let through, filtered segments only), AnnRowsReturned.
+ */
+import { constantVector, type Batch, type Vector } from '../common/column';
+import { GaleneError } from '../common/errors';
+import type { ProfileSink } from '../common/profile';
+import { Types } from '../common/types';
+import { dotProduct, l2Squared } from '../common/vector-distance';
+import { filterPositions } from '../exec/parallel/run-fragment';
+import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
+import type { FileOpener } from '../io/file-cache';
+import { missingColumnValue, type ColumnSchema } from '../meta/schema';
+import { AnnIndexReader } from '../storage/ann/ann-reader';
+import { AnnSegmentSearcher, type VectorSource } from '../storage/ann/ann-search';
+import { RowRanges } from '../storage/row-ranges';
+import type { SegmentReader } from '../storage/segment-reader';
+import { batchesOfParts, excludeRows } from './olap-table-source';
+
+/** Open ANN index readers by object key, least recently used dropped (and closed) beyond the capacity. */
+export class AnnIndexCache {
+  private readonly entries = new Map<string, Promise<AnnIndexReader>>();
+
+  /**
+   * @param localPath the file of a key on a local store (viewed in place), or null: bytes are fetched
+   *   through the FileCache into a private temporary file (usearch views files only)
+   */
+  constructor(
+    private readonly opener: FileOpener,
+    private readonly localPath: ((key: string) => string) | null,
+    /** Where private copies go (default: the OS temporary directory). */
+    private readonly tempDir?: string,
+    private readonly capacity = 256,
+  ) {}
+
+  open(key: string, size: number, profile: ProfileSink): Promise<AnnIndexReader> {
+    let entry = this.entries.get(key);
+    if (entry !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry;
+    }
+    entry = AnnIndexReader.open(this.opener, key, profile, { localPath: this.localPath?.(key) ?? null, knownSize: size, tempDir: this.tempDir });
+    entry.catch(() => this.entries.delete(key));
+    this.entries.set(key, entry);
+    if (this.entries.size > this.capacity) this.invalidate(this.entries.keys().next().value as string);
+    return entry;
+  }
+
+  /** Close every reader (removing the temporary copies of remote files). */
+  close(): void {
+    for (const key of [...this.entries.keys()]) this.invalidate(key);
+  }
+
+  /** Forget (and close) the reader of a deleted or evicted index file. */
+  invalidate(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    entry.then(
+      (reader) => reader.close(),
+      () => undefined,
+    );
+  }
+}
+
+/** The ascending row ordinals of `ranges`. */
+function rowsOf(ranges: RowRanges): Int32Array {
+  const out = new Int32Array(ranges.count());
+  let pos = 0;
+  for (let rangeIdx = 0; rangeIdx < ranges.rangeCount; rangeIdx++) for (let row = ranges.start(rangeIdx); row < ranges.end(rangeIdx); row++) out[pos++] = row;
+  return out;
+}
+
+function bitmapOf(rows: Int32Array, rowCount: number): Uint8Array {
+  const bits = new Uint8Array((rowCount + 7) >> 3);
+  for (const row of rows) bits[row >> 3] |= 1 << (row & 7);
+  return bits;
+}
+
+const stored = (reader: SegmentReader, column: ColumnSchema): boolean => reader.columns.some((candidate) => candidate.uniqueId === column.uniqueId && candidate.name === column.name);
+
+async function readColumns(reader: SegmentReader, columns: readonly ColumnSchema[], ranges: RowRanges, rowCount: number, profile: ProfileSink): Promise<Vector[][]> {
+  const parts: Vector[][] = [];
+  for (const column of columns) {
+    if (stored(reader, column)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
+    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
+  }
+  return parts;
+}
+
+/** `count` vectors of exactly `dim` floats, packed (row r at r * dim). */
+function packVectors(vec: Vector, count: number, dim: number, column: string): Float32Array {
+  if (vec.kind !== 'array' || vec.child.kind !== 'fixed' || !(vec.child.values instanceof Float32Array)) throw new GaleneError('INTERNAL', [`ann search: ${column} is not ARRAY<FLOAT>`]);
+  const { offsets } = vec;
+  const values = vec.child.values;
+  if (vec.length !== count) throw new GaleneError('INTERNAL', [`ann search: read ${vec.length} vectors of ${column}, expected ${count}`]);
+  for (let row = 0; row < count; row++) {
+    if (offsets[row + 1] - offsets[row] !== dim) throw new GaleneError('INVALID_ARGUMENT', [`function ann search have different input element sizes of array: ${offsets[row + 1] - offsets[row]} and ${dim}`]);
+  }
+  return values.subarray(offsets[0], offsets[count]);
+}
+
+/** Whether a distance satisfies the radius (every distance, without one). */
+function radiusTest(radius: AnnSegmentSpec['radius']): (distance: number) => boolean {
+  if (radius === null) return () => true;
+  const value = radius.value;
+  switch (radius.op) {
+    case '<':
+      return (distance) => distance < value;
+    case '<=':
+      return (distance) => distance <= value;
+    case '>':
+      return (distance) => distance > value;
+    case '>=':
+      return (distance) => distance >= value;
+  }
+}
+
+/** The rows' output batches (in row order), the distance column last when asked. */
+function outputBatches(parts: Vector[][], length: number, distances: Float32Array | null): Batch[] {
+  const columns = parts.map((pieces) => pieces);
+  if (distances !== null) columns.push([{ kind: 'fixed', type: Types.FLOAT, length, values: distances, nulls: null }]);
+  const out: Batch[] = [];
+  for (const batch of batchesOfParts({ length, parts: columns })) out.push(batch);
+  return out;
+}
+
+/**
+ * Search one segment: the found rows' `fragment.columns` (then their distance when `ann.distance`) in
+ * row order, as batches of at most BATCH_SIZE rows.
+ */
+export async function searchAnnSegment(reader: SegmentReader, index: AnnIndexReader | null, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array | undefined, profile: ProfileSink): Promise<Batch[]> {
+  const spec = fragment.ann;
+  const numRows = reader.numRows;
+  const dim = spec.params.dim;
+  let ranges: RowRanges | null = fragment.predicates.length > 0 ? await reader.pruneRows(fragment.predicates, profile) : null;
+  if (excludedRows !== undefined && excludedRows.length > 0) ranges = excludeRows(ranges ?? RowRanges.all(numRows), excludedRows);
+  let allowedRows: Int32Array | null = ranges === null ? null : rowsOf(ranges);
+  if (spec.filter !== null) {
+    const candidates = allowedRows ?? rowsOf(RowRanges.all(numRows));
+    if (candidates.length > 0) {
+      const candidateRanges = ranges ?? RowRanges.all(numRows);
+      const parts = await readColumns(reader, spec.filterColumns, candidateRanges, candidates.length, profile);
+      const positions = filterPositions(spec.filter, batchesOfParts({ length: candidates.length, parts }));
+      const passed = new Int32Array(positions.length);
+      for (let idx = 0; idx < positions.length; idx++) passed[idx] = candidates[positions[idx]];
+      allowedRows = passed;
+    } else allowedRows = candidates;
+    profile.add('AnnAllowedRows', allowedRows.length);
+  }
+  if (allowedRows !== null && allowedRows.length === 0) return [];
+  const vectors: VectorSource = {
+    read: async (rows) => {
+      const count = rows === null ? numRows : rows.length;
+      if (count === 0) return new Float32Array(0);
+      return packVectors(await reader.readColumn(spec.vectorColumn.name, rows === null ? null : RowRanges.fromRowIds(rows), profile), count, dim, spec.vectorColumn.name);
+    },
+  };
+  const searcher = new AnnSegmentSearcher(spec.params, numRows, index, vectors);
+  const allowed = allowedRows === null || allowedRows.length === numRows ? undefined : bitmapOf(allowedRows, numRows);
+  const result = await searcher.search(spec.query, spec.k ?? Infinity, { ef: spec.ef, allowed, radius: spec.radius ?? undefined });
+  profile.add(result.path === 'exact' ? 'AnnSegmentsSearchedExactly' : 'AnnSegmentsSearchedByIndex', 1);
+  profile.add('AnnIndexCandidates', result.indexCandidates);
+  profile.add('AnnRowsReturned', result.rows.length);
+  const count = result.rows.length;
+  if (count === 0) return [];
+
+  // Row order: the ordinals ascending, each with its distance.
+  const order = Array.from({ length: count }, (_v, idx) => idx).sort((a, b) => result.rows[a] - result.rows[b]);
+  let rows = new Int32Array(count);
+  for (let idx = 0; idx < count; idx++) rows[idx] = result.rows[order[idx]];
+  let distances: Float32Array | null = null;
+  if (spec.distance) {
+    distances = new Float32Array(count);
+    if (result.distances !== null) {
+      for (let idx = 0; idx < count; idx++) distances[idx] = result.distances[order[idx]];
+    } else {
+      // A far range: the index gave the rows only; the distance comes from the vectors (Doris's Sql3),
+      // which also drops a near row the graph search missed: every row returned satisfies the range.
+      const packed = await vectors.read(rows);
+      const l2 = spec.params.metric === 'l2_distance';
+      const keep = radiusTest(spec.radius);
+      let kept = 0;
+      for (let idx = 0; idx < count; idx++) {
+        const distance = Math.fround(l2 ? Math.sqrt(l2Squared(packed, idx * dim, spec.query, 0, dim)) : dotProduct(packed, idx * dim, spec.query, 0, dim));
+        if (!keep(distance)) continue;
+        rows[kept] = rows[idx];
+        distances[kept++] = distance;
+      }
+      rows = rows.subarray(0, kept);
+      distances = distances.subarray(0, kept);
+      if (kept === 0) return [];
+    }
+  }
+  const rowRanges = RowRanges.fromRowIds(rows);
+  const parts = await readColumns(reader, fragment.columns, rowRanges, rows.length, profile);
+  return outputBatches(parts, rows.length, distances);
+}
