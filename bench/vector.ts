@@ -215,7 +215,9 @@ async function loadSet(server: GaleneProcess, conn: mysql.Connection, set: Vecto
     const vectors = set.chunk(first, count, chunkIdx);
     const body = csvBody(vectors, dim, first, count);
     const start = performance.now();
-    const result = await streamLoad(server.ports.webserver_port, 'bench', table, body, 'csv');
+    // A fresh connection per request: between requests the bench builds the raw index and the truth for
+    // longer than the server keeps an idle keep-alive socket.
+    const result = await streamLoad(server.ports.webserver_port, 'bench', table, body, 'csv', { Connection: 'close' });
     loadMs += performance.now() - start;
     requests++;
     if (result.Status !== 'Success' || result.NumberLoadedRows !== count) throw new Error(`stream load of rows ${first}..${first + count - 1} failed: ${result.Message ?? result.Status} (${result.NumberLoadedRows} rows)`);
@@ -227,9 +229,8 @@ async function loadSet(server: GaleneProcess, conn: mysql.Connection, set: Vecto
     rawMs += performance.now() - rawStart;
     addTruth(truth, vectors, dim, first, count, set.queries, 100, threads, null);
     for (const [fraction, merger] of filtered) addTruth(merger, vectors, dim, first, count, set.queries.subarray(0, filterQueries * dim), 10, threads, (id) => filterValue(id) < fraction * FILTER_BUCKETS);
-    process.stderr.write(`\r${set.name}: loaded ${first + count} rows`);
+    process.stderr.write(`${set.name}: loaded ${first + count} rows (load ${Math.round(loadMs / 1000)} s, raw build ${Math.round(rawMs / 1000)} s)\n`);
   }
-  process.stderr.write('\n');
   const rawFile = path.join(workDir, `raw-${dim}.usearch`);
   raw.save(rawFile);
   const idx = indexBytes(server.dataDir);
@@ -461,6 +462,8 @@ export async function main(args: string[]): Promise<void> {
         if (config.phases.has('filtered')) tables.filtered.push(...(await filteredRows(conn, set, loaded, dialect, config)));
         await conn.query(`DROP TABLE ${loaded.table}`);
         fs.rmSync(loaded.rawFile, { force: true });
+        // Each set's tables as soon as it is measured (a full-size run takes hours; a stop keeps what is done).
+        printTables(tables, config, options, notes, set.name);
       }
       notes.push(`server peak RSS ${peakRssMiB(server.child.pid!)} MiB; bench peak RSS ${peakRssMiB(process.pid)} MiB; load average at end ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
     } finally {
@@ -474,15 +477,25 @@ export async function main(args: string[]): Promise<void> {
     notes.push(`cse: ${cse.note}`);
   }
   fs.rmSync(workDir, { recursive: true, force: true });
+  printTables(tables, config, options, notes, null);
+}
+
+const TITLES: Record<string, string> = {
+  load: 'load + index build',
+  recall: 'recall and one-connection QPS by hnsw_ef_search (SQL vs raw usearch; ratio at equal recall)',
+  concurrency: 'QPS and latency by connections (prepared statements)',
+  filtered: 'filtered TopN (k=10)',
+  cse: 'CSE query, virtual columns off vs on',
+};
+
+/** The notes and tables so far (rows of `setName` only, or everything at the end), and the JSON of all. */
+function printTables(tables: Record<string, Row[]>, config: Config, options: BenchOptions, notes: string[], setName: string | null): void {
+  console.log(setName ? `\n# ${setName}` : '\n# all sets');
   for (const note of notes) console.log(note);
   const print = { ...options, jsonFile: null };
-  const titles: Record<string, string> = {
-    load: 'load + index build',
-    recall: 'recall and one-connection QPS by hnsw_ef_search (SQL vs raw usearch; ratio at equal recall)',
-    concurrency: 'QPS and latency by connections (prepared statements)',
-    filtered: 'filtered TopN (k=10)',
-    cse: 'CSE query, virtual columns off vs on',
-  };
-  for (const [name, rows] of Object.entries(tables)) if (rows.length) report(`vector${config.quick ? ' (quick)' : ''}: ${titles[name]}`, rows, print);
+  for (const [name, rows] of Object.entries(tables)) {
+    const shown = setName ? rows.filter((row) => row.set === setName) : rows;
+    if (shown.length) report(`vector${config.quick ? ' (quick)' : ''}: ${TITLES[name]}`, shown, print);
+  }
   if (options.jsonFile) fs.writeFileSync(options.jsonFile, JSON.stringify(Object.entries(tables).flatMap(([name, rows]) => rows.map((row) => ({ table: name, ...row }))), null, 2) + '\n');
 }
