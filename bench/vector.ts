@@ -354,9 +354,10 @@ async function recallRows(conn: mysql.Connection, set: VectorSet, loaded: Loaded
     rawCurves[100].push({ recall: recall100, qps: r100.qps });
     rows.push({ set: set.name, engine: 'usearch raw, 1 thread', ef, recall_at_10: recall10, qps_k10: Math.round(r10.qps), recall_at_100: recall100, qps_k100: Math.round(r100.qps), sql_over_raw_k10: '', sql_over_raw_k100: '' });
   }
-  const sqlEfs = dialect.efSetting ? config.efs : [NaN];
+  // ef steers only the approximate search: the l2_distance fallback is measured once.
+  const sqlEfs = dialect.efSetting && dialect.fn !== 'l2_distance' ? config.efs : [NaN];
   for (const ef of sqlEfs) {
-    if (dialect.efSetting) await conn.query(`SET hnsw_ef_search = ${ef}`);
+    if (!Number.isNaN(ef)) await conn.query(`SET hnsw_ef_search = ${ef}`);
     const s10 = await sqlPass(conn, searchSql(dialect, loaded.table, 10, false), (queryIdx) => [texts[queryIdx]], queryCount);
     const s100 = await sqlPass(conn, searchSql(dialect, loaded.table, 100, false), (queryIdx) => [texts[queryIdx]], queryCount);
     const recall10 = recallAtK(s10.results, truth, 10);
