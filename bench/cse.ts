@@ -48,9 +48,9 @@ function csvChunk(random: () => number, first: number, count: number): Buffer {
   return Buffer.from(lines.join('\n') + '\n');
 }
 
-export async function main(args: readonly string[]): Promise<void> {
-  const options = parseBenchArgs(args);
-  const rowCount = options.quick ? 50_000 : 500_000;
+/** The CSE table (off vs on per query shape) and a line on the load, from a server of its own. */
+export async function cseRows(quick: boolean): Promise<{ rows: Row[]; note: string; title: string }> {
+  const rowCount = quick ? 50_000 : 500_000;
   const runs = 3;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-cse-'));
   // Scan fragments from 10,000 rows (default 65,536), so --quick exercises the worker path too.
@@ -85,11 +85,18 @@ export async function main(args: readonly string[]): Promise<void> {
       if (on.rows !== off.rows) throw new Error(`${query.name}: results differ with the optimization on`);
       rows.push({ query: query.name, off_ms: off.ms, on_ms: on.ms, ratio: off.ms / on.ms, result_rows: (JSON.parse(on.rows) as unknown[]).length });
     }
-    console.log(`loaded ${rowCount} rows in ${Math.round(loadMs)} ms (Stream Load, ${LOAD_ROWS} rows/request); median of ${runs} runs after a warm-up; server peak RSS ${peakRssMiB(server.child.pid!)} MiB; load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
-    report(`virtual columns for common subexpressions (${rowCount} rows)`, rows, options);
+    const note = `loaded ${rowCount} rows in ${Math.round(loadMs)} ms (Stream Load, ${LOAD_ROWS} rows/request); median of ${runs} runs after a warm-up; server peak RSS ${peakRssMiB(server.child.pid!)} MiB; load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`;
+    return { rows, note, title: `virtual columns for common subexpressions (${rowCount} rows)` };
   } finally {
     await conn?.end().catch(() => undefined);
     await server.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+export async function main(args: readonly string[]): Promise<void> {
+  const options = parseBenchArgs(args);
+  const { rows, note, title } = await cseRows(options.quick);
+  console.log(note);
+  report(title, rows, options);
 }

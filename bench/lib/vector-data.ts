@@ -124,3 +124,92 @@ export function readFvecs(file: string, limit = Infinity): { vectors: Float32Arr
   }
   return { vectors, dim };
 }
+
+/**
+ * Round every value to `decimals` decimal places (then to float32), in place: the values then have a
+ * short exact text (writeVectorText), so what a load sends, what the server stores and what the bench
+ * searches with are the same floats.
+ */
+export function quantizeVectors(vectors: Float32Array, decimals: number): void {
+  const scale = 10 ** decimals;
+  for (let idx = 0; idx < vectors.length; idx++) vectors[idx] = Math.round(vectors[idx] * scale) / scale;
+}
+
+const DIGITS = new Uint8Array(24);
+
+/**
+ * Write `[v0,v1,...]` for the `dim` values from `start` (already quantized to `decimals`) into `out` at
+ * `pos`, byte by byte (no per-value strings: 1M x 768 values are formatted this way); returns the end.
+ * `out` must have room for dim * (decimals + 12) + 2 bytes.
+ */
+export function writeVectorText(out: Uint8Array, pos: number, vectors: Float32Array, start: number, dim: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  out[pos++] = 0x5b; // [
+  for (let d = 0; d < dim; d++) {
+    if (d > 0) out[pos++] = 0x2c; // ,
+    let scaled = Math.round(vectors[start + d] * scale);
+    if (scaled < 0) {
+      out[pos++] = 0x2d; // -
+      scaled = -scaled;
+    }
+    let len = 0;
+    do {
+      const next = Math.floor(scaled / 10);
+      DIGITS[len++] = 0x30 + (scaled - next * 10);
+      scaled = next;
+    } while (scaled > 0 || len <= decimals);
+    for (let digit = len - 1; digit >= 0; digit--) {
+      out[pos++] = DIGITS[digit];
+      if (digit === decimals && decimals > 0) out[pos++] = 0x2e; // .
+    }
+  }
+  out[pos++] = 0x5d; // ]
+  return pos;
+}
+
+/** The text of one vector (for a query parameter), as writeVectorText writes it. */
+export function vectorText(vector: Float32Array, decimals: number): string {
+  const out = new Uint8Array(vector.length * (decimals + 12) + 2);
+  return Buffer.from(out.buffer, 0, writeVectorText(out, 0, vector, 0, vector.length, decimals)).toString('latin1');
+}
+
+/**
+ * Exact top-k per query over a data set seen chunk by chunk (so the whole set never has to be in memory):
+ * add each chunk's own top-k (ids already global, distances ascending), keep the best k per query.
+ */
+export class StreamingTopK {
+  private readonly ids: Int32Array[];
+  private readonly distances: Float64Array[];
+
+  constructor(readonly queries: number, readonly k: number) {
+    this.ids = Array.from({ length: queries }, () => new Int32Array(0));
+    this.distances = Array.from({ length: queries }, () => new Float64Array(0));
+  }
+
+  /** Merge one chunk's sorted candidates for `queryIdx` (ties: the smaller id first). */
+  add(queryIdx: number, ids: ArrayLike<number>, distances: ArrayLike<number>, count: number): void {
+    const oldIds = this.ids[queryIdx];
+    const oldDist = this.distances[queryIdx];
+    const size = Math.min(this.k, oldIds.length + count);
+    const outIds = new Int32Array(size);
+    const outDist = new Float64Array(size);
+    let left = 0;
+    let right = 0;
+    for (let idx = 0; idx < size; idx++) {
+      const takeLeft = right >= count || (left < oldIds.length && (oldDist[left] < distances[right] || (oldDist[left] === distances[right] && oldIds[left] < ids[right])));
+      if (takeLeft) {
+        outIds[idx] = oldIds[left];
+        outDist[idx] = oldDist[left++];
+      } else {
+        outIds[idx] = ids[right];
+        outDist[idx] = distances[right++];
+      }
+    }
+    this.ids[queryIdx] = outIds;
+    this.distances[queryIdx] = outDist;
+  }
+
+  truth(): Int32Array[] {
+    return this.ids;
+  }
+}

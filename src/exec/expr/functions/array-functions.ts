@@ -17,7 +17,7 @@
 import { compactArray, concatVectors, constantVector, takeRows, type ArrayVector, type Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { DataType, elementType, isNumericType, isStringType, Types } from '../../../common/types';
-import { dotProduct, l2Squared } from '../../../common/vector-distance';
+import { distanceBatch, dotProduct, l2Squared, WASM_MIN_ELEMENTS, type DistanceKernelKind } from '../../../common/vector-distance';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { arg, defineFunction, rest } from '../signature';
@@ -142,7 +142,22 @@ function floatChild(vec: Vector, rowCount: number, which: string, name: string):
   return { offsets: list.offsets, values: child.values };
 }
 
-function distanceKernel(loop: DistanceLoop) {
+/**
+ * A column against a constant vector (the query) in one call of common/vector-distance.ts's batch kernel
+ * (WebAssembly SIMD, results equal to the loop's bit for bit); false when the rows are not all `dim` long,
+ * so the row loop reports the error.
+ */
+function batchAgainstConstant(kind: DistanceKernelKind, column: { offsets: Int32Array; values: Float32Array }, constant: { offsets: Int32Array; values: Float32Array }, rowCount: number, sqrt: boolean, out: Float32Array): boolean {
+  const dim = constant.offsets[1] - constant.offsets[0];
+  const start = column.offsets[0];
+  for (let rowIdx = 1; rowIdx <= rowCount; rowIdx++) if (column.offsets[rowIdx] - start !== rowIdx * dim) return false;
+  const distances = new Float64Array(rowCount);
+  distanceBatch(kind, column.values.subarray(start, start + rowCount * dim), dim, rowCount, constant.values.subarray(constant.offsets[0], constant.offsets[1]), distances);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = sqrt ? Math.sqrt(distances[rowIdx]) : distances[rowIdx];
+  return true;
+}
+
+function distanceKernel(loop: DistanceLoop, batchKind?: DistanceKernelKind) {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
     const out = new Float32Array(rowCount);
     if (rowCount > 0) {
@@ -151,6 +166,13 @@ function distanceKernel(loop: DistanceLoop) {
       const right = floatChild(args[1], site.isConst[1] ? 1 : rowCount, 'Second', site.name);
       const leftConst = site.isConst[0];
       const rightConst = site.isConst[1];
+      // Both distances are symmetric, so a constant on either side is the query.
+      if (batchKind && leftConst !== rightConst && rowCount * (left.offsets[1] - left.offsets[0]) >= WASM_MIN_ELEMENTS) {
+        const sqrt = batchKind === 'l2Squared';
+        if (rightConst ? batchAgainstConstant(batchKind, left, right, rowCount, sqrt, out) : batchAgainstConstant(batchKind, right, left, rowCount, sqrt, out)) {
+          return { kind: 'fixed', type: Types.FLOAT, length: rowCount, values: out, nulls: null };
+        }
+      }
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
         const leftRow = leftConst ? 0 : rowIdx;
         const rightRow = rightConst ? 0 : rowIdx;
@@ -178,7 +200,7 @@ function resolveDistance(name: string) {
   };
 }
 
-function distance(name: string, loop: DistanceLoop, description: string, example: string): FunctionDef {
+function distance(name: string, loop: DistanceLoop, description: string, example: string, batchKind?: DistanceKernelKind): FunctionDef {
   return defineFunction({
     name,
     family: 'array',
@@ -186,7 +208,7 @@ function distance(name: string, loop: DistanceLoop, description: string, example
     returns: Types.FLOAT,
     resolve: resolveDistance(name),
     nulls: 'custom',
-    kernel: distanceKernel(loop),
+    kernel: distanceKernel(loop, batchKind),
     description,
     example,
   });
@@ -247,8 +269,8 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
     example: "SELECT array_contains(['a', 'b'], 'b')",
   }),
   distance('l1_distance', L1, 'Manhattan (L1) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l1_distance([4, 5], [6, 8])'),
-  distance('l2_distance', L2, 'Euclidean (L2) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l2_distance([4, 5], [6, 8])'),
-  distance('inner_product', INNER_PRODUCT, 'Inner (dot) product of two numeric arrays of one length, as FLOAT.', 'SELECT inner_product([1, 2], [3, 4])'),
+  distance('l2_distance', L2, 'Euclidean (L2) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l2_distance([4, 5], [6, 8])', 'l2Squared'),
+  distance('inner_product', INNER_PRODUCT, 'Inner (dot) product of two numeric arrays of one length, as FLOAT.', 'SELECT inner_product([1, 2], [3, 4])', 'dotProduct'),
   distance('cosine_distance', COSINE, '1 - cosine similarity of two numeric arrays of one length, as FLOAT (2 when a vector is all zeros).', 'SELECT cosine_distance([1, 2], [2, 4])'),
   // The ANN forms: the same values; the ann_index_pushdown rule (src/sql/rules/ann-index-pushdown.ts) answers
   // them from an ANN index of the column with the same metric, and they are computed exactly anywhere else.
