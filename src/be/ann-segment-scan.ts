@@ -9,6 +9,8 @@
  *      segment has none or few rows are allowed; TopN and/or radius.
  *   3. Only the found rows' output columns are read, by their row ordinals; the distance is the index's
  *      (or the exact scan's), read from the vectors only for a far range whose rows came without one.
+ *      Phase one of a lazily materialized TopN (FragmentSpec.globalRowId) reads no output column beyond
+ *      what its sort needs and appends each found row's global row id (global-row-id.ts).
  * Profile counters: AnnSegmentsSearchedByIndex / AnnSegmentsSearchedExactly, AnnIndexCandidates (neighbours
  * asked of the index), AnnAllowedRows (rows the filter let through, filtered segments only), AnnRowsReturned.
  */
@@ -25,6 +27,7 @@ import { AnnIndexReader } from '../storage/ann/ann-reader';
 import { AnnSegmentSearcher, type VectorSource } from '../storage/ann/ann-search';
 import { RowRanges } from '../storage/row-ranges';
 import type { SegmentReader } from '../storage/segment-reader';
+import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 
 /** Open ANN index readers by object key, least recently used dropped (and closed) beyond the capacity. */
@@ -127,20 +130,30 @@ function radiusTest(radius: AnnSegmentSpec['radius']): (distance: number) => boo
   }
 }
 
-/** The rows' output batches (in row order), the distance column last when asked. */
-function outputBatches(parts: Vector[][], length: number, distances: Float32Array | null): Batch[] {
+/** The rows' output batches (in row order), then the distance column when asked, then the global row ids when asked. */
+function outputBatches(parts: Vector[][], length: number, distances: Float32Array | null, rowIds: Vector | null): Batch[] {
   const columns = parts.map((pieces) => pieces);
   if (distances !== null) columns.push([{ kind: 'fixed', type: Types.FLOAT, length, values: distances, nulls: null }]);
+  if (rowIds !== null) columns.push([rowIds]);
   const out: Batch[] = [];
   for (const batch of batchesOfParts({ length, parts: columns })) out.push(batch);
   return out;
 }
 
 /**
- * Search one segment: the found rows' `fragment.columns` (then their distance when `ann.distance`) in
- * row order, as batches of at most BATCH_SIZE rows.
+ * Search one segment: the found rows' `fragment.columns` (then their distance when `ann.distance`, then
+ * their global row id when `fragment.globalRowId`: phase one of a lazily materialized ANN TopN, the
+ * segment at `segmentOrdinal` in the snapshot) in row order, as batches of at most BATCH_SIZE rows.
  */
-export async function searchAnnSegment(reader: SegmentReader, index: AnnIndexReader | null, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array | undefined, profile: ProfileSink): Promise<Batch[]> {
+export async function searchAnnSegment(
+  reader: SegmentReader,
+  index: AnnIndexReader | null,
+  fragment: FragmentSpec & { ann: AnnSegmentSpec },
+  excludedRows: Int32Array | undefined,
+  profile: ProfileSink,
+  segmentOrdinal?: number,
+): Promise<Batch[]> {
+  if (fragment.globalRowId === true && segmentOrdinal === undefined) throw new GaleneError('INTERNAL', ['ann search: global row ids asked without the segment ordinal']);
   const spec = fragment.ann;
   const numRows = reader.numRows;
   const dim = spec.params.dim;
@@ -205,5 +218,6 @@ export async function searchAnnSegment(reader: SegmentReader, index: AnnIndexRea
   }
   const rowRanges = RowRanges.fromRowIds(rows);
   const parts = await readColumns(reader, fragment.columns, rowRanges, rows.length, profile);
-  return outputBatches(parts, rows.length, distances);
+  const rowIds = fragment.globalRowId === true ? globalRowIdVector(segmentOrdinal!, rowRanges, numRows) : null;
+  return outputBatches(parts, rows.length, distances, rowIds);
 }

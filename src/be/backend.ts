@@ -136,11 +136,11 @@ export class Backend implements SegmentOpener, LoadTarget {
     return reader;
   }
 
-  async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink): Promise<Batch[]> {
+  async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]> {
     const reader = await this.openSegment(segment, profile);
     const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === fragment.ann.indexName);
     const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
-    return searchAnnSegment(reader, index, fragment, excludedRows, profile);
+    return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal);
   }
 
   openTable(table: TableState): OlapTableSource {

@@ -39,8 +39,11 @@ export interface SegmentOpener {
   readonly scanDynamicParallelism?: boolean;
   /** Tables with fewer rows scan in-thread: the worker round trip would cost more than it saves. */
   readonly parallelScanMinRows?: number;
-  /** One segment's ANN search in-thread (ann-segment-scan.ts), with the opener's cached index readers. */
-  searchAnnSegment?(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink): Promise<Batch[]>;
+  /**
+   * One segment's ANN search in-thread (ann-segment-scan.ts), with the opener's cached index readers;
+   * `segmentOrdinal` (global-row-id.ts) when `fragment.globalRowId` asks for row ids.
+   */
+  searchAnnSegment?(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]>;
 }
 
 const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
@@ -249,7 +252,9 @@ export class OlapTableSource implements TableSource {
       filter: ann.filter,
       distance: ann.distance,
     };
-    const fragment = { columns: request.columns.map(column), predicates: request.predicates, filter: null, aggregate: null, ann: segmentSpec };
+    const fragment = { columns: request.columns.map(column), predicates: request.predicates, filter: null, aggregate: null, ann: segmentSpec, ...(request.globalRowId === true ? { globalRowId: true } : {}) };
+    // Phase one of a lazily materialized TopN: each found row's global row id after the distance.
+    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => (request.globalRowId === true ? { segmentOrdinal: this.segmentOrdinal(segment) } : {});
     const profile = request.profile;
     const pool = this.scanDegree() > 0 ? (this.opener.scanPool?.() ?? null) : null;
     const segments: { rowset: RowsetRecord; segmentIdx: number }[] = [];
@@ -261,7 +266,7 @@ export class OlapTableSource implements TableSource {
         const segment = rowset.segments[segmentIdx];
         const excluded = await this.excludedRows(rowset, segmentIdx, profile);
         if (excluded.length === segment.numRows) continue;
-        yield* await search.call(this.opener, segment, fragment, excluded, profile);
+        yield* await search.call(this.opener, segment, fragment, excluded, profile, rowIdFields(segment).segmentOrdinal);
       }
       return;
     }
@@ -271,7 +276,7 @@ export class OlapTableSource implements TableSource {
       const excluded = await this.excludedRows(rowset, segmentIdx, profile);
       if (excluded.length === segment.numRows) continue;
       const annIndex = segment.indexes?.find((record) => record.kind === 'ann' && record.name === index.name);
-      const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart: 0, rowEnd: segment.numRows, fragment, ...(annIndex ? { annIndex: { key: annIndex.key, size: annIndex.size } } : {}) };
+      const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart: 0, rowEnd: segment.numRows, fragment, ...rowIdFields(segment), ...(annIndex ? { annIndex: { key: annIndex.key, size: annIndex.size } } : {}) };
       tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: excluded });
     }
     profile.add('ParallelScanTasks', tasks.length);

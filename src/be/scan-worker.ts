@@ -77,7 +77,7 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   const reader = await openReader(task.segmentKey, task.segmentSize, profile);
   if (fragment.ann !== undefined) {
     const index = task.annIndex === undefined ? null : await annIndexes.open(task.annIndex.key, task.annIndex.size, profile);
-    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile) };
+    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile, task.segmentOrdinal) };
   }
   let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
   if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);

@@ -73,8 +73,8 @@ export interface TableSource {
   fetchRows?(request: FetchRequest): Promise<Vector[]>;
   /**
    * An ANN index search per segment (TableScanNode.ann): the found rows' `request.columns`, then their
-   * distance when `ann.distance`, segment by segment (rows of one segment in row order). Sources without
-   * ANN indexes lack it.
+   * distance when `ann.distance`, then their global row id when `request.globalRowId` (as `scan` does),
+   * segment by segment (rows of one segment in row order). Sources without ANN indexes lack it.
    */
   scanAnn?(request: ScanRequest, ann: AnnScanRequest): AsyncIterable<Batch>;
 }

@@ -95,7 +95,9 @@ async function radiusFor(count: number): Promise<number> {
 
 test('TopN: each segment answers from its index, recall against exact search, same distances', async () => {
   const plan = await explain(`SELECT id, l2_distance_approximate(embedding, ${queryText(0)}) AS d FROM docs ORDER BY d LIMIT 10`);
-  assert.match(plan, /TABLE SCAN #\d+\n\s+table: annq\.docs\n\s+columns: \[id\]\n\s+ann index: idx_emb \(l2_distance\) on embedding, query: \[.*\], hnsw_ef_search: 32\n\s+ann top-n: k=10 ASC per segment\n\s+index-only: true, distance column: from the index/);
+  // Global TopN lazy materialization (on by default): the search returns distances and row ids only, id comes after the sort.
+  assert.match(plan, /MATERIALIZE #\d+\n\s+table: annq\.docs\n\s+lazy materialization: \[id\]\n/);
+  assert.match(plan, /TABLE SCAN #\d+\n\s+table: annq\.docs\n\s+columns: \[\]\n\s+global row id: __DORIS_GLOBAL_ROWID_COL__docs\n\s+ann index: idx_emb \(l2_distance\) on embedding, query: \[.*\], hnsw_ef_search: 32\n\s+ann top-n: k=10 ASC per segment\n\s+index-only: true, distance column: from the index/);
   // The graph (and so recall) may differ a little between builds: ef 64 keeps
   // it clear of the bound (one of five runs at the default 32 failed this test here).
   await conn.query('SET hnsw_ef_search = 64');
@@ -175,7 +177,7 @@ test('filtered TopN: recall >= 0.95 and LIMIT rows at 50%, 10%, 1%, 0.1% selecti
       }
       assert.ok(total / 6 >= 0.95, `${label}: recall ${total / 6}`);
     }
-    assert.match(await explain(`SELECT id FROM docs WHERE sel < 10 ORDER BY l2_distance_approximate(embedding, ${queryText(0)}) LIMIT 10`), /pushed predicates: sel < 10\n\s+ann index: .*\n\s+ann top-n: k=10 ASC per segment\n\s+ann allowed-row filter: \(sel < 10\)\n/);
+    assert.match(await explain(`SELECT id FROM docs WHERE sel < 10 ORDER BY l2_distance_approximate(embedding, ${queryText(0)}) LIMIT 10`), /pushed predicates: sel < 10\n\s+global row id: __DORIS_GLOBAL_ROWID_COL__docs\n\s+ann index: .*\n\s+ann top-n: k=10 ASC per segment\n\s+ann allowed-row filter: \(sel < 10\)\n/);
   } finally {
     await conn.query('SET hnsw_ef_search = 32');
   }

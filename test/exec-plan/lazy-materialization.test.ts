@@ -134,7 +134,7 @@ test('the threshold, the table model and the query shape decide; the rest stays 
   assert.ok(!/MATERIALIZE/.test(explainPlan(planQuery(parseQuery('SELECT * FROM t ORDER BY k LIMIT 10'), lazyCtx(1024, none), { disabledRules: ['topn_lazy_materialization'] })).join('\n')), 'skipped by name');
 });
 
-test('a scan carrying a field the pass does not know (an ANN search spec) is left alone', () => {
+test('a scan carrying a field the pass does not know, or a range-only ANN search, is left alone; an ANN TopN scan is rewritten', () => {
   const schema = makeTableSchema('test', 't', COLUMNS, 1);
   const output = COLUMNS.map((column) => ({ name: column.name, type: column.type, nullable: true }));
   const scan = { kind: 'TableScan', id: 1, output, children: [], table: schema, alias: 't', columns: COLUMNS.map((column) => column.name), predicates: [], limit: null } as const;
@@ -142,8 +142,24 @@ test('a scan carrying a field the pass does not know (an ANN search spec) is lef
   let nextId = 10;
   const planning = { threshold: 1024, nextId: () => nextId++ };
   assert.equal(planLazyMaterialization(topN(scan), planning).kind, 'Project');
-  const withAnn = topN({ ...scan, ann: { k: 5 } } as unknown as PhysicalNode);
-  assert.equal(planLazyMaterialization(withAnn, planning), withAnn);
+  const withUnknown = topN({ ...scan, someFutureSpec: { k: 5 } } as unknown as PhysicalNode);
+  assert.equal(planLazyMaterialization(withUnknown, planning), withUnknown);
+  const rangeOnly = topN({ ...scan, ann: { limit: null } } as unknown as PhysicalNode);
+  assert.equal(planLazyMaterialization(rangeOnly, planning), rangeOnly, 'no per-segment k: stays eager');
+  // An ANN TopN scan with its distance column after the stored ones: the distance stays in phase one.
+  const distanceOut = { name: '__ann_distance', type: Types.FLOAT, nullable: false };
+  const annScan = { ...scan, output: [...output, distanceOut], ann: { limit: 5 } } as unknown as PhysicalNode;
+  const byDistance: PhysicalNode = { ...(topN(annScan) as PhysicalNode & { kind: 'TopN' }), output: [...output, distanceOut], keys: [{ expr: { kind: 'column', index: output.length, type: Types.FLOAT, name: '__ann_distance' }, descending: false, nullsFirst: true }] };
+  const lazy = planLazyMaterialization(byDistance, planning);
+  assert.equal(lazy.kind, 'Project');
+  const materialize = lazy.children[0];
+  assert.equal(materialize.kind, 'Materialize');
+  assert.deepEqual(materialize.kind === 'Materialize' ? materialize.columns : null, COLUMNS.map((column) => column.name), 'every stored column is fetched after the sort');
+  let phaseOne: PhysicalNode = materialize;
+  while (phaseOne.children.length > 0) phaseOne = phaseOne.children[0];
+  assert.equal(phaseOne.kind, 'TableScan');
+  assert.deepEqual(phaseOne.kind === 'TableScan' ? [phaseOne.columns, phaseOne.globalRowId, phaseOne.output.map((out) => out.name)] : null, [[], true, ['__ann_distance', '__DORIS_GLOBAL_ROWID_COL__t']]);
+  assert.deepEqual(lazy.output.map((out) => out.name), [...COLUMNS.map((column) => column.name), '__ann_distance'], 'the original output');
 });
 
 test('MATERIALIZE over a source without fetchRows is a clean internal error', async () => {

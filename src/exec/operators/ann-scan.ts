@@ -63,7 +63,9 @@ export async function* openAnnScan(node: TableScanNode & { ann: AnnScanSpec }, r
   // A radius no row can satisfy (NULL, NaN): nothing to search.
   if (request.radius !== null && Number.isNaN(request.radius.value)) return;
   if (request.k === 0) return;
-  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile }, request)) {
+  // Phase one of a lazily materialized TopN (plan/lazy-materialization.ts): the row ids come last.
+  const rowIds = node.globalRowId === true ? { globalRowId: true } : {};
+  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, ...rowIds }, request)) {
     if (batch.length > 0) yield batch;
   }
 }

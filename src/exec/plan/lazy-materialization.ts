@@ -17,9 +17,15 @@
  * before); one that reads a deferred column is computed over the final rows only. The rewritten TopN keeps
  * its keys, input order and tie order (same rows, same order in), so results equal the eager plan's.
  *
+ * An ANN TopN scan (TableScanNode.ann with a per-segment k, sql/rules/ann-index-pushdown.ts) is the
+ * seed's case: phase one is the index search alone — each segment returns its k distances and row ids
+ * (and only the stored columns the sort keys need; the allowed-row filter reads its own columns inside the
+ * search, as before) — the TopN merges them, and MATERIALIZE reads the select list's columns of the final
+ * rows. Output columns past the stored ones (the distance) always stay in phase one.
+ *
  * Left alone: merge-on-read UNIQUE and AGGREGATE KEY tables (a merged row has no single address),
- * information_schema (its rows are computed per read), a scan with a LIMIT or with anything this pass does
- * not know (an ANN search spec: that scan's output is not plain stored columns), a TopN whose keys need
+ * information_schema (its rows are computed per read), a scan with a LIMIT or with a field this pass does
+ * not know, a range-only ANN search (no k: its rows are not bounded by the limit), a TopN whose keys need
  * every column, and a TopN above the threshold. In a prepared statement's cached plan, `LIMIT ?` is
  * planned before its value is known (sql/plan-cache.ts) and therefore stays eager.
  *
@@ -51,8 +57,8 @@ export function globalRowIdColumnName(table: TableSchema): string {
   return `__DORIS_GLOBAL_ROWID_COL__${table.name}`;
 }
 
-/** TableScanNode fields this pass knows; a scan carrying any other (an ANN spec...) is left alone. */
-const KNOWN_SCAN_FIELDS = new Set(['kind', 'id', 'output', 'children', 'table', 'alias', 'columns', 'predicates', 'limit', 'globalRowId']);
+/** TableScanNode fields this pass knows; a scan carrying any other is left alone. */
+const KNOWN_SCAN_FIELDS = new Set(['kind', 'id', 'output', 'children', 'table', 'alias', 'columns', 'predicates', 'limit', 'globalRowId', 'ann']);
 
 /** Whether each row of `table` has one address a second read can find (TableSource.fetchRows). */
 function rowsAddressable(table: TableSchema): boolean {
@@ -80,6 +86,8 @@ function matchChain(topN: TopNNode): { project: ProjectNode | null; filter: Filt
   if (node.kind !== 'TableScan') return null;
   const scan = node;
   if (scan.limit !== null || scan.globalRowId === true || Object.keys(scan).some((field) => !KNOWN_SCAN_FIELDS.has(field))) return null;
+  // An ANN scan qualifies with its TopN pushed in (each segment's k nearest); a range-only search stays eager.
+  if (scan.ann !== undefined && scan.ann.limit === null) return null;
   if (!rowsAddressable(scan.table)) return null;
   return { project, filter, scan };
 }
@@ -92,18 +100,20 @@ function rewriteTopN(topN: TopNNode, planning: LazyMaterializationPlanning): Phy
   const { project, filter, scan } = chain;
   // The select list over the scan's columns (identity when there is no Project).
   const exprs: readonly BoundExpr[] = project?.exprs ?? scan.output.map((out, colIdx) => column(colIdx, out));
-  const early = new Set<number>();
+  // Output columns past the stored ones (an ANN scan's distance) come from phase one's search itself.
+  const early = new Set<number>(scan.output.map((_out, outIdx) => outIdx).filter((outIdx) => outIdx >= scan.columns.length));
   if (filter !== null) collectColumns(filter.predicate, early);
   for (const key of topN.keys) for (const exprIdx of collectColumns(key.expr)) collectColumns(exprs[exprIdx], early);
   const lazy = scan.columns.map((_name, colIdx) => colIdx).filter((colIdx) => !early.has(colIdx));
   if (lazy.length === 0) return null;
 
-  // Phase one: the early columns in scan order, then the row id.
+  // Phase one: the early stored columns in scan order, the computed ones (ANN distance), then the row id.
   const earlyCols = scan.columns.map((_name, colIdx) => colIdx).filter((colIdx) => early.has(colIdx));
-  const scanMap = new Int32Array(scan.columns.length).fill(-1);
-  earlyCols.forEach((colIdx, newIdx) => (scanMap[colIdx] = newIdx));
+  const keptOut = [...earlyCols, ...scan.output.map((_out, outIdx) => outIdx).slice(scan.columns.length)];
+  const scanMap = new Int32Array(scan.output.length).fill(-1);
+  keptOut.forEach((outIdx, newIdx) => (scanMap[outIdx] = newIdx));
   const rowIdOut: OutputColumn = { name: globalRowIdColumnName(scan.table), type: Types.BIGINT, nullable: false };
-  const scanOut = [...earlyCols.map((colIdx) => scan.output[colIdx]), rowIdOut];
+  const scanOut = [...keptOut.map((outIdx) => scan.output[outIdx]), rowIdOut];
   const phaseScan: TableScanNode = { ...scan, columns: earlyCols.map((colIdx) => scan.columns[colIdx]), output: scanOut, globalRowId: true };
   const toPhaseOne = (expr: BoundExpr): BoundExpr => remapColumns(expr, (index) => scanMap[index]);
   const phaseInput: PhysicalNode = filter === null ? phaseScan : { ...filter, output: scanOut, children: [phaseScan], predicate: toPhaseOne(filter.predicate) };
@@ -132,7 +142,7 @@ function rewriteTopN(topN: TopNNode, planning: LazyMaterializationPlanning): Phy
     }
   }
   const rowIdColumn = belowExprs.length;
-  belowExprs.push(column(earlyCols.length, rowIdOut));
+  belowExprs.push(column(keptOut.length, rowIdOut));
   belowOut.push(rowIdOut);
   const below: ProjectNode = { kind: 'Project', id: project?.id ?? planning.nextId(), output: belowOut, children: [phaseInput], exprs: belowExprs };
   const sorted: TopNNode = { ...topN, output: belowOut, children: [below], keys: topN.keys.map((key) => ({ ...key, expr: remapColumns(key.expr, (index) => exprPos[index]) })) };
