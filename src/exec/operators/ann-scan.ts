@@ -63,7 +63,7 @@ export async function* openAnnScan(node: TableScanNode & { ann: AnnScanSpec }, r
   // A radius no row can satisfy (NULL, NaN): nothing to search.
   if (request.radius !== null && Number.isNaN(request.radius.value)) return;
   if (request.k === 0) return;
-  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile }, request)) {
+  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, indexScan: { perSegment: node.ann.perSegment } }, request)) {
     if (batch.length > 0) yield batch;
   }
 }
