@@ -49,6 +49,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly parallelScanMinRows: number;
   /** Scan windows follow the pool's pressure (`enable_scan_dynamic_parallelism`, changeable at run time). */
   scanDynamicParallelism = true;
+  /** ANN TopN searches over at most this many indexed segments run in-thread (`ann_search_in_thread_max_segments`). */
+  annSearchInThreadMaxSegments = 8;
   /** be.log / be.warn.log under sys_log_dir: Stream Loads that fail, compaction failures, BE HTTP errors. */
   readonly serverLog: ServerLog;
   /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
@@ -118,6 +120,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
     backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');
     config.onChange('enable_scan_dynamic_parallelism', (value) => (backend.scanDynamicParallelism = value as boolean));
+    backend.annSearchInThreadMaxSegments = config.getInt('ann_search_in_thread_max_segments');
+    config.onChange('ann_search_in_thread_max_segments', (value) => (backend.annSearchInThreadMaxSegments = value as number));
     return backend;
   }
 

@@ -15,15 +15,16 @@ import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
-import { ColumnSchema, findColumn, missingColumnValue, TableSchema } from '../meta/schema';
+import { ColumnSchema, findColumn, IndexSchema, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
 import type { AnnScanRequest, AnnSegmentSpec, FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
-import { parseAnnProperties } from '../storage/ann/ann-params';
-import type { ScanTask, ScanTaskRunner } from './scan-worker-pool';
-import { planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
+import { parseAnnProperties, type AnnIndexParams } from '../storage/ann/ann-params';
+import { EXACT_SCAN_BUDGET_VALUES } from '../storage/ann/ann-search';
+import type { ScanTaskRunner } from './scan-worker-pool';
+import { DORIS_ROWS_PER_SCAN_TASK, planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
 import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
 import { fetchOlapRows } from './olap-row-fetcher';
 
@@ -40,6 +41,11 @@ export interface SegmentOpener {
   /** Tables with fewer rows scan in-thread: the worker round trip would cost more than it saves. */
   readonly parallelScanMinRows?: number;
   /**
+   * Cheap ANN TopN searches over at most this many indexed segments run in-thread even when the table
+   * scans in parallel (`ann_search_in_thread_max_segments`; absent or 0: in the workers).
+   */
+  readonly annSearchInThreadMaxSegments?: number;
+  /**
    * One segment's ANN search in-thread (ann-segment-scan.ts), with the opener's cached index readers;
    * `segmentOrdinal` (global-row-id.ts) when `fragment.globalRowId` asks for row ids.
    */
@@ -53,6 +59,23 @@ const MIN_TASK_ROWS = 32_768;
 // stays a short slice of work.
 const MAX_TASK_ROWS = 32_768;
 const NO_ROWS = new Int32Array(0);
+/**
+ * Vector values (rows x dim) of segments without an index file an in-thread ANN search may scan exactly:
+ * four times the searcher's own exact-scan crossover (2,048 rows of 128 dims), about a millisecond.
+ */
+const IN_THREAD_EXACT_VALUES = 4 * EXACT_SCAN_BUDGET_VALUES;
+
+/** Each ANN index's parsed properties, by its (immutable) schema entry: parsed once, not per query. */
+const annParamsByIndex = new WeakMap<IndexSchema, AnnIndexParams>();
+
+function annIndexParams(index: IndexSchema): AnnIndexParams {
+  let params = annParamsByIndex.get(index);
+  if (params === undefined) {
+    params = parseAnnProperties(index.properties);
+    annParamsByIndex.set(index, params);
+  }
+  return params;
+}
 
 /**
  * Rows of a segment matching a DELETE predicate, by segment key and predicate id: both are immutable, so
@@ -207,7 +230,7 @@ export class OlapTableSource implements TableSource {
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
     const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
     const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(profile);
-    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => (fragment.globalRowId === true ? { segmentOrdinal: this.segmentOrdinal(segment) } : {});
+    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => this.rowIdFields(segment, fragment.globalRowId === true);
     return (async function* () {
       const tasks = planScanTasks(await segmentsToScan(), policy);
       profile.add('ParallelScanTasks', tasks.length);
@@ -231,9 +254,12 @@ export class OlapTableSource implements TableSource {
   }
 
   /**
-   * An ANN search over every segment (TableScanNode.ann): one scan-worker task per segment when the table
-   * scans in parallel, else the same search in-thread; each segment's found rows in row order, segments
-   * in tablet and version order. Each task carries the segment's deleted rows and its index file.
+   * An ANN search over every segment (TableScanNode.ann), each segment's found rows in row order, segments
+   * in tablet and version order; each search gets the segment's deleted rows and its index file.
+   * In-thread when the table does not scan in parallel, or when the search is cheap (annInThread): a few
+   * native index searches cost less than the worker round trip. Otherwise scan-worker tasks planned and
+   * windowed by the scan scheduler: one per segment with optimize_index_scan_parallelism
+   * (ScanRequest.indexScan), else segments grouped by Doris's row split, the window from the pool's pressure.
    */
   async *scanAnn(request: ScanRequest, ann: AnnScanRequest): AsyncIterable<Batch> {
     const index = this.schema.indexes.find((candidate) => candidate.indexType.toUpperCase() === 'ANN' && candidate.name === ann.indexName);
@@ -242,7 +268,7 @@ export class OlapTableSource implements TableSource {
     const column = (name: string): ColumnSchema => findColumn(this.schema, name)!;
     const segmentSpec: AnnSegmentSpec = {
       indexName: index.name,
-      params: parseAnnProperties(index.properties),
+      params: annIndexParams(index),
       vectorColumn,
       query: ann.query,
       k: ann.k,
@@ -254,42 +280,48 @@ export class OlapTableSource implements TableSource {
     };
     const fragment = { columns: request.columns.map(column), predicates: request.predicates, filter: null, aggregate: null, ann: segmentSpec, ...(request.globalRowId === true ? { globalRowId: true } : {}) };
     // Phase one of a lazily materialized TopN: each found row's global row id after the distance.
-    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => (request.globalRowId === true ? { segmentOrdinal: this.segmentOrdinal(segment) } : {});
+    const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => this.rowIdFields(segment, request.globalRowId === true);
     const profile = request.profile;
+    const segments = (await this.segmentsToScan(profile)).filter(({ segment, excludedRows }) => excludedRows.length < segment.numRows);
     const pool = this.scanDegree() > 0 ? (this.opener.scanPool?.() ?? null) : null;
-    const segments: { rowset: RowsetRecord; segmentIdx: number }[] = [];
-    for (const tablet of this.table.tablets) for (const rowset of this.table.rowsets) if (rowset.tabletId === tablet.id) for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ rowset, segmentIdx });
-    if (pool === null) {
+    if (pool === null || this.annInThread(request, segmentSpec, segments)) {
       const search = this.opener.searchAnnSegment;
       if (search === undefined) throw new GaleneError('INTERNAL', ['this backend cannot run ANN searches in-thread']);
-      for (const { rowset, segmentIdx } of segments) {
-        const segment = rowset.segments[segmentIdx];
-        const excluded = await this.excludedRows(rowset, segmentIdx, profile);
-        if (excluded.length === segment.numRows) continue;
-        yield* await search.call(this.opener, segment, fragment, excluded, profile, rowIdFields(segment).segmentOrdinal);
-      }
+      if (pool !== null) profile.add('AnnSearchesInThread', segments.length);
+      for (const { segment, excludedRows } of segments) yield* await search.call(this.opener, segment, fragment, excludedRows, profile, rowIdFields(segment).segmentOrdinal);
       return;
     }
-    const tasks: ScanTask[] = [];
-    for (const { rowset, segmentIdx } of segments) {
-      const segment = rowset.segments[segmentIdx];
-      const excluded = await this.excludedRows(rowset, segmentIdx, profile);
-      if (excluded.length === segment.numRows) continue;
-      const annIndex = segment.indexes?.find((record) => record.kind === 'ann' && record.name === index.name);
-      const task: ScanTask = { segmentKey: segment.key, segmentSize: segment.size, rowStart: 0, rowEnd: segment.numRows, fragment, ...rowIdFields(segment), ...(annIndex ? { annIndex: { key: annIndex.key, size: annIndex.size } } : {}) };
-      tasks.push(excluded.length === 0 ? task : { ...task, excludedRows: excluded });
-    }
+    const tasks = planScanTasks(segments, scanTaskPolicy(request.indexScan ?? { perSegment: false }, DORIS_ROWS_PER_SCAN_TASK));
     profile.add('ParallelScanTasks', tasks.length);
-    // Every segment's search at once (the pool queues them): an ANN task returns at most k rows.
-    const running = tasks.map((task) => {
-      const promise = pool.run(task, profile);
-      promise.catch(() => undefined); // awaited below in order
-      return promise;
-    });
-    for (const promise of running) {
-      const result = await promise;
-      if (result.kind === 'batches') yield* result.batches;
+    profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
+    const annIndexOf = (segment: SegmentRecord): { annIndex?: { key: string; size: number } } => {
+      const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === index.name);
+      return record === undefined ? {} : { annIndex: { key: record.key, size: record.size } };
+    };
+    const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
+      pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...annIndexOf(segment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
+    // An ANN task returns at most k rows (or the rows within the radius): a window of two per worker.
+    const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
+    for await (const result of runScanTasks(tasks, run, options)) if (result.kind === 'batches') yield* result.batches;
+  }
+
+  /**
+   * Whether an ANN search is cheap enough for the event loop (`ann_search_in_thread_max_segments`): a TopN
+   * without allowed-row filter or pruning predicates (no big column read, no large exact fallback), over
+   * at most that many segments with an index file and few deleted rows, plus segments without one
+   * (searched exactly) holding at most IN_THREAD_EXACT_VALUES vector values in all.
+   */
+  private annInThread(request: ScanRequest, spec: AnnSegmentSpec, segments: readonly SegmentToScan[]): boolean {
+    const maxIndexed = this.opener.annSearchInThreadMaxSegments ?? 0;
+    if (maxIndexed <= 0 || spec.k === null || spec.filter !== null || request.predicates.length > 0) return false;
+    let indexed = 0;
+    let exactValues = 0;
+    for (const { segment, excludedRows } of segments) {
+      const hasIndex = segment.indexes?.some((record) => record.kind === 'ann' && record.name === spec.indexName) === true;
+      if (!hasIndex) exactValues += (segment.numRows - excludedRows.length) * spec.params.dim;
+      else if (++indexed > maxIndexed || excludedRows.length * 10 > segment.numRows) return false;
     }
+    return exactValues <= IN_THREAD_EXACT_VALUES;
   }
 
   /**
@@ -371,6 +403,11 @@ export class OlapTableSource implements TableSource {
   }
 
   /** The segment's ordinal in this snapshot (global-row-id.ts). */
+  /** The task field that makes a worker append global row ids (when `wanted`: a lazily materialized TopN). */
+  private rowIdFields(segment: SegmentRecord, wanted: boolean): { segmentOrdinal?: number } {
+    return wanted ? { segmentOrdinal: this.segmentOrdinal(segment) } : {};
+  }
+
   private segmentOrdinal(segment: SegmentRecord): number {
     if (this.ordinals === null) this.ordinals = new Map(this.snapshot().map((entry, ordinal) => [entry.segment.key, ordinal]));
     return this.ordinals.get(segment.key)!;

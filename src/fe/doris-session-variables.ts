@@ -182,7 +182,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['force_sort_algorithm', 'string', '', 'Sort algorithm to force (heap, topn, full).'],
   ['full_sort_max_buffered_bytes', 'int', 67108864, 'Bytes a full sort buffers before sorting.'],
   ['wait_full_block_schedule_times', 'int', 1, 'Schedules a scan waits for a full block.'],
-  ['optimize_index_scan_parallelism', 'bool', false, 'One scan task per segment for index scans.'],
   // faiss search knobs usearch has no counterpart for: its search always prunes by relative distance and
   // keeps a bounded candidate queue (docs/vector-search.md). hnsw_ef_search is honoured (session-variables.ts).
   ['hnsw_check_relative_distance', 'bool', true, 'HNSW relative-distance check (faiss); usearch always applies its own pruning, so the value changes nothing.'],

@@ -124,6 +124,7 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('disable_nereids_rules', 'string', '', 'Optimizer rules (and physical passes) to skip, by name, comma-separated.'),
   v('experimental_enable_virtual_slot_for_cse', 'bool', false, "Compute an expression repeated in one query block (WHERE, select list, ORDER BY, GROUP BY, aggregate arguments, HAVING) once per batch as a virtual column that every use reads (EXPLAIN: virtual columns). Doris's default: off."),
   v('topn_lazy_materialization_threshold', 'int', 1024, "ORDER BY ... LIMIT n [OFFSET m] with n + m at most this reads the columns the filter and sort keys need first, sorts, then reads the other columns of just the final rows by row id (EXPLAIN: MATERIALIZE). -1 or 0 turns it off. Doris's default: 1024."),
+  v('optimize_index_scan_parallelism', 'bool', false, "An index-driven scan (ANN TopN or range search) that runs in the scan workers makes one task per segment, however small (more parallel index searches when segments are small, as with high-dimensional vectors); off, consecutive segments share a task up to 2,097,152 rows and are searched one after another. Read when the statement is planned. Doris's default: off."),
   v('hnsw_ef_search', 'int', 32, 'Candidates an HNSW (ANN index) search keeps: larger is better recall and slower. Each segment searches with max(hnsw_ef_search, LIMIT + OFFSET), so a query never returns fewer rows than LIMIT because of it.', {
     validate: between(1, 100000),
   }),

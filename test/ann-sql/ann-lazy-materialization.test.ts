@@ -46,11 +46,13 @@ const COLUMNS = '(id INT NOT NULL, tag VARCHAR(8), sel INT, body STRING, embeddi
 before(async () => {
   server = await startGalene({
     dataDir: makeDataDir('galene-ann-lazy-'),
-    args: ['--scan_thread_num', '2', '--parallel_scan_min_rows_per_scanner', '1000', '--ann_index_build_min_segment_rows', '100'],
+    args: ['--scan_thread_num', '2', '--parallel_scan_min_rows_per_scanner', '1000', '--ann_index_build_min_segment_rows', '100', '--ann_search_in_thread_max_segments', '0'],
   });
   conn = await connect(server.ports.query_port);
   await conn.query('CREATE DATABASE annlazy');
   await conn.query('USE annlazy');
+  // Parallel-scanned tables search in the workers (ann_search_in_thread_max_segments 0), one task per segment.
+  await conn.query('SET optimize_index_scan_parallelism = true');
   const props = 'PROPERTIES ("disable_auto_compaction" = "true")';
   await conn.query(`CREATE TABLE d ${COLUMNS} DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS ${BUCKETS} ${props}`);
   for (let loadIdx = 0; loadIdx < LOADS; loadIdx++) await conn.query(`INSERT INTO d VALUES ${values(loadIdx * LOAD_ROWS, LOAD_ROWS, 'v1')}`);

@@ -67,13 +67,13 @@ test('ANN scan over a non-local store: index files through the FileCache, per-se
   const request: AnnScanRequest = { indexName: 'idx', query, k: K, radius: null, ef: 64, filterColumns: [], filter: null, distance: true };
   const search = async (backend: Backend, profile: QueryProfile): Promise<[number, number][]> => {
     const batches: Batch[] = [];
-    for await (const batch of backend.openTable(table).scanAnn({ columns: ['id'], predicates: [], limit: null, profile }, request)) batches.push(batch);
+    for await (const batch of backend.openTable(table).scanAnn({ columns: ['id'], predicates: [], limit: null, profile, indexScan: { perSegment: true } }, request)) batches.push(batch);
     const rows: [number, number][] = [];
     for (const batch of batches) for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) rows.push([Number(getRaw(batch.columns[0], rowIdx)), Number(getRaw(batch.columns[1], rowIdx))]);
     return rows.sort((a, b) => a[1] - b[1]).slice(0, K);
   };
   const fileCache = JSON.stringify([{ path: path.join(root, 'file_cache'), total_size: 64 << 20 }]);
-  const parallel = await Backend.open(new Config({ data_dir: root, scan_thread_num: 2, parallel_scan_min_rows_per_scanner: 1000, file_cache_path: fileCache }), {} as Catalog, remote);
+  const parallel = await Backend.open(new Config({ data_dir: root, scan_thread_num: 2, parallel_scan_min_rows_per_scanner: 1000, ann_search_in_thread_max_segments: 0, file_cache_path: fileCache }), {} as Catalog, remote);
   const inThread = await Backend.open(new Config({ data_dir: path.join(root, 'b'), scan_thread_num: 0, file_cache_path: JSON.stringify([{ path: path.join(root, 'file_cache_b'), total_size: 64 << 20 }]) }), {} as Catalog, remote);
   try {
     assert.equal(parallel.fileCache.kind, 'block');

@@ -207,6 +207,38 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await assert.rejects(conn.query('SET hnsw_ef_search = 0'), { errno: 1231 });
     });
   },
+  async optimize_index_scan_parallelism() {
+    // 10 segments of 6,600 rows (no index file: below ann_index_build_min_segment_rows; no compaction), 66,000
+    // rows in all, so the table scans in the workers; ann_search_in_thread_max_segments 0 keeps the search there.
+    await root.query(`CREATE TABLE w.vecp (k INT NOT NULL, e ARRAY<FLOAT> NOT NULL, INDEX idx_e (e) USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="l2_distance", "dim"="2"))
+      DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("disable_auto_compaction" = "true")`);
+    const SEGMENT_ROWS = 6600;
+    for (let segmentIdx = 0; segmentIdx < 10; segmentIdx++) {
+      const first = segmentIdx * SEGMENT_ROWS;
+      await root.query(`INSERT INTO w.vecp VALUES ${Array.from({ length: SEGMENT_ROWS }, (_, idx) => `(${first + idx}, [${(first + idx) % 1000}, ${Math.floor((first + idx) / 1000)}])`).join(', ')}`);
+    }
+    await root.query('ADMIN SET FRONTEND CONFIG ("ann_search_in_thread_max_segments" = "0")');
+    try {
+      await withConnection(async (conn) => {
+        const sql = 'SELECT k FROM vecp ORDER BY l2_distance_approximate(e, [500.2, 30.1]) LIMIT 3';
+        const tasks = async (): Promise<{ rows: string[][]; tasks: number }> => {
+          const rows = (await queryRows(conn, sql)) as string[][];
+          const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
+          const profile = new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name, value]));
+          return { rows, tasks: Number(profile.get('ParallelScanTasks') ?? 0) };
+        };
+        const grouped = await tasks();
+        assert.equal(grouped.tasks, 1, 'off: the 10 small segments share one task (66,000 rows < 2,097,152)');
+        await conn.query('SET optimize_index_scan_parallelism = true');
+        const perSegment = await tasks();
+        assert.equal(perSegment.tasks, 10, 'on: one task per segment');
+        assert.deepEqual(perSegment.rows, grouped.rows);
+        assert.deepEqual(grouped.rows, [['30500'], ['30501'], ['31500']]);
+      });
+    } finally {
+      await root.query('ADMIN SET FRONTEND CONFIG ("ann_search_in_thread_max_segments" = "8")');
+    }
+  },
   async names() {
     await withConnection(async (conn) => {
       await conn.query('SET NAMES utf8');

@@ -65,7 +65,7 @@ export async function* openAnnScan(node: TableScanNode & { ann: AnnScanSpec }, r
   if (request.k === 0) return;
   // Phase one of a lazily materialized TopN (plan/lazy-materialization.ts): the row ids come last.
   const rowIds = node.globalRowId === true ? { globalRowId: true } : {};
-  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, ...rowIds }, request)) {
+  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, indexScan: { perSegment: node.ann.perSegment }, ...rowIds }, request)) {
     if (batch.length > 0) yield batch;
   }
 }

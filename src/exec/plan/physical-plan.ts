@@ -140,6 +140,11 @@ export interface AnnScanSpec {
   readonly distance: boolean;
   /** hnsw_ef_search when planned (each segment searches with max(ef, limit)). */
   readonly efSearch: number;
+  /**
+   * optimize_index_scan_parallelism when planned (planning-variables.ts indexScanPerSegment): one scan
+   * task per segment, else segments grouped by Doris's row split (be/scan-scheduler.ts).
+   */
+  readonly perSegment: boolean;
 }
 
 /** The partial aggregate a fragment computes over its filtered rows (merged by a final HashAggregate). */

@@ -29,6 +29,7 @@ import type { PlanningContext } from '../../exec/context';
 import { fragmentSafeExpr } from '../../exec/parallel/run-fragment';
 import { anyExpr, collectColumns, combineConjuncts, exprKey, remapColumns, splitConjuncts, transformExpr } from '../../exec/plan/bound-expr-utils';
 import type { AnnRangeOp, AnnScanSpec } from '../../exec/plan/physical-plan';
+import { indexScanPerSegment } from '../../exec/plan/planning-variables';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { LogicalAggregate, LogicalPlan, LogicalProject, LogicalScan, LogicalTopN } from '../logical-plan';
 import { planInputs, withInputs } from '../logical-plan';
@@ -195,6 +196,7 @@ function pushDown(block: Block, ctx: PlanningContext): LogicalPlan | null {
     filter,
     distance,
     efSearch: efSearch(ctx),
+    perSegment: indexScanPerSegment(ctx),
   };
   const annScan: LogicalScan = {
     ...scan,
