@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
-import { startGalene, type GaleneProcess } from '../helpers/galene-process';
+import { indexFilesUnder, startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 import { curlGet, curlLoad } from '../stream-load/helpers';
 import { AnnIndexReader } from '../../src/storage/ann';
@@ -35,19 +35,8 @@ after(async () => {
 
 const ANN = (dim = 4, extra = ''): string => `USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="l2_distance", "dim"="${dim}"${extra})`;
 
-/** Index files under the data directory (relative names). */
-function indexFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.idx')) out.push(full);
-    }
-  };
-  walk(server.dataDir);
-  return out.sort();
-}
+/** Index files under the data directory. */
+const indexFiles = (): string[] => indexFilesUnder(server.dataDir);
 
 async function expectError(sql: string, message: string | RegExp): Promise<void> {
   await assert.rejects(conn.query(sql), (err: Error) => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { Connection } from 'mysql2/promise';
 import { mixtureDataSet } from '../../bench/lib/vector-data';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, queryRows } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows } from '../helpers/mysql-client';
 
 const DIM = 64;
 // More rows than the searcher scans exactly (exactMaxRowsFor(64) = 1,024), so each segment uses its index.
@@ -45,10 +45,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function lastProfile(): Promise<Map<string, string>> {
-  const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
-  return new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name!, value!]));
-}
+const lastProfile = (): Promise<Map<string, string>> => lastQueryProfile(conn);
 
 /** The first column of a result (the helper's connections return rows as arrays). */
 const firstColumn = (rows: unknown): string[] => (rows as object[]).map((row) => String(Object.values(row)[0]));

@@ -14,7 +14,7 @@ import type { Connection } from 'mysql2/promise';
 import { mixtureDataSet } from '../../bench/lib/vector-data';
 import { mulberry32 } from '../../src/common/prng';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, queryRows, type TextRow } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows, type TextRow } from '../helpers/mysql-client';
 
 /** 128: segments of 750 rows exceed the exact-scan crossover (exactMaxRowsFor), so unfiltered searches use the index. */
 const DIM = 128;
@@ -71,10 +71,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function lastProfile(): Promise<Map<string, string>> {
-  const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
-  return new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name!, value!]));
-}
+const lastProfile = (): Promise<Map<string, string>> => lastQueryProfile(conn);
 
 const counter = (profile: Map<string, string>, name: string): number => Number(profile.get(name) ?? 0);
 

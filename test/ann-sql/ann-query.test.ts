@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { mixtureDataSet } from '../../bench/lib/vector-data';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, queryRows, type TextRow } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows, type TextRow } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
 
 const DIM = 32;
@@ -55,10 +55,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function lastProfile(): Promise<Map<string, string>> {
-  const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
-  return new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name!, value!]));
-}
+const lastProfile = (): Promise<Map<string, string>> => lastQueryProfile(conn);
 
 const counter = (profile: Map<string, string>, name: string): number => Number(profile.get(name) ?? 0);
 

@@ -6,10 +6,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
-import { startGalene, type GaleneProcess } from '../helpers/galene-process';
+import { indexFilesUnder, startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect } from '../helpers/mysql-client';
 import { AnnIndexReader } from '../../src/storage/ann';
 
@@ -28,18 +27,7 @@ after(async () => {
   await server?.stop();
 });
 
-function indexFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.idx')) out.push(full);
-    }
-  };
-  walk(server.dataDir);
-  return out;
-}
+const indexFiles = (): string[] => indexFilesUnder(server.dataDir);
 
 /** Row i's vector: distinct, deterministic. */
 const vectorOf = (row: number): number[] => [Math.sin(row), Math.cos(row * 0.7), (row % 97) / 97, (row % 13) / 13];

@@ -89,3 +89,17 @@ export async function auditLines(dataDir: string, contains: string, atLeast: num
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Index files (`*.idx`) under a directory, full paths, sorted. */
+export function indexFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.idx')) out.push(full);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}

@@ -29,3 +29,9 @@ export async function queryRecords(conn: mysql.Connection, sql: string): Promise
   const [rows] = await conn.query({ sql, rowsAsArray: false });
   return rows as Record<string, string | null>[];
 }
+
+/** The counters of the connection's last query profile (SHOW QUERY PROFILE), by name. */
+export async function lastQueryProfile(conn: mysql.Connection): Promise<Map<string, string>> {
+  const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
+  return new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name!, value!]));
+}
