@@ -13,7 +13,7 @@ import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
 import type { Catalog, TableState } from '../meta/catalog';
-import type { SegmentRecord } from '../meta/meta-store';
+import { segmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
@@ -142,7 +142,7 @@ export class Backend implements SegmentOpener, LoadTarget {
 
   async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]> {
     const reader = await this.openSegment(segment, profile);
-    const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === fragment.ann.indexName);
+    const record = segmentIndexRecord(segment, fragment.ann.indexName, 'ann');
     const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
     return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal);
   }

@@ -14,7 +14,7 @@ import type { FetchRequest, ScanRequest, TableSource } from '../exec/context';
 import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
-import type { RowsetRecord, SegmentRecord } from '../meta/meta-store';
+import { segmentIndexRecord, type RowsetRecord, type SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, IndexSchema, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
@@ -295,7 +295,7 @@ export class OlapTableSource implements TableSource {
     profile.add('ParallelScanTasks', tasks.length);
     profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
     const annIndexOf = (segment: SegmentRecord): { annIndex?: { key: string; size: number } } => {
-      const record = segment.indexes?.find((candidate) => candidate.kind === 'ann' && candidate.name === index.name);
+      const record = segmentIndexRecord(segment, index.name, 'ann');
       return record === undefined ? {} : { annIndex: { key: record.key, size: record.size } };
     };
     const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
@@ -317,7 +317,7 @@ export class OlapTableSource implements TableSource {
     let indexed = 0;
     let exactValues = 0;
     for (const { segment, excludedRows } of segments) {
-      const hasIndex = segment.indexes?.some((record) => record.kind === 'ann' && record.name === spec.indexName) === true;
+      const hasIndex = segmentIndexRecord(segment, spec.indexName, 'ann') !== undefined;
       if (!hasIndex) exactValues += (segment.numRows - excludedRows.length) * spec.params.dim;
       else if (++indexed > maxIndexed || excludedRows.length * 10 > segment.numRows) return false;
     }

@@ -44,6 +44,11 @@ export interface SegmentIndexRecord {
   readonly size: number;
 }
 
+/** The index file of `segment` for the index named `name` (of `kind`, when given); undefined: none. */
+export function segmentIndexRecord(segment: SegmentRecord, name: string, kind?: SegmentIndexRecord['kind']): SegmentIndexRecord | undefined {
+  return segment.indexes?.find((record) => record.name === name && (kind === undefined || record.kind === kind));
+}
+
 /** Every object key of a segment: the segment file and its index files. */
 export function segmentObjectKeys(segment: SegmentRecord): string[] {
   return [segment.key, ...(segment.indexes ?? []).map((index) => index.key)];

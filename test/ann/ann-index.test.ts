@@ -140,6 +140,16 @@ for (const exactMaxRows of [undefined, 64]) {
   });
 }
 
+test('an index file built for another metric is not used: the segment is searched exactly', async () => {
+  const reader = await AnnIndexReader.openFile(ipFile);
+  const searcher = new AnnSegmentSearcher(params('l2_distance'), ROWS, reader, memorySource(base, DIM));
+  const exact = new AnnSegmentSearcher(params('l2_distance'), ROWS, null, memorySource(base, DIM));
+  const result = await searcher.search(query(1), 10);
+  assert.equal(result.path, 'exact');
+  assert.deepEqual([...result.rows], [...(await exact.search(query(1), 10)).rows]);
+  reader.close();
+});
+
 test('a filter keeping fewer than k rows returns exactly those rows', async () => {
   const reader = await AnnIndexReader.openFile(l2File);
   const searcher = new AnnSegmentSearcher(reader.params, ROWS, reader, memorySource(base, DIM), { exactMaxRows: 0 });

@@ -18,7 +18,7 @@ import type { RawValue, Vector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import type { Catalog } from '../../meta/catalog';
-import type { SegmentIndexRecord, SegmentRecord } from '../../meta/meta-store';
+import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../../meta/meta-store';
 import type { BuildIndexStatement, CancelBuildIndexStatement, ShowStatement } from '../../sql/ast';
 import { buildSegmentAnnIndexes, tableAnnIndexes, type TableAnnIndex } from '../../storage/ann/segment-ann-indexes';
 import { DEFAULT_MIN_SEGMENT_ROWS } from '../../storage/ann';
@@ -84,7 +84,7 @@ class BuildIndexJobs {
       if (index === null) return this.finish(job, 'CANCELLED', `index ${job.indexName} or table ${job.tableName} was dropped`);
       const minRows = backend.writeOptions.annMinSegmentRows ?? DEFAULT_MIN_SEGMENT_ROWS;
       const table = catalog.getTableById(job.tableId)!;
-      const missing = table.rowsets.flatMap((rowset) => rowset.segments).filter((segment) => segment.numRows >= minRows && !(segment.indexes ?? []).some((record) => record.name === index.name));
+      const missing = table.rowsets.flatMap((rowset) => rowset.segments).filter((segment) => segment.numRows >= minRows && segmentIndexRecord(segment, index.name) === undefined);
       if (missing.length === 0) break;
       job.total = job.done + missing.length;
       const built = new Map<string, SegmentIndexRecord>();

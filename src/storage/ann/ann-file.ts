@@ -49,6 +49,11 @@ export interface AnnFileHeader {
 const METRIC_BY_CODE = new Map(Object.entries(METRIC_CODES).map(([name, code]) => [code, name as AnnMetric]));
 const QUANTIZER_BY_CODE = new Map(Object.entries(QUANTIZER_CODES).map(([name, code]) => [code, name as AnnQuantizer]));
 
+/** Bytes of the index file a header describes: the library's payload, then the trailer. */
+export function annFileSize(header: AnnFileHeader): number {
+  return header.payloadLength + ANN_TRAILER_BYTES;
+}
+
 export function encodeAnnTrailer(header: AnnFileHeader): Buffer {
   const out = Buffer.alloc(ANN_TRAILER_BYTES);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);

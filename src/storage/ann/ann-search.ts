@@ -139,6 +139,7 @@ const NEAR_OF_FAR: Readonly<Record<RangeOp, RangeOp>> = { '>': '<=', '>=': '<', 
 
 export class AnnSegmentSearcher {
   private readonly exactMaxRows: number;
+  private readonly index: AnnIndexReader | null;
 
   /**
    * @param params the index definition (metric and dim are used even when the segment has no index file)
@@ -149,11 +150,14 @@ export class AnnSegmentSearcher {
   constructor(
     readonly params: AnnIndexParams,
     readonly rowCount: number,
-    private readonly index: AnnIndexReader | null,
+    index: AnnIndexReader | null,
     private readonly vectors: VectorSource,
     options: AnnSegmentSearcherOptions = {},
   ) {
     this.exactMaxRows = options.exactMaxRows ?? exactMaxRowsFor(params.dim);
+    // A file built for another definition of the index (dropped and re-created under the same name while
+    // a load was writing) cannot answer this one: the segment is searched exactly instead.
+    this.index = index !== null && index.params.dim === params.dim && index.params.metric === params.metric ? index : null;
     if (index && index.header.rowCount !== rowCount) throw new GaleneError('CORRUPTION', [`ann index ${index.file} covers ${index.header.rowCount} rows, its segment has ${rowCount}`]);
   }
 

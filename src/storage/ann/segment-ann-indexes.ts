@@ -14,6 +14,7 @@ import type { IndexSchema } from '../../meta/schema';
 import type { ObjectStore } from '../../io/object-store';
 import { segmentIndexKey } from '../segment-format';
 import { AnnBuilder } from './ann-builder';
+import { annFileSize } from './ann-file';
 import type { AnnIndexParams } from './ann-params';
 import { DEFAULT_MIN_SEGMENT_ROWS, parseAnnProperties } from './ann-params';
 
@@ -44,18 +45,18 @@ export function indexableVectors(vec: Vector, dim: number): { vectors: Float32Ar
   const { offsets, nulls } = vec;
   const child = vec.child.values;
   const childNulls = vec.child.nulls;
-  const rows: number[] = [];
-  let allRows = true;
+  const rows = new Int32Array(vec.length);
+  let rowCount = 0;
   for (let row = 0; row < vec.length; row++) {
     let good = (nulls === null || nulls[row] === 0) && offsets[row + 1] - offsets[row] === dim;
     if (good && childNulls !== null) for (let pos = offsets[row]; pos < offsets[row + 1] && good; pos++) good = childNulls[pos] === 0;
-    if (good) rows.push(row);
-    else allRows = false;
+    if (good) rows[rowCount++] = row;
   }
+  const allRows = rowCount === vec.length;
   if (allRows && offsets[0] === 0 && offsets[vec.length] === child.length) return { vectors: child, rowIds: null };
-  const vectors = new Float32Array(rows.length * dim);
-  rows.forEach((row, idx) => vectors.set(child.subarray(offsets[row], offsets[row] + dim), idx * dim));
-  return { vectors, rowIds: allRows ? null : Int32Array.from(rows) };
+  const vectors = new Float32Array(rowCount * dim);
+  for (let idx = 0; idx < rowCount; idx++) vectors.set(child.subarray(offsets[rows[idx]], offsets[rows[idx]] + dim), idx * dim);
+  return { vectors, rowIds: allRows ? null : rows.slice(0, rowCount) };
 }
 
 let sharedBuilder: AnnBuilder | null = null;
@@ -86,8 +87,8 @@ export async function buildSegmentAnnIndexes(
     const { vectors, rowIds } = indexableVectors(data[index.columnIdx], index.params.dim);
     const key = segmentIndexKey(segmentKey, index.name);
     written.push(key);
-    await annBuilder().buildObject(store, key, { params: index.params, vectors, rowIds, rowCount });
-    records.push({ name: index.name, kind: 'ann', key, size: (await store.head(key))?.size ?? 0 });
+    const header = await annBuilder().buildObject(store, key, { params: index.params, vectors, rowIds, rowCount });
+    records.push({ name: index.name, kind: 'ann', key, size: annFileSize(header) });
   }
   return records;
 }
