@@ -99,10 +99,17 @@ export class CompactionScheduler {
 
   private readonly worker: CompactionWorkerClient | null;
 
-  /** Check every tablet periodically. */
+  /** Check every tablet periodically (again after pause()). */
   start(intervalMs = 2000): void {
+    if (this.timer !== null || this.stopped) return;
     this.timer = setInterval(() => void this.runOnce(), intervalMs);
     this.timer.unref();
+  }
+
+  /** No new checks until start() (`disable_auto_compaction` set at run time); a merge under way finishes. */
+  pause(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   stop(): void {

@@ -57,6 +57,7 @@ export async function startGalene(config: Config): Promise<RunningGalene> {
     // Statements see the ports actually bound (SHOW FRONTENDS / BACKENDS).
     for (const [name, port] of Object.entries(ports)) config.set(name, port);
     if (!config.get<boolean>('disable_auto_compaction')) compaction.start();
+    config.onChange('disable_auto_compaction', (disabled) => (disabled ? compaction.pause() : compaction.start()));
     return {
       frontend,
       ports,

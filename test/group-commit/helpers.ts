@@ -63,11 +63,7 @@ export function httpRequest(method: string, url: string, options: { auth?: strin
 }
 
 /** `POST /api/update_config?name=value` on the BE web port; the parsed JSON answer. */
-export async function updateConfig(webserverPort: number, query: string): Promise<{ status: string; msg: string }> {
-  const answer = await httpRequest('POST', `http://127.0.0.1:${webserverPort}/api/update_config?${query}`, { auth: 'root:' });
-  assert.equal(answer.status, 200, answer.body);
-  return JSON.parse(answer.body) as { status: string; msg: string };
-}
+export { updateBackendConfig as updateConfig } from '../helpers/galene-process';
 
 /** Every WAL file under `<dataDir>/wal`. */
 export function walFiles(dataDir: string): string[] {

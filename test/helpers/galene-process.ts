@@ -103,3 +103,11 @@ export function indexFilesUnder(dir: string): string[] {
   walk(dir);
   return out.sort();
 }
+
+/** Change a mutable BE setting at run time through the BE's /api/update_config (as root); its JSON answer. */
+export async function updateBackendConfig(webserverPort: number, query: string): Promise<{ status: string; msg: string }> {
+  const response = await fetch(`http://127.0.0.1:${webserverPort}/api/update_config?${query}`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from('root:').toString('base64')}` } });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`update_config ${query} answered ${response.status}: ${body}`);
+  return JSON.parse(body) as { status: string; msg: string };
+}
