@@ -1,6 +1,6 @@
 /**
- * io/: where bytes live and how they are read. Object stores (a local directory by default; a remote-shaped
- * wrapper until the S3 store exists), and the one FileCache every segment and index read goes through:
+ * io/: where bytes live and how they are read. Object stores (a local directory by default, S3-compatible
+ * stores through the AWS SDK, and a remote-shaped wrapper for tests), and the one FileCache every segment and index read goes through:
  * in place for local stores; for remote ones a block store (block-store.ts) read through a cached reader
  * (cached-reader.ts) whose misses go to a RangeSource (the object store today; peer and hedged sources
  * later). file-read-service.ts serves the one FileCache to worker threads. Imports only common/; storage/
@@ -9,6 +9,7 @@
 export type { ObjectStore } from './object-store';
 export { LocalObjectStore } from './local-object-store';
 export { RemoteLikeObjectStore } from './remote-like-store';
+export { S3ObjectStore, describeS3Error, type S3StoreOptions, type S3StoreStats } from './s3-object-store';
 export type { FileCache, FileCacheOptions, FileCachePathEntry, FileCacheStats, FileOpener, RandomAccessFile, ReadKind } from './file-cache';
 export type { RangeSource } from './range-source';
 export { createFileCache, fileCacheOptionsFromConfig, parseFileCachePath } from './create-file-cache';

@@ -1,0 +1,186 @@
+/**
+ * A fault-and-latency HTTP proxy for tests and benchmarks, in front of the test S3 server (or a BE's peer
+ * endpoint later): every request waits a latency drawn from a lognormal distribution (object-store
+ * GETs: p50 ~25 ms, p99 ~150 ms; reference/anchors.md), response bodies flow at a per-stream bandwidth,
+ * and a fraction of requests (or the next N, deterministically) meet a fault:
+ *   - `slowdown`: 503 with S3's SlowDown error body;   - `internal`: 500 InternalError;
+ *   - `reset`: the connection is destroyed before any answer;
+ *   - `stall`: no answer at all (the client's timeout must fire);
+ *   - `truncate`: the upstream answer is forwarded with its full Content-Length, then cut off mid-body.
+ * Requests pass through byte for byte otherwise (the Host header included, so S3 signatures still match).
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mulberry32 } from '../../src/common/prng';
+
+export type FaultKind = 'slowdown' | 'internal' | 'reset' | 'stall' | 'truncate';
+
+export interface FaultSettings {
+  /** Per-request latency before the request is forwarded; null: none. */
+  readonly latency?: { readonly p50Ms: number; readonly p99Ms: number } | null;
+  /** Response body bandwidth per stream; null: unlimited. */
+  readonly bytesPerSecond?: number | null;
+  /** Fraction of requests (0..1) that meet one of `faults`, chosen uniformly. */
+  readonly errorRate?: number;
+  readonly faults?: readonly FaultKind[];
+  /** Seed of the latency and fault draws. */
+  readonly seed?: number;
+}
+
+/** Which requests an injected fault applies to. */
+export interface FaultMatch {
+  readonly method?: string;
+  /** A substring of the request path. */
+  readonly path?: string;
+}
+
+/** z of the 99th percentile of the standard normal. */
+const Z99 = 2.3263478740408408;
+
+/** Lognormal latency sampler with the given median and 99th percentile, from uniform draws. */
+export function lognormalSampler(p50Ms: number, p99Ms: number, random: () => number): () => number {
+  const mu = Math.log(p50Ms);
+  const sigma = Math.log(p99Ms / p50Ms) / Z99;
+  return () => {
+    // Box-Muller: one standard normal from two uniforms in (0, 1].
+    const u1 = 1 - random();
+    const u2 = random();
+    const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    return Math.exp(mu + sigma * z);
+  };
+}
+
+const S3_ERRORS: Readonly<Record<'slowdown' | 'internal', { status: number; code: string; message: string }>> = {
+  slowdown: { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' },
+  internal: { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' },
+};
+
+export class FaultProxy {
+  /** Requests seen, and faults applied per kind. */
+  readonly stats = { requests: 0, faults: { slowdown: 0, internal: 0, reset: 0, stall: 0, truncate: 0 } as Record<FaultKind, number> };
+  private settings: FaultSettings = {};
+  private random: () => number = mulberry32(1);
+  private latency: (() => number) | null = null;
+  private readonly queued: { kind: FaultKind; match: FaultMatch }[] = [];
+  private readonly stalled = new Set<http.ServerResponse>();
+
+  private constructor(
+    private readonly server: http.Server,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(target: { host: string; port: number }, settings: FaultSettings = {}): Promise<FaultProxy> {
+    const server = http.createServer();
+    const proxy = new FaultProxy(server, target);
+    proxy.configure(settings);
+    server.on('request', (req, res) => proxy.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Replace the settings (latency, bandwidth, random faults). */
+  configure(settings: FaultSettings): void {
+    this.settings = settings;
+    this.random = mulberry32(settings.seed ?? 1);
+    this.latency = settings.latency ? lognormalSampler(settings.latency.p50Ms, settings.latency.p99Ms, this.random) : null;
+  }
+
+  /** The next `count` requests matching `match` meet `kind`, before any random fault. */
+  injectNext(kind: FaultKind, count = 1, match: FaultMatch = {}): void {
+    for (let n = 0; n < count; n++) this.queued.push({ kind, match });
+  }
+
+  /** Stop listening; stalled requests are ended by destroying their sockets. */
+  async close(): Promise<void> {
+    for (const res of this.stalled) res.socket?.destroy();
+    this.stalled.clear();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private pickFault(req: http.IncomingMessage): FaultKind | null {
+    const queuedIdx = this.queued.findIndex(({ match }) => (match.method === undefined || match.method === req.method) && (match.path === undefined || (req.url ?? '').includes(match.path)));
+    if (queuedIdx >= 0) return this.queued.splice(queuedIdx, 1)[0].kind;
+    const faults = this.settings.faults ?? [];
+    if (faults.length === 0 || !(this.random() < (this.settings.errorRate ?? 0))) return null;
+    return faults[Math.floor(this.random() * faults.length)];
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.stats.requests++;
+    const fault = this.pickFault(req);
+    if (fault !== null) this.stats.faults[fault]++;
+    const delayMs = this.latency ? this.latency() : 0;
+    setTimeout(() => this.answer(req, res, fault), delayMs);
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, fault: FaultKind | null): void {
+    if (fault === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault === 'stall') {
+      this.stalled.add(res);
+      res.on('close', () => this.stalled.delete(res));
+      req.resume();
+      return;
+    }
+    if (fault === 'slowdown' || fault === 'internal') {
+      const error = S3_ERRORS[fault];
+      req.resume();
+      req.on('end', () => {
+        const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${error.message}</Message></Error>`;
+        res.writeHead(error.status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+      return;
+    }
+    const upstream = http.request({ host: this.target.host, port: this.target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (fault === 'truncate') {
+        this.forwardTruncated(answer, res);
+        return;
+      }
+      this.forwardBody(answer, res);
+    });
+    upstream.on('error', () => res.socket?.destroy());
+    req.pipe(upstream);
+  }
+
+  /** The body at `bytesPerSecond` (one stream), or piped as it comes. */
+  private forwardBody(answer: http.IncomingMessage, res: http.ServerResponse): void {
+    const rate = this.settings.bytesPerSecond ?? null;
+    if (rate === null) {
+      answer.pipe(res);
+      return;
+    }
+    answer.on('data', (chunk: Buffer) => {
+      answer.pause();
+      res.write(chunk);
+      setTimeout(() => answer.resume(), (chunk.length / rate) * 1000);
+    });
+    answer.on('end', () => res.end());
+  }
+
+  /** Half of the body (at least one byte short of it), then the connection is cut. */
+  private forwardTruncated(answer: http.IncomingMessage, res: http.ServerResponse): void {
+    const total = Number(answer.headers['content-length'] ?? 0);
+    const keep = Math.max(0, Math.min(total - 1, Math.floor(total / 2)));
+    let sent = 0;
+    answer.on('data', (chunk: Buffer) => {
+      if (sent >= keep) return;
+      const part = chunk.subarray(0, keep - sent);
+      sent += part.length;
+      res.write(part);
+    });
+    answer.on('end', () => setImmediate(() => res.socket?.destroy()));
+  }
+}
