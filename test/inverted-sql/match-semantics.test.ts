@@ -46,6 +46,18 @@ test('unicode: word boundaries, CJK one character a term, stopwords dropped but 
   assert.deepEqual(analyzeTerms('A ÀB', parseInvertedProperties({ parser: 'standard', lower_case: 'false' })), ['A', 'ÀB']);
 });
 
+test('chinese: jieba, coarse_grained accurate mode, fine_grained full mode, punctuation dropped', () => {
+  const coarse = parseInvertedProperties({ parser: 'chinese' });
+  const fine = parseInvertedProperties({ parser: 'chinese', parser_mode: 'fine_grained' });
+  assert.equal(coarse.parserMode, 'coarse_grained');
+  assert.deepEqual(analyzeTerms('我来到北京清华大学，Apache Doris 很好!', coarse), ['我', '来到', '北京', '清华大学', 'apache', 'doris', '很', '好']);
+  assert.deepEqual(analyzeTerms('武汉长江大桥', fine), ['武汉', '武汉长江大桥', '长江', '长江大桥', '大桥']);
+  assert.deepEqual(analyzeTerms('中华人民共和国', fine), ['中华', '中华人民', '中华人民共和国', '华人', '人民', '人民共和国', '共和', '共和国']);
+  assert.deepEqual(analyze('清华大学 很好', coarse), [{ term: '清华大学', position: 0 }, { term: '很', position: 1 }, { term: '好', position: 2 }]);
+  assert.equal(matchesTokens('match_phrase', matchQuery('match_phrase', '北京清华', coarse), analyze('我来到北京清华大学', coarse)), false);
+  assert.equal(matchesTokens('match_phrase', matchQuery('match_phrase', '北京清华大学', coarse), analyze('我来到北京清华大学', coarse)), true);
+});
+
 test('parser none: the whole value is one term, never lower-cased', () => {
   assert.deepEqual(analyze('Hello World', none), [{ term: 'Hello World', position: 0 }]);
   assert.deepEqual(analyze('', none), [{ term: '', position: 0 }]);

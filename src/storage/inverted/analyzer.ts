@@ -15,7 +15,8 @@
  *   stopwords = "none". A removed stopword still takes its position (Lucene's StopFilter), so a phrase
  *   does not match across it.
  * - chinese: jieba word segmentation (cppjieba in Doris, the `@node-rs/jieba` port here):
- *   coarse_grained is jieba's accurate mode (with HMM for unknown words), fine_grained its full mode (every dictionary word, overlapping);
+ *   coarse_grained is jieba's accurate mode (with HMM for unknown words), fine_grained its full mode (every
+ *   dictionary word of two or more characters, overlapping; cppjieba FullSegment);
  *   tokens without a letter or digit (spaces, punctuation) are dropped; lower-cased when lower_case is true.
  * Terms longer than 255 characters are cut into 255-character pieces (CLucene's LUCENE_MAX_WORD_LEN).
  *
@@ -189,6 +190,54 @@ const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 function chineseWords(text: string, config: AnalyzerConfig): string[] {
   const segmenter = chineseSegmenter();
   if (segmenter === null) throw chineseUnavailableError();
-  const words = config.parserMode === 'fine_grained' ? segmenter.cutAll(text) : segmenter.cut(text, true);
+  const words = config.parserMode === 'fine_grained' ? fullSegment(text, segmenter.cutAll(text)) : segmenter.cut(text, true);
   return words.filter((word) => HAS_WORD_CHAR.test(word));
+}
+
+const codePoints = (word: string): number => {
+  let count = 0;
+  for (const _ of word) count++;
+  return count;
+};
+
+/**
+ * cppjieba's FullSegment (Doris's fine_grained) from jieba-rs's cut_all, which lists every dictionary word
+ * by start but also every single character, and drops characters missing from the dictionary. FullSegment
+ * keeps the words of two or more characters, and a single character only where no word starts with it
+ * and no earlier word covers it (武汉长江大桥 -> 武汉, 武汉长江大桥, 长江, 长江大桥, 大桥).
+ */
+function fullSegment(text: string, allWords: readonly string[]): string[] {
+  // Group the words by start offset: within a start they grow longer; the next group starts further on.
+  const groups: { start: number; words: string[] }[] = [];
+  for (const word of allWords) {
+    const group = groups[groups.length - 1];
+    const last = group?.words[group.words.length - 1];
+    if (group && last !== undefined && word.length > last.length && text.startsWith(word, group.start)) {
+      group.words.push(word);
+      continue;
+    }
+    const start = text.indexOf(word, group ? group.start + 1 : 0);
+    groups.push({ start: start < 0 ? text.length : start, words: [word] });
+  }
+  const out: string[] = [];
+  let coveredTo = 0;
+  let cursor = 0;
+  const emitSingles = (end: number): void => {
+    // characters cut_all dropped (not in the dictionary): FullSegment keeps each that nothing covers
+    for (const char of text.slice(cursor, end)) {
+      if (coveredTo <= cursor) out.push(char);
+      cursor += char.length;
+      coveredTo = Math.max(coveredTo, cursor);
+    }
+  };
+  for (const group of groups) {
+    if (group.start > cursor) emitSingles(group.start);
+    for (const word of group.words) {
+      if (codePoints(word) >= 2 || (group.words.length === 1 && coveredTo <= group.start)) out.push(word);
+      coveredTo = Math.max(coveredTo, group.start + word.length);
+    }
+    cursor = Math.max(cursor, group.start + (group.words[0]?.length ?? 0));
+  }
+  emitSingles(text.length);
+  return out;
 }
