@@ -1,0 +1,52 @@
+/**
+ * The inverted-index files of one segment, built from the segment's own rows as it is written (load
+ * flush, INSERT, group commit, compaction, merge-on-write rewrites: every path goes through
+ * writeTableRows) and by BUILD INDEX for segments written before the index existed. Unlike ANN there is
+ * no size threshold: every segment gets a file for every inverted index of the table, so a segment
+ * without one is exactly a segment written before its index (answered row by row until BUILD INDEX).
+ */
+import type { Vector } from '../../common/column';
+import type { ObjectStore } from '../../io/object-store';
+import type { SegmentIndexRecord } from '../../meta/meta-store';
+import type { IndexSchema } from '../../meta/schema';
+import { segmentIndexKey } from '../segment-format';
+import { indexedColumns } from '../table-indexes';
+import type { AnalyzerConfig } from './interim-contract';
+import { analyzerFromProperties } from './interim-contract';
+import { InvertedBuilder } from './inverted-builder';
+
+/** An inverted index of a table, resolved to its column position and analyzer. */
+export interface TableInvertedIndex {
+  readonly name: string;
+  readonly columnIdx: number;
+  readonly analyzer: AnalyzerConfig;
+}
+
+/** The table's inverted indexes over `columnNames` (the segment's columns, in order). */
+export function tableInvertedIndexes(indexes: readonly IndexSchema[], columnNames: readonly string[]): TableInvertedIndex[] {
+  return indexedColumns(indexes, columnNames, 'INVERTED').map(({ index, columnIdx }) => ({ name: index.name, columnIdx, analyzer: analyzerFromProperties(index.properties) }));
+}
+
+let sharedBuilder: InvertedBuilder | null = null;
+
+/** The process's one inverted-index builder (a worker thread started on first use, unref'd while idle). */
+export function invertedBuilder(): InvertedBuilder {
+  sharedBuilder ??= new InvertedBuilder();
+  return sharedBuilder;
+}
+
+/**
+ * Build every inverted-index file of one segment whose columns are `data`; returns the records to keep on
+ * the segment. Every key is pushed to `written` before its build starts, so a failed build (which
+ * rejects) leaves the caller a complete list of objects to remove.
+ */
+export async function buildSegmentInvertedIndexes(store: ObjectStore, indexes: readonly TableInvertedIndex[], data: readonly Vector[], segmentKey: string, written: string[]): Promise<SegmentIndexRecord[]> {
+  const records: SegmentIndexRecord[] = [];
+  for (const index of indexes) {
+    const key = segmentIndexKey(segmentKey, index.name);
+    written.push(key);
+    const info = await invertedBuilder().buildObject(store, key, { vector: data[index.columnIdx], analyzer: index.analyzer });
+    records.push({ name: index.name, kind: 'inverted', key, size: info.size });
+  }
+  return records;
+}
