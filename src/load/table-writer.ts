@@ -110,7 +110,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
   const groups = rowsByBucket(buckets, bucketCount);
   const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
   const annIndexes = tableAnnIndexes(schema.indexes, segmentColumns.map((column) => column.name));
-  const invertedIndexes = tableInvertedIndexes(schema.indexes, segmentColumns.map((column) => column.name));
+  const invertedIndexes = tableInvertedIndexes(schema.indexes, segmentColumns);
   const written: WrittenLoad = { rowsets: [], objectKeys: [] };
   // Each put runs while the next segment is encoded (its fsync overlaps CPU work); all settle before return.
   const puts: Promise<void>[] = [];

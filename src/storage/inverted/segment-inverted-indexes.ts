@@ -6,6 +6,8 @@
  * without one is exactly a segment written before its index (answered row by row until BUILD INDEX).
  */
 import type { Vector } from '../../common/column';
+import type { DataType } from '../../common/types';
+import { elementType, isArrayType } from '../../common/types';
 import type { ObjectStore } from '../../io/object-store';
 import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
@@ -22,9 +24,19 @@ export interface TableInvertedIndex {
   readonly analyzer: AnalyzerConfig;
 }
 
-/** The table's inverted indexes over `columnNames` (the segment's columns, in order). */
-export function tableInvertedIndexes(indexes: readonly IndexSchema[], columnNames: readonly string[]): TableInvertedIndex[] {
-  return indexedColumns(indexes, columnNames, 'INVERTED').map(({ index, columnIdx }) => ({ name: index.name, columnIdx, analyzer: analyzerFromProperties(index.properties) }));
+/** Column types an inverted file can hold: scalars, and ARRAYs of scalars (each element indexed). */
+export function invertedIndexable(type: DataType): boolean {
+  return isArrayType(type) ? !isArrayType(elementType(type)) && elementType(type).name !== 'NULL' : type.name !== 'NULL';
+}
+
+/**
+ * The table's inverted indexes over `columns` (the segment's columns, in order). An index on a column no
+ * file can hold (the DDL refuses those) is left out, so it can never fail a load.
+ */
+export function tableInvertedIndexes(indexes: readonly IndexSchema[], columns: readonly { readonly name: string; readonly type: DataType }[]): TableInvertedIndex[] {
+  return indexedColumns(indexes, columns.map((column) => column.name), 'INVERTED')
+    .filter(({ columnIdx }) => invertedIndexable(columns[columnIdx].type))
+    .map(({ index, columnIdx }) => ({ name: index.name, columnIdx, analyzer: analyzerFromProperties(index.properties) }));
 }
 
 let sharedBuilder: InvertedBuilder | null = null;
