@@ -18,8 +18,9 @@ import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 import type { AnalyzerConfig, InvertedQuery } from '../../src/storage/inverted';
 import { buildInvertedFileSync, buildInvertedIndex, InvertedBuilder, InvertedIndexReader, RowSet } from '../../src/storage/inverted';
-import { analyze, matchesTokens, parseMatch, type MatchOp } from '../../src/storage/inverted/interim-contract';
-import { intRows, textRows, VOCABULARY } from './inverted-corpus';
+import { analyze, chineseParserAvailable, KEYWORD_ANALYZER, matchesTokens, matchQuery, parseInvertedProperties, type MatchOp } from '../../src/storage/inverted';
+import { mulberry32 } from '../../src/common/prng';
+import { intRows, textRows, VOCABULARY, zipfPicker } from './inverted-corpus';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-inverted-'));
 const store = new LocalObjectStore(root);
@@ -29,8 +30,8 @@ after(async () => {
   store.close();
 });
 
-const ENGLISH: AnalyzerConfig = { parser: 'english', parserMode: 'fine_grained', lowerCase: true, stopwords: 'default', supportPhrase: true };
-const NONE: AnalyzerConfig = { parser: 'none', parserMode: 'fine_grained', lowerCase: false, stopwords: 'default', supportPhrase: false };
+const ENGLISH: AnalyzerConfig = parseInvertedProperties({ parser: 'english', support_phrase: 'true' });
+const NONE: AnalyzerConfig = KEYWORD_ANALYZER;
 
 let fileCounter = 0;
 /** Build `values` of `type` into an index file; open it through the FileCache. */
@@ -74,13 +75,38 @@ test('MATCH_* on an analyzed text index equals the row-level semantics on every 
   const reader = await indexOf(Types.STRING, TEXT, ENGLISH);
   assert.equal(reader.numRows, TEXT.length);
   for (const { op, text } of matchQueries()) {
-    const parsed = parseMatch(op, text, ENGLISH);
-    const expected = rowsWhere(TEXT, (value) => value !== null && matchesTokens(parsed, analyze(value as string, ENGLISH)));
+    const query = matchQuery(op, text, ENGLISH);
+    const expected = rowsWhere(TEXT, (value) => value !== null && matchesTokens(op, query, analyze(value as string, ENGLISH)));
     await expectRows(reader, { op, text }, expected, `${op} '${text}'`);
   }
   await expectRows(reader, { op: 'is_null' }, rowsWhere(TEXT, (value) => value === null));
   await expectRows(reader, { op: 'is_not_null' }, rowsWhere(TEXT, (value) => value !== null));
   assert.equal(reader.supports({ op: '=', value: 'data' }), false, 'an analyzed index does not answer =');
+});
+
+test('every analyzer (english, unicode with stop words, chinese, char filter, case kept): index answers equal the row-level ones', async () => {
+  const words = ['the', 'of', 'and', 'Data', 'base', 'in', 'a', 'query', 'Index', 'olap', '数据库', '倒排索引', '查询', 'search', 'engine', 'to', 'is'];
+  const pick = zipfPicker(77, words);
+  const rand = mulberry32(78);
+  const rows: (string | null)[] = Array.from({ length: 800 }, () => (rand() < 0.05 ? null : Array.from({ length: Math.floor(rand() * 9) }, pick).join(rand() < 0.5 ? ' ' : '')));
+  const configs: Record<string, string>[] = [
+    { parser: 'unicode', support_phrase: 'true' },
+    { parser: 'english', support_phrase: 'true', lower_case: 'false' },
+    { parser: 'unicode', support_phrase: 'true', stopwords: 'none', char_filter_type: 'char_replace', char_filter_pattern: '_-' },
+  ];
+  if (chineseParserAvailable()) configs.push({ parser: 'chinese', support_phrase: 'true' }, { parser: 'chinese', parser_mode: 'fine_grained', support_phrase: 'true' });
+  const texts = ['data base', 'the data', 'data of base', 'query index ~2', 'index query ~2+', 'olap a search ~1', 'Data', '数据库 查询', '倒排', 'sea', 'ase que', 'engine the', '^da', '索引'];
+  for (const props of configs) {
+    const config = parseInvertedProperties(props);
+    const reader = await indexOf(Types.STRING, rows, config);
+    const tokens = rows.map((value) => (value === null ? null : analyze(value, config)));
+    for (const op of ['match_any', 'match_all', 'match_phrase', 'match_phrase_prefix', 'match_phrase_edge', 'match_regexp'] as const) {
+      for (const text of texts) {
+        const query = matchQuery(op, text, config);
+        await expectRows(reader, { op, text }, tokens.flatMap((row, rowIdx) => (row !== null && matchesTokens(op, query, row) ? [rowIdx] : [])), `${JSON.stringify(props)} ${op} '${text}'`);
+      }
+    }
+  }
 });
 
 test('the brute force is not trivially empty: common words and cut phrases match many rows', async () => {

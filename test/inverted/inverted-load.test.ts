@@ -19,7 +19,7 @@ import { RunningGalene, startGalene } from '../../src/fe/galene-server';
 import type { SegmentRecord } from '../../src/meta/meta-store';
 import type { InvertedQuery } from '../../src/storage/inverted';
 import { InvertedIndexReader } from '../../src/storage/inverted';
-import { analyze, analyzerFromProperties, matchesTokens, parseMatch } from '../../src/storage/inverted/interim-contract';
+import { analyze, matchesTokens, matchQuery, parseInvertedProperties, type MatchOp } from '../../src/storage/inverted';
 import { makeDataDir } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
@@ -46,7 +46,7 @@ after(async () => {
 });
 
 const ENGLISH_PROPS = { parser: 'english', support_phrase: 'true' };
-const ENGLISH = analyzerFromProperties(ENGLISH_PROPS);
+const ENGLISH = parseInvertedProperties(ENGLISH_PROPS);
 const objectFile = (key: string): string => path.join(dataDir, 'objects', key);
 const segmentsOf = (table: string): SegmentRecord[] => server.frontend.catalog.getTable('invload', table).rowsets.flatMap((rowset) => rowset.segments);
 const sqlText = (value: string | null): string => (value === null ? 'NULL' : `'${value.replace(/'/g, "''")}'`);
@@ -91,7 +91,8 @@ const TEXT_QUERIES: InvertedQuery[] = [
 const textMatches = (q: InvertedQuery, value: unknown): boolean => {
   if (q.op === 'is_null') return value === null;
   if (value === null || !('text' in q)) return false;
-  return matchesTokens(parseMatch(q.op as never, q.text, ENGLISH), analyze(value as string, ENGLISH));
+  const op = q.op as MatchOp;
+  return matchesTokens(op, matchQuery(op, q.text, ENGLISH), analyze(value as string, ENGLISH));
 };
 const tagMatches = (q: InvertedQuery, value: unknown): boolean => (q.op === '=' ? value === q.value : q.op === 'is_not_null' ? value !== null : false);
 

@@ -11,7 +11,7 @@ import { compactArray } from '../../common/column';
 import type { ObjectStore } from '../../io/object-store';
 import { writeFileAtomicSync } from '../atomic-file';
 import { buildIndexObject, IndexBuildWorker } from '../index-build-worker';
-import type { AnalyzerConfig } from './interim-contract';
+import type { AnalyzerConfig } from './analyzer';
 import { buildInvertedIndex } from './inverted-writer';
 
 export interface InvertedBuildInput {

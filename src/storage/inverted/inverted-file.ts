@@ -28,7 +28,7 @@
  */
 import { GaleneError } from '../../common/errors';
 import { crc32 } from '../checksum';
-import type { AnalyzerConfig } from './interim-contract';
+import type { AnalyzerConfig } from './analyzer';
 
 export const INVERTED_MAGIC = 0x564e4947; // "GINV" little-endian
 export const INVERTED_FORMAT_VERSION = 1;

@@ -22,5 +22,3 @@ export interface InvertedQueryOptions {
 }
 
 export const DEFAULT_MAX_EXPANSIONS = 50;
-
-export const MATCH_OPS: ReadonlySet<InvertedOp> = new Set(['match_any', 'match_all', 'match_phrase', 'match_phrase_prefix', 'match_regexp', 'match_phrase_edge']);

@@ -21,16 +21,20 @@ import type { FileOpener, RandomAccessFile } from '../../io/file-cache';
 import { ByteReader } from '../encoding/byte-buffer';
 import { unpackBits } from '../encoding/bit-pack';
 import { crc32 } from '../checksum';
-import type { AnalyzerConfig, ParsedMatch, SlotKind, Token } from './interim-contract';
-import { analyze, matchesTokens, parseMatch, phraseSlots, regexpMatcher, slotMatches } from './interim-contract';
+import type { AnalyzerConfig } from './analyzer';
+import { analyzeTerms } from './analyzer';
+import type { MatchQuery } from './match-semantics';
+import { MATCH_OPS, matchQuery, positionsMatch, slotCount, slotMatcher } from './match-semantics';
 import type { InvertedFooter, KeyKind } from './inverted-file';
 import { checkedSection, compareBytes, corrupt, decodeFooter, decodeTrailer, encodeKey, INVERTED_TRAILER_BYTES, SMALL_POSTINGS } from './inverted-file';
 import type { InvertedQuery, InvertedQueryOptions } from './inverted-query';
-import { DEFAULT_MAX_EXPANSIONS, MATCH_OPS } from './inverted-query';
+import { DEFAULT_MAX_EXPANSIONS } from './inverted-query';
 import { RowSet } from './row-set';
 
 /** Bytes read from the tail on open: usually trailer, footer, block index and null rows in one read. */
 export const INVERTED_TAIL_READ_BYTES = 64 * 1024;
+
+const MATCH_OP_SET: ReadonlySet<string> = new Set(MATCH_OPS);
 
 /** One term of the dictionary. */
 export interface TermRef {
@@ -150,7 +154,7 @@ export class InvertedIndexReader {
 
   /** The query text's terms as this index analyzes them (score() looks each up). */
   queryTerms(text: string): string[] {
-    return [...new Set(analyze(text, this.analyzer).map((token) => token.term))];
+    return [...new Set(analyzeTerms(text, this.analyzer))];
   }
 
   /** Rows holding `term` (an analyzed term). */
@@ -182,7 +186,7 @@ export class InvertedIndexReader {
   supports(q: InvertedQuery): boolean {
     const { keyKind, analyzer, isArray } = this.footer;
     if (q.op === 'is_null' || q.op === 'is_not_null') return true;
-    if (MATCH_OPS.has(q.op)) return keyKind === 'text';
+    if (MATCH_OP_SET.has(q.op)) return keyKind === 'text';
     const exactValues = analyzer.parser === 'none' && !(keyKind === 'text' && analyzer.lowerCase);
     if (q.op === 'array_contains') return exactValues && isArray;
     return exactValues && !isArray;
@@ -216,7 +220,7 @@ export class InvertedIndexReader {
       case 'match_phrase_prefix':
       case 'match_phrase_edge':
       case 'match_regexp':
-        return this.match(parseMatch(q.op, q.text, this.analyzer), maxExpansions, profile);
+        return this.match(matchQuery(q.op, q.text, this.analyzer), maxExpansions, profile);
       case '=':
       case 'array_contains':
         return this.equalRows(q.value, profile);
@@ -236,66 +240,69 @@ export class InvertedIndexReader {
     }
   }
 
-  private async match(parsed: ParsedMatch, maxExpansions: number, profile: ProfileSink): Promise<RowSet> {
-    if (parsed.op === 'match_regexp') {
-      const test = regexpMatcher(parsed.pattern);
-      const refs: TermRef[] = [];
-      await this.scanTerms(null, profile, (ref) => {
-        if (test(UTF8.decode(ref.bytes))) refs.push(ref);
-        return true;
-      });
-      return this.unionOf(refs, profile);
-    }
-    const terms = [...new Set(parsed.terms)];
-    if (terms.length === 0) return RowSet.empty();
-    if (parsed.op === 'match_any' || parsed.op === 'match_all') {
-      const refs = await Promise.all(terms.map((term) => this.findTerm(UTF8_ENCODER.encode(term), profile)));
-      const found = refs.filter((ref): ref is TermRef => ref !== null);
-      if (parsed.op === 'match_any') return this.unionOf(found, profile);
-      if (found.length < terms.length) return RowSet.empty();
-      return RowSet.intersection(await Promise.all(found.map((ref) => this.postings(ref, profile))));
-    }
-    // Phrase-like: the terms of each slot, the rows holding a term of every slot, then the positions.
-    const kinds = phraseSlots(parsed);
-    const slotRefs = await Promise.all(parsed.terms.map((queryTerm, slotIdx) => this.slotTerms(kinds[slotIdx], queryTerm, kinds[slotIdx] === 'prefix' ? maxExpansions : Infinity, profile)));
-    if (slotRefs.some((refs) => refs.length === 0)) return RowSet.empty();
-    const candidates = RowSet.intersection(await Promise.all(slotRefs.map((refs) => this.unionOf(refs, profile))));
-    if (parsed.terms.length === 1 || candidates.isEmpty()) return candidates;
-    if (!this.footer.hasPositions) throw new GaleneError('TYPE_MISMATCH', [`phrase queries require setting support_phrase = true (inverted index ${this.key})`]);
-    const distinct = new Map<string, TermRef>();
-    for (const refs of slotRefs) for (const ref of refs) distinct.set(UTF8.decode(ref.bytes), ref);
-    const withPositions = await Promise.all([...distinct].map(async ([term, ref]) => ({ term, occurrences: await this.occurrences(ref, profile) })));
+  /**
+   * A MATCH query: the dictionary terms filling each slot (slotMatcher), their rows, then — for phrase
+   * operators with more than one slot — each candidate row decided by positionsMatch on the positions
+   * where each slot is filled, exactly as the row-by-row functions decide it from the row's tokens.
+   */
+  private async match(query: MatchQuery, maxExpansions: number, profile: ProfileSink): Promise<RowSet> {
+    const slots = slotCount(query);
+    if (slots === 0) return RowSet.empty();
+    const slotRefs = await Promise.all(Array.from({ length: slots }, (_, slot) => this.slotTerms(query, slot, maxExpansions, profile)));
+    const slotRows = await Promise.all(slotRefs.map((refs) => this.unionOf(refs, profile)));
+    if (query.op === 'match_any' || query.op === 'match_regexp') return RowSet.union(slotRows);
+    const candidates = RowSet.intersection(slotRows);
+    if (query.op === 'match_all' || slots === 1 || candidates.isEmpty()) return candidates;
+    if (!this.footer.hasPositions) throw new GaleneError('INVALID_ARGUMENT', [`phrase queries require setting support_phrase = true (inverted index ${this.key})`]);
+    const occurrences = new Map<TermRef, TermOccurrences>();
+    for (const refs of slotRefs) for (const ref of refs) if (!occurrences.has(ref)) occurrences.set(ref, await this.occurrences(ref, profile));
     const matched: number[] = [];
     for (const row of candidates) {
-      const tokens: Token[] = [];
-      for (const { term, occurrences } of withPositions) {
-        const rank = lowerBound(occurrences.rows, row);
-        if (rank >= occurrences.rows.length || occurrences.rows[rank] !== row) continue;
-        for (let posIdx = occurrences.starts![rank]; posIdx < occurrences.starts![rank + 1]; posIdx++) tokens.push({ term, position: occurrences.positions![posIdx] });
-      }
-      if (matchesTokens(parsed, tokens)) matched.push(row);
+      const slotPositions = slotRefs.map((refs) => {
+        const positions: number[] = [];
+        for (const ref of refs) {
+          const { rows, starts, positions: all } = occurrences.get(ref)!;
+          const rank = lowerBound(rows, row);
+          if (rank < rows.length && rows[rank] === row) for (let posIdx = starts![rank]; posIdx < starts![rank + 1]; posIdx++) positions.push(all![posIdx]);
+        }
+        return refs.length > 1 ? positions.sort((a, b) => a - b) : positions;
+      });
+      if (positionsMatch(query, slotPositions)) matched.push(row);
     }
     return RowSet.of(matched);
   }
 
-  /** The dictionary terms a phrase slot accepts (a prefix slot at most `limit` of them, in term order). */
-  private async slotTerms(kind: SlotKind, queryTerm: string, limit: number, profile: ProfileSink): Promise<TermRef[]> {
-    const key = UTF8_ENCODER.encode(queryTerm);
-    if (kind === 'exact') {
-      const ref = await this.findTerm(key, profile);
-      return ref ? [ref] : [];
-    }
+  /**
+   * The dictionary terms that fill `slot`: an exact term by lookup, a prefix (PHRASE_PREFIX's and
+   * PHRASE_EDGE's last slot) by a scan of its run of terms, at most `maxExpansions` of them for
+   * PHRASE_PREFIX (Doris's inverted_index_max_expansions); suffix, substring and regexp slots by a scan
+   * of the whole dictionary.
+   */
+  private async slotTerms(query: MatchQuery, slot: number, maxExpansions: number, profile: ProfileSink): Promise<TermRef[]> {
+    const fills = slotMatcher(query, slot);
+    const last = slotCount(query) - 1;
     const out: TermRef[] = [];
-    if (kind === 'prefix') {
-      await this.scanTerms(key, profile, (ref) => {
-        if (!startsWith(ref.bytes, key)) return false;
-        out.push(ref);
-        return out.length < limit;
-      });
-      return out;
+    if (query.op !== 'match_regexp') {
+      const wanted = query.tokens[slot].term;
+      const key = UTF8_ENCODER.encode(wanted);
+      const prefix = (query.op === 'match_phrase_prefix' && slot === last) || (query.op === 'match_phrase_edge' && last > 0 && slot === last);
+      const scanned = query.op === 'match_phrase_edge' && (last === 0 || slot === 0);
+      if (prefix) {
+        const limit = query.op === 'match_phrase_prefix' ? maxExpansions : Infinity;
+        await this.scanTerms(key, profile, (ref) => {
+          if (!startsWith(ref.bytes, key)) return false;
+          if (fills(UTF8.decode(ref.bytes))) out.push(ref);
+          return out.length < limit;
+        });
+        return out;
+      }
+      if (!scanned) {
+        const ref = await this.findTerm(key, profile);
+        return ref && fills(wanted) ? [ref] : [];
+      }
     }
     await this.scanTerms(null, profile, (ref) => {
-      if (slotMatches(kind, queryTerm, UTF8.decode(ref.bytes))) out.push(ref);
+      if (fills(UTF8.decode(ref.bytes))) out.push(ref);
       return true;
     });
     return out;

@@ -11,8 +11,8 @@ import { GaleneError } from '../../common/errors';
 import { ByteWriter } from '../encoding/byte-buffer';
 import { bitWidth, packBits } from '../encoding/bit-pack';
 import { crc32 } from '../checksum';
-import type { AnalyzerConfig, Token } from './interim-contract';
-import { analyze } from './interim-contract';
+import type { AnalyzerConfig, Token } from './analyzer';
+import { analyze } from './analyzer';
 import type { InvertedFooter, KeyKind } from './inverted-file';
 import { compareBytes, encodeHeader, encodeKey, encodeTrailer, INVERTED_FORMAT_VERSION, INVERTED_HEADER_BYTES, SMALL_POSTINGS, TERMS_PER_BLOCK, withCrc } from './inverted-file';
 import { RowSet } from './row-set';
@@ -203,7 +203,7 @@ export function buildInvertedIndex(vec: Vector, config: AnalyzerConfig): BuiltIn
     version: INVERTED_FORMAT_VERSION,
     numRows,
     keyKind: kind,
-    analyzer: { parser: config.parser, parserMode: config.parserMode, lowerCase: config.lowerCase, stopwords: config.stopwords, supportPhrase: config.supportPhrase },
+    analyzer: config,
     isArray: vec.kind === 'array',
     hasPositions,
     termCount: sorted.length,

@@ -13,8 +13,8 @@ import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
 import { segmentIndexKey } from '../segment-format';
 import { indexedColumns } from '../table-indexes';
-import type { AnalyzerConfig } from './interim-contract';
-import { analyzerFromProperties } from './interim-contract';
+import type { AnalyzerConfig } from './analyzer';
+import { analyzerFor } from './inverted-params';
 import { InvertedBuilder } from './inverted-builder';
 
 /** An inverted index of a table, resolved to its column position and analyzer. */
@@ -30,13 +30,27 @@ export function invertedIndexable(type: DataType): boolean {
 }
 
 /**
- * The table's inverted indexes over `columns` (the segment's columns, in order). An index on a column no
- * file can hold (the DDL refuses those) is left out, so it can never fail a load.
+ * The table's inverted indexes over `columns` (the segment's columns, in order). An index no file can hold
+ * — a column type the DDL refuses, or an analyzer this process cannot run (parser chinese without its
+ * segmenter) — is left out, so it never fails a load: its segments are answered row by row, where the
+ * match functions give the user the analyzer's error.
  */
 export function tableInvertedIndexes(indexes: readonly IndexSchema[], columns: readonly { readonly name: string; readonly type: DataType }[]): TableInvertedIndex[] {
-  return indexedColumns(indexes, columns.map((column) => column.name), 'INVERTED')
-    .filter(({ columnIdx }) => invertedIndexable(columns[columnIdx].type))
-    .map(({ index, columnIdx }) => ({ name: index.name, columnIdx, analyzer: analyzerFromProperties(index.properties) }));
+  const out: TableInvertedIndex[] = [];
+  for (const { index, columnIdx } of indexedColumns(indexes, columns.map((column) => column.name), 'INVERTED')) {
+    if (!invertedIndexable(columns[columnIdx].type)) continue;
+    const analyzer = analyzerOrNull(index);
+    if (analyzer) out.push({ name: index.name, columnIdx, analyzer });
+  }
+  return out;
+}
+
+function analyzerOrNull(index: IndexSchema): AnalyzerConfig | null {
+  try {
+    return analyzerFor(index);
+  } catch {
+    return null;
+  }
 }
 
 let sharedBuilder: InvertedBuilder | null = null;
