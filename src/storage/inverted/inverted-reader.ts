@@ -253,7 +253,7 @@ export class InvertedIndexReader {
     if (query.op === 'match_any' || query.op === 'match_regexp') return RowSet.union(slotRows);
     const candidates = RowSet.intersection(slotRows);
     if (query.op === 'match_all' || slots === 1 || candidates.isEmpty()) return candidates;
-    if (!this.footer.hasPositions) throw new GaleneError('INVALID_ARGUMENT', [`phrase queries require setting support_phrase = true (inverted index ${this.key})`]);
+    if (!this.footer.hasPositions) throw new GaleneError('INVALID_ARGUMENT', ['phrase queries require setting support_phrase = true']);
     const occurrences = new Map<TermRef, TermOccurrences>();
     for (const refs of slotRefs) for (const ref of refs) if (!occurrences.has(ref)) occurrences.set(ref, await this.occurrences(ref, profile));
     // One cursor per (slot, term) walks the term's rows alongside the ascending candidates.
