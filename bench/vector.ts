@@ -330,6 +330,14 @@ function addTruth(merger: StreamingTopK, vectors: Float32Array, dim: number, fir
   }
 }
 
+/** The table's rowsets and segments now (compaction merges them; each segment is one HNSW search per query). */
+async function segmentSummary(conn: mysql.Connection, table: string): Promise<string> {
+  const [rows] = await conn.query(`SHOW TABLETS FROM ${table}`);
+  const tablets = rows as Array<{ VersionCount: number; SegmentCount: number }>;
+  const sum = (field: 'VersionCount' | 'SegmentCount'): number => tablets.reduce((total, tablet) => total + Number(tablet[field]), 0);
+  return `${sum('SegmentCount')} segments in ${sum('VersionCount')} rowsets`;
+}
+
 /** What the server supports: the approximate function (else l2_distance) and hnsw_ef_search. */
 interface Dialect {
   readonly fn: string;
@@ -522,6 +530,7 @@ export async function main(args: string[]): Promise<void> {
         const loaded = await loadOrReuseSet(server, conn, set, config, workDir);
         tables.load.push(...loaded.loadRows);
         const dialect = await probeDialect(conn, loaded.table, set.dim);
+        notes.push(`${set.name}: measured on ${await segmentSummary(conn, loaded.table)}`);
         notes.push(`${set.name}: query function ${dialect.fn}${dialect.efSetting ? '' : ', no hnsw_ef_search (one ef)'}; ${config.recallQueries} recall queries, ${config.filterQueries} filtered queries, max_degree ${config.maxDegree}, ef_construction ${config.efConstruction}`);
         if (config.phases.has('recall')) tables.recall.push(...(await recallRows(conn, set, loaded, dialect, config)));
         if (config.phases.has('concurrency')) tables.concurrency.push(...(await concurrencyRows(server, set, loaded, dialect, config)));
