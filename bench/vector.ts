@@ -25,7 +25,7 @@
  *     [--queries N] [--base FILE.fvecs --query FILE.fvecs] [--efs 16,32,64,128] [--conns 1,8,32]
  *     [--seconds S] [--batch ROWS] [--buckets N] [--max-degree M] [--ef-construction N]
  *     [--phases load,recall,concurrency,filtered,cse] [--recall-queries N] [--filter-queries N]
- *     [--data-dir DIR [--reuse]]
+ *     [--data-dir DIR [--reuse]] [--no-compaction]
  *
  * --data-dir keeps the server's data, the raw index and the ground truth in DIR; with --reuse a set DIR
  * already holds with the same parameters is measured again without generating or loading it.
@@ -78,13 +78,15 @@ interface Config {
   readonly dataDir: string | null;
   /** --reuse: a set already loaded in dataDir with the same parameters is measured without reloading. */
   readonly reuse: boolean;
+  /** --no-compaction: the server runs with disable_auto_compaction (every load stays its own segment). */
+  readonly noCompaction: boolean;
 }
 
 const list = (text: string): number[] => text.split(',').map((part) => Number(part.trim())).filter((value) => Number.isFinite(value) && value > 0);
 
 function parseConfig(args: readonly string[]): { config: Config; options: BenchOptions } {
   const names = ['rows', 'dims', 'queries', 'recall-queries', 'filter-queries', 'efs', 'conns', 'seconds', 'batch', 'buckets', 'max-degree', 'ef-construction', 'phases', 'base', 'query', 'data-dir'];
-  const flags = ['--skip-128', '--skip-768', '--reuse'];
+  const flags = ['--skip-128', '--skip-768', '--reuse', '--no-compaction'];
   const { values, rest } = takeOptions(args.filter((arg) => !flags.includes(arg)), names);
   const options = parseBenchArgs(rest);
   const quick = options.quick;
@@ -118,6 +120,7 @@ function parseConfig(args: readonly string[]): { config: Config; options: BenchO
       queryFile: values.get('query') ?? null,
       dataDir: values.has('data-dir') ? path.resolve(values.get('data-dir')!) : null,
       reuse: args.includes('--reuse'),
+      noCompaction: args.includes('--no-compaction'),
     },
   };
 }
@@ -521,7 +524,7 @@ export async function main(args: string[]): Promise<void> {
   const notes: string[] = [`load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ${os.availableParallelism()} cores`];
   const needsData = ['load', 'recall', 'concurrency', 'filtered'].some((phase) => config.phases.has(phase as Phase));
   if (needsData) {
-    const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
+    const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: config.noCompaction ? ['--disable_auto_compaction', 'true'] : [] });
     const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '' });
     try {
       await conn.query('CREATE DATABASE IF NOT EXISTS bench');
