@@ -65,19 +65,6 @@ const NO_ROWS = new Int32Array(0);
  */
 const IN_THREAD_EXACT_VALUES = 4 * EXACT_SCAN_BUDGET_VALUES;
 
-/**
- * ANN scans running their searches on the event loop now (this process), and how many may: a cheap
- * search runs in-thread while no other one does; a concurrent one goes to the scan workers, so the
- * searches of concurrent queries use every core instead of queueing on the event loop.
- */
-const inThreadAnnScans = { running: 0 };
-const IN_THREAD_ANN_SCANS_MAX = 1;
-
-/** Every segment's found rows, segment after segment. */
-async function* segmentsSearched(segments: readonly SegmentToScan[], search: (segment: SegmentRecord, excludedRows: Int32Array) => Promise<Batch[]>): AsyncIterable<Batch> {
-  for (const { segment, excludedRows } of segments) yield* await search(segment, excludedRows);
-}
-
 /** Each ANN index's parsed properties, by its (immutable) schema entry: parsed once, not per query. */
 const annParamsByIndex = new WeakMap<IndexSchema, AnnIndexParams>();
 
@@ -297,25 +284,11 @@ export class OlapTableSource implements TableSource {
     const profile = request.profile;
     const segments = (await this.segmentsToScan(profile)).filter(({ segment, excludedRows }) => excludedRows.length < segment.numRows);
     const pool = this.scanDegree() > 0 ? (this.opener.scanPool?.() ?? null) : null;
-    if (pool === null || (this.annInThread(request, segmentSpec, segments) && inThreadAnnScans.running < IN_THREAD_ANN_SCANS_MAX)) {
+    if (pool === null || this.annInThread(request, segmentSpec, segments)) {
       const search = this.opener.searchAnnSegment;
       if (search === undefined) throw new GaleneError('INTERNAL', ['this backend cannot run ANN searches in-thread']);
-      const searchAll = (): AsyncIterable<Batch> => segmentsSearched(segments, (segment, excludedRows) => search.call(this.opener, segment, fragment, excludedRows, profile, rowIdFields(segment).segmentOrdinal));
-      if (pool === null) {
-        yield* searchAll();
-        return;
-      }
-      profile.add('AnnSearchesInThread', segments.length);
-      // A TopN's few rows per segment, collected before they are yielded: the count drops even when the
-      // consumer never finishes reading.
-      const found: Batch[] = [];
-      inThreadAnnScans.running++;
-      try {
-        for await (const batch of searchAll()) found.push(batch);
-      } finally {
-        inThreadAnnScans.running--;
-      }
-      yield* found;
+      if (pool !== null) profile.add('AnnSearchesInThread', segments.length);
+      for (const { segment, excludedRows } of segments) yield* await search.call(this.opener, segment, fragment, excludedRows, profile, rowIdFields(segment).segmentOrdinal);
       return;
     }
     const tasks = planScanTasks(segments, scanTaskPolicy(request.indexScan ?? { perSegment: false }, DORIS_ROWS_PER_SCAN_TASK));
