@@ -25,6 +25,10 @@
  *     [--queries N] [--base FILE.fvecs --query FILE.fvecs] [--efs 16,32,64,128] [--conns 1,8,32]
  *     [--seconds S] [--batch ROWS] [--buckets N] [--max-degree M] [--ef-construction N]
  *     [--phases load,recall,concurrency,filtered,cse] [--recall-queries N] [--filter-queries N]
+ *     [--data-dir DIR [--reuse]] [--no-compaction]
+ *
+ * --data-dir keeps the server's data, the raw index and the ground truth in DIR; with --reuse a set DIR
+ * already holds with the same parameters is measured again without generating or loading it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -70,13 +74,19 @@ interface Config {
   readonly phases: Set<Phase>;
   readonly baseFile: string | null;
   readonly queryFile: string | null;
+  /** --data-dir: the server's data, the raw index and the ground truth live here and are kept. */
+  readonly dataDir: string | null;
+  /** --reuse: a set already loaded in dataDir with the same parameters is measured without reloading. */
+  readonly reuse: boolean;
+  /** --no-compaction: the server runs with disable_auto_compaction (every load stays its own segment). */
+  readonly noCompaction: boolean;
 }
 
 const list = (text: string): number[] => text.split(',').map((part) => Number(part.trim())).filter((value) => Number.isFinite(value) && value > 0);
 
 function parseConfig(args: readonly string[]): { config: Config; options: BenchOptions } {
-  const names = ['rows', 'dims', 'queries', 'recall-queries', 'filter-queries', 'efs', 'conns', 'seconds', 'batch', 'buckets', 'max-degree', 'ef-construction', 'phases', 'base', 'query'];
-  const flags = ['--skip-128', '--skip-768'];
+  const names = ['rows', 'dims', 'queries', 'recall-queries', 'filter-queries', 'efs', 'conns', 'seconds', 'batch', 'buckets', 'max-degree', 'ef-construction', 'phases', 'base', 'query', 'data-dir'];
+  const flags = ['--skip-128', '--skip-768', '--reuse', '--no-compaction'];
   const { values, rest } = takeOptions(args.filter((arg) => !flags.includes(arg)), names);
   const options = parseBenchArgs(rest);
   const quick = options.quick;
@@ -108,6 +118,9 @@ function parseConfig(args: readonly string[]): { config: Config; options: BenchO
       phases,
       baseFile: values.get('base') ?? null,
       queryFile: values.get('query') ?? null,
+      dataDir: values.has('data-dir') ? path.resolve(values.get('data-dir')!) : null,
+      reuse: args.includes('--reuse'),
+      noCompaction: args.includes('--no-compaction'),
     },
   };
 }
@@ -201,6 +214,50 @@ interface Loaded {
 
 const usearchConfig = (dim: number, config: Config, ef: number): never => ({ dimensions: dim, metric: 'l2sq', quantization: 'f32', connectivity: config.maxDegree, expansion_add: config.efConstruction, expansion_search: ef, multi: false }) as never;
 
+/** What a loaded set depends on: a set in --data-dir is reused only when all of these are equal. */
+function setParams(set: VectorSet, config: Config): Record<string, string | number | null> {
+  return { name: set.name, rows: set.rows, dim: set.dim, queries: set.queries.length / set.dim, filterQueries: config.filterQueries, batch: config.batch, buckets: config.buckets, maxDegree: config.maxDegree, efConstruction: config.efConstruction, base: config.baseFile, query: config.queryFile, seed: SEED };
+}
+
+/** A loaded set's record in --data-dir (written once its load, raw index and ground truth are complete). */
+interface SetManifest {
+  readonly params: Record<string, string | number | null>;
+  readonly table: string;
+  readonly loadRows: Row[];
+  readonly topk: number[][];
+  readonly filtered: Array<[number, number[][]]>;
+}
+
+const manifestFile = (workDir: string, dim: number): string => path.join(workDir, `set-${dim}.json`);
+
+/**
+ * The set loaded: with --reuse, the one --data-dir already holds when its parameters match (no
+ * generation, load or ground truth; the server's table as it is now, compacted or not); else loaded anew
+ * (a stale table of the same name is dropped first) and, with --data-dir, recorded for the next run.
+ */
+async function loadOrReuseSet(server: GaleneProcess, conn: mysql.Connection, set: VectorSet, config: Config, workDir: string): Promise<Loaded> {
+  const file = manifestFile(workDir, set.dim);
+  const params = setParams(set, config);
+  const rawFile = path.join(workDir, `raw-${set.dim}.usearch`);
+  if (config.reuse && fs.existsSync(file) && fs.existsSync(rawFile)) {
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as SetManifest;
+    const [tables] = await conn.query(`SHOW TABLES LIKE '${manifest.table}'`);
+    if (JSON.stringify(manifest.params) === JSON.stringify(params) && (tables as unknown[]).length === 1) {
+      process.stderr.write(`${set.name}: reusing the set loaded in ${workDir}\n`);
+      const truths: Truths = { topk: manifest.topk.map((ids) => Int32Array.from(ids)), filtered: new Map(manifest.filtered.map(([fraction, lists]) => [fraction, lists.map((ids) => Int32Array.from(ids))])) };
+      return { table: manifest.table, truths, rawFile, loadRows: manifest.loadRows.map((row) => ({ ...row, engine: `${row.engine} (reused)` })) };
+    }
+  }
+  fs.rmSync(file, { force: true });
+  await conn.query(`DROP TABLE IF EXISTS vec_${set.dim}`);
+  const loaded = await loadSet(server, conn, set, config, workDir);
+  if (config.dataDir !== null) {
+    const manifest: SetManifest = { params, table: loaded.table, loadRows: loaded.loadRows, topk: loaded.truths.topk.map((ids) => [...ids]), filtered: [...loaded.truths.filtered].map(([fraction, lists]) => [fraction, lists.map((ids) => [...ids])]) };
+    fs.writeFileSync(file, JSON.stringify(manifest));
+  }
+  return loaded;
+}
+
 /** Generate, load, build the raw index and the ground truth, chunk by chunk. */
 async function loadSet(server: GaleneProcess, conn: mysql.Connection, set: VectorSet, config: Config, workDir: string): Promise<Loaded> {
   const table = `vec_${set.dim}`;
@@ -274,6 +331,14 @@ function addTruth(merger: StreamingTopK, vectors: Float32Array, dim: number, fir
     }
     merger.add(queryIdx, globalIds, found.distances.subarray(queryIdx * kk, queryIdx * kk + n), n);
   }
+}
+
+/** The table's rowsets and segments now (compaction merges them; each segment is one HNSW search per query). */
+async function segmentSummary(conn: mysql.Connection, table: string): Promise<string> {
+  const [rows] = await conn.query(`SHOW TABLETS FROM ${table}`);
+  const tablets = rows as Array<{ VersionCount: number; SegmentCount: number }>;
+  const sum = (field: 'VersionCount' | 'SegmentCount'): number => tablets.reduce((total, tablet) => total + Number(tablet[field]), 0);
+  return `${sum('SegmentCount')} segments in ${sum('VersionCount')} rowsets`;
 }
 
 /** What the server supports: the approximate function (else l2_distance) and hnsw_ef_search. */
@@ -449,7 +514,9 @@ async function filteredRows(conn: mysql.Connection, set: VectorSet, loaded: Load
 
 export async function main(args: string[]): Promise<void> {
   const { config, options } = parseConfig(args);
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-vector-'));
+  const keep = config.dataDir !== null;
+  if (keep) fs.mkdirSync(config.dataDir!, { recursive: true });
+  const workDir = keep ? config.dataDir! : fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-vector-'));
   const sets: VectorSet[] = config.baseFile
     ? [fvecsSet(config.baseFile, config.queryFile ?? config.baseFile, config.rowsFor(0), config.queries)]
     : config.dims.map((dim) => mixtureSet(config.rowsFor(dim), dim, config.queries));
@@ -457,21 +524,24 @@ export async function main(args: string[]): Promise<void> {
   const notes: string[] = [`load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ${os.availableParallelism()} cores`];
   const needsData = ['load', 'recall', 'concurrency', 'filtered'].some((phase) => config.phases.has(phase as Phase));
   if (needsData) {
-    const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
+    const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: config.noCompaction ? ['--disable_auto_compaction', 'true'] : [] });
     const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '' });
     try {
-      await conn.query('CREATE DATABASE bench');
+      await conn.query('CREATE DATABASE IF NOT EXISTS bench');
       await conn.query('USE bench');
       for (const set of sets) {
-        const loaded = await loadSet(server, conn, set, config, workDir);
+        const loaded = await loadOrReuseSet(server, conn, set, config, workDir);
         tables.load.push(...loaded.loadRows);
         const dialect = await probeDialect(conn, loaded.table, set.dim);
+        notes.push(`${set.name}: measured on ${await segmentSummary(conn, loaded.table)}`);
         notes.push(`${set.name}: query function ${dialect.fn}${dialect.efSetting ? '' : ', no hnsw_ef_search (one ef)'}; ${config.recallQueries} recall queries, ${config.filterQueries} filtered queries, max_degree ${config.maxDegree}, ef_construction ${config.efConstruction}`);
         if (config.phases.has('recall')) tables.recall.push(...(await recallRows(conn, set, loaded, dialect, config)));
         if (config.phases.has('concurrency')) tables.concurrency.push(...(await concurrencyRows(server, set, loaded, dialect, config)));
         if (config.phases.has('filtered')) tables.filtered.push(...(await filteredRows(conn, set, loaded, dialect, config)));
-        await conn.query(`DROP TABLE ${loaded.table}`);
-        fs.rmSync(loaded.rawFile, { force: true });
+        if (!keep) {
+          await conn.query(`DROP TABLE ${loaded.table}`);
+          fs.rmSync(loaded.rawFile, { force: true });
+        }
         // Each set's tables as soon as it is measured (a full-size run takes hours; a stop keeps what is done).
         printTables(tables, config, options, notes, set.name);
       }
@@ -486,7 +556,7 @@ export async function main(args: string[]): Promise<void> {
     tables.cse.push(...cse.rows);
     notes.push(`cse: ${cse.note}`);
   }
-  fs.rmSync(workDir, { recursive: true, force: true });
+  if (!keep) fs.rmSync(workDir, { recursive: true, force: true });
   printTables(tables, config, options, notes, null);
 }
 

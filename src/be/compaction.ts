@@ -34,6 +34,18 @@ export interface CompactionPolicy {
   readonly baseMaxRowsets: number;
   /** Old segment files are deleted this long after they were retired (queries may still read them). */
   readonly retiredFileGraceMs: number;
+  /**
+   * Tables with an ANN index: a query searches every segment's HNSW graph, one native search each, so
+   * their rowsets stay small (mergeable) below this many rows whatever their bytes — vectors make a rowset
+   * "big" early (64 MiB is 125,000 rows of 128 dims, 21,000 of 768), which left a 1M-row table at 5-8
+   * indexed segments, or 20 at 768 dims — and
+   */
+  readonly annSmallRowsetRows: number;
+  /**
+   * runs of this many same-tier rowsets merge (4: one tier is 4x the one below, so the output lands
+   * exactly one tier up and each row's index is rebuilt about log4(rows / load) times).
+   */
+  readonly annCumulativeMinRowsets: number;
 }
 
 export const DEFAULT_COMPACTION_POLICY: CompactionPolicy = {
@@ -41,6 +53,8 @@ export const DEFAULT_COMPACTION_POLICY: CompactionPolicy = {
   smallRowsetBytes: 64 * 1024 * 1024,
   baseMaxRowsets: 50,
   retiredFileGraceMs: 5 * 60 * 1000,
+  annSmallRowsetRows: 1 << 18,
+  annCumulativeMinRowsets: 4,
 };
 
 export interface CompactionStats {
@@ -56,7 +70,6 @@ export interface CompactionStats {
   lastError: string;
 }
 
-/** Choose the rowsets of one tablet to merge now, oldest first; [] when nothing is worth doing. */
 /** Size tier of a rowset: each tier is 4x the one below, from 64 KiB up. */
 function sizeTier(rowset: RowsetRecord): number {
   return Math.floor(Math.log(Math.max(1, rowset.dataSize / 65536)) / Math.log(4));
@@ -66,20 +79,25 @@ function sizeTier(rowset: RowsetRecord): number {
  * Choose the rowsets of one tablet to merge now (consecutive in version order), or null.
  * Cumulative compaction is size-tiered: it merges a run of at least `cumulativeMinRowsets` consecutive
  * small rowsets of the same size tier, so the output lands in a higher tier and each row is rewritten
- * O(log n) times over a long load — never the whole growing rowset on every few loads.
+ * O(log n) times over a long load — never the whole growing rowset on every few loads. `annTable`: the
+ * table has an ANN index (CompactionPolicy.annSmallRowsetRows / annCumulativeMinRowsets).
  */
-export function pickRowsets(rowsets: readonly RowsetRecord[], policy: CompactionPolicy): { kind: 'base' | 'cumulative'; rowsets: RowsetRecord[] } | null {
+export function pickRowsets(rowsets: readonly RowsetRecord[], policy: CompactionPolicy, annTable = false): { kind: 'base' | 'cumulative'; rowsets: RowsetRecord[] } | null {
   if (rowsets.length > policy.baseMaxRowsets) return { kind: 'base', rowsets: [...rowsets] };
+  const minRowsets = annTable ? policy.annCumulativeMinRowsets : policy.cumulativeMinRowsets;
+  const isSmall = (rowset: RowsetRecord): boolean => rowset.dataSize < policy.smallRowsetBytes || (annTable && rowset.numRows < policy.annSmallRowsetRows);
   let run: RowsetRecord[] = [];
   let best: RowsetRecord[] = [];
   for (const rowset of rowsets) {
-    const small = rowset.dataSize < policy.smallRowsetBytes;
+    const small = isSmall(rowset);
     if (small && run.length > 0 && sizeTier(run[0]) === sizeTier(rowset)) run.push(rowset);
     else run = small ? [rowset] : [];
-    if (run.length >= policy.cumulativeMinRowsets && run.length >= best.length) best = [...run];
+    if (run.length >= minRowsets && run.length >= best.length) best = [...run];
   }
-  return best.length >= policy.cumulativeMinRowsets ? { kind: 'cumulative', rowsets: best } : null;
+  return best.length >= minRowsets ? { kind: 'cumulative', rowsets: best } : null;
 }
+
+const hasAnnIndex = (table: TableState): boolean => table.schema.indexes.some((index) => index.indexType.toUpperCase() === 'ANN');
 
 export class CompactionScheduler {
   readonly stats: CompactionStats = { cumulativeRuns: 0, baseRuns: 0, rowsetsMerged: 0, baseRowsets: 0, cumulativeRowsets: 0, baseBytes: 0, cumulativeBytes: 0, failures: 0, lastError: '' };
@@ -132,7 +150,7 @@ export class CompactionScheduler {
             if (this.stopped) return compacted;
             const current = this.catalog.getTableById(table.schema.id);
             if (!current) break;
-            const choice = pickRowsets(current.rowsets.filter((rowset) => rowset.tabletId === tablet.id), this.policy);
+            const choice = pickRowsets(current.rowsets.filter((rowset) => rowset.tabletId === tablet.id), this.policy, hasAnnIndex(current));
             if (!choice) continue;
             try {
               await this.compactTablet(current, tablet.id, choice.rowsets);

@@ -22,7 +22,8 @@ let server: GaleneProcess;
 let conn: Connection;
 
 before(async () => {
-  server = await startGalene({ args: ['--ann_index_build_min_segment_rows', '100'] });
+  // These tests count the index files of the data directory: no background compaction adds merged ones.
+  server = await startGalene({ args: ['--ann_index_build_min_segment_rows', '100', '--disable_auto_compaction', 'true'] });
   conn = await connect(server.ports.query_port);
   await conn.query('CREATE DATABASE annddl');
   await conn.query('USE annddl');
