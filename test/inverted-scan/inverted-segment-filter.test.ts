@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { vectorFromRaw, type RawValue } from '../../src/common/column';
+import { mulberry32 } from '../../src/common/prng';
 import { QueryProfile } from '../../src/common/profile';
 import { Types } from '../../src/common/types';
 import { applyInvertedFilter, type InvertedRowsReader } from '../../src/be/inverted-segment-filter';
@@ -30,23 +31,11 @@ import { writeSegment } from '../../src/storage/segment-writer';
 const ROWS = 3000;
 const WORDS = ['a', 'b', 'c', 'd'];
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Tri = boolean | null;
 type Leaf = { column: 0 | 1; query: InvertedQuery };
 type Tree = { kind: 'leaf'; leaf: Leaf } | { kind: 'and' | 'or'; args: Tree[] } | { kind: 'not'; arg: Tree };
 
-const rand = random(12);
+const rand = mulberry32(12);
 const tags: (string | null)[] = Array.from({ length: ROWS }, () => (rand() < 0.15 ? null : WORDS[Math.floor(rand() * WORDS.length)]));
 const nums: (number | null)[] = Array.from({ length: ROWS }, () => (rand() < 0.1 ? null : Math.floor(rand() * 20)));
 const valuesOf = (column: 0 | 1): (RawValue | null)[] => (column === 0 ? tags : nums);
