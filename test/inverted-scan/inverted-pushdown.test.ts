@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Connection } from 'mysql2/promise';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, lastQueryProfile, queryRows, type TextRow } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows, withSessionVariable } from '../helpers/mysql-client';
 
 const TAGS = ['olap', 'oltp', 'vector', 'text', null] as const;
 const SEGMENTS = 4;
@@ -94,14 +94,7 @@ async function idsOf(where: string): Promise<string[]> {
   return (await queryRows(conn, `SELECT id FROM t WHERE ${where} ORDER BY id`)).map(([id]) => id!);
 }
 
-async function withIndexQuery<T>(enabled: boolean, use: () => Promise<T>): Promise<T> {
-  await conn.query(`SET enable_inverted_index_query = ${enabled}`);
-  try {
-    return await use();
-  } finally {
-    await conn.query('SET enable_inverted_index_query = true');
-  }
-}
+const withIndexQuery = <T>(enabled: boolean, use: () => Promise<T>): Promise<T> => withSessionVariable(conn, 'enable_inverted_index_query', String(enabled), 'true', use);
 
 async function explain(sql: string): Promise<string> {
   return (await queryRows(conn, `EXPLAIN ${sql}`)).map(([line]) => line).join('\n');
