@@ -136,3 +136,18 @@ test('hybrid TopN: LIMIT rows whenever that many match, recall >= 0.95 at 10%, 1
     await conn.query('SET hnsw_ef_search = 32');
   }
 });
+
+test('a small table searches in-thread: the same index-only hybrid answer', async () => {
+  await conn.query(`CREATE TABLE small (id INT NOT NULL, comment STRING, embedding ARRAY<FLOAT> NOT NULL,
+    INDEX idx_comment (comment) USING INVERTED PROPERTIES("parser"="english"),
+    INDEX idx_emb (embedding) USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="l2_distance", "dim"="${DIM}"))
+    DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1`);
+  await conn.query(`INSERT INTO small VALUES ${Array.from({ length: 600 }, (_v, row) => `(${row}, '${commentOf(row)}', ${vectorText(row)})`).join(',')}`);
+  const sql = `SELECT id, l2_distance_approximate(embedding, ${queryText(2)}) AS d FROM small WHERE comment MATCH_ANY 'olap' AND NOT comment MATCH_ANY 'tenth' ORDER BY d LIMIT 7`;
+  const { rows, profile } = await run(sql);
+  assert.deepEqual(rows, await exact(sql), 'a segment this small is searched exactly: the exact answer');
+  assert.equal(counter(profile, 'ParallelScanTasks'), 0, 'in-thread');
+  assert.equal(counter(profile, 'Column.comment.RowsRead'), 0);
+  assert.equal(counter(profile, 'InvertedIndexSegmentsAnswered'), 1);
+  for (const [id] of rows) assert.ok(Number(id) % 3 === 0 && Number(id) % 10 !== 1, `row ${id}`);
+});
