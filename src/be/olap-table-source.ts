@@ -15,7 +15,7 @@ import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import { segmentIndexRecord, type RowsetRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
-import { ColumnSchema, findColumn, IndexSchema, missingColumnValue, TableSchema } from '../meta/schema';
+import { ColumnSchema, findColumn, IndexSchema, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
@@ -28,6 +28,7 @@ import { DORIS_ROWS_PER_SCAN_TASK, planScanTasks, runScanTasks, scanTaskPolicy, 
 import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
 import { fetchOlapRows } from './olap-row-fetcher';
 import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
+import { readColumns } from './segment-columns';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
@@ -411,11 +412,7 @@ export class OlapTableSource implements TableSource {
       return null;
     }
     profile.add('RowsRead', rowCount);
-    const parts: Vector[][] = [];
-    for (const column of columns) {
-      if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-      else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
-    }
+    const parts = await readColumns(reader, columns, ranges, rowCount, profile);
     if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
   }

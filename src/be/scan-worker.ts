@@ -7,7 +7,7 @@
  * whole page buffer through the structured clone.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { constantVector, type Batch, type Vector } from '../common/column';
+import type { Batch, Vector } from '../common/column';
 import { QueryProfile, type ProfileSink } from '../common/profile';
 import { runFragment } from '../exec/parallel/run-fragment';
 import type { FragmentResult } from '../exec/plan/fragment-spec';
@@ -16,12 +16,12 @@ import { FileReadClient, errorToWire } from '../io/file-read-service';
 import { InPlaceFileCache } from '../io/in-place-file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import { PageCache } from '../storage/page-cache';
-import { missingColumnValue } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
+import { readColumns } from './segment-columns';
 import { applyInvertedFilter, InvertedIndexCache, openInvertedReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
@@ -93,11 +93,7 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   const rowCount = ranges.count();
   profile.add('RowsRead', rowCount);
   if (rowCount === 0) return runFragment(fragment, []);
-  const parts: Vector[][] = [];
-  for (const column of fragment.columns) {
-    if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
-  }
+  const parts = await readColumns(reader, fragment.columns, ranges, rowCount, profile);
   if (fragment.globalRowId === true) parts.push([globalRowIdVector(task.segmentOrdinal!, ranges, reader.numRows)]);
   return runFragment(fragment, batchesOfParts({ length: rowCount, parts }));
 }

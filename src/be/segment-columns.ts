@@ -11,12 +11,25 @@ import type { SegmentReader } from '../storage/segment-reader';
 /** Whether the segment stores `column` (the same column, not a dropped one of that name). */
 export const storedColumn = (reader: SegmentReader, column: ColumnSchema): boolean => reader.columns.some((candidate) => candidate.uniqueId === column.uniqueId && candidate.name === column.name);
 
-/** Each column's values at `ranges` (`rowCount` rows) as consecutive pieces (SegmentReader.readColumnParts). */
-export async function readColumns(reader: SegmentReader, columns: readonly ColumnSchema[], ranges: RowRanges, rowCount: number, profile: ProfileSink): Promise<Vector[][]> {
+/**
+ * Ranges this scattered (many short runs: an index answer, ANN hits) are read as one compact vector per
+ * column: a piece per run would make every batch above a run of a row or two.
+ */
+function scattered(ranges: RowRanges | null, rowCount: number): boolean {
+  return ranges !== null && ranges.rangeCount > 64 && ranges.rangeCount * 16 > rowCount;
+}
+
+/**
+ * Each column's values at `ranges` (all rows when null; `rowCount` rows) as consecutive pieces
+ * (SegmentReader.readColumnParts), or one concatenated piece when the ranges are scattered.
+ */
+export async function readColumns(reader: SegmentReader, columns: readonly ColumnSchema[], ranges: RowRanges | null, rowCount: number, profile: ProfileSink): Promise<Vector[][]> {
   const parts: Vector[][] = [];
+  const compact = scattered(ranges, rowCount);
   for (const column of columns) {
-    if (storedColumn(reader, column)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
+    if (!storedColumn(reader, column)) parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
+    else if (compact) parts.push([await reader.readColumn(column.name, ranges, profile)]);
+    else parts.push(await reader.readColumnParts(column.name, ranges, profile));
   }
   return parts;
 }
