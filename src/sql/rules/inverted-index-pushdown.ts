@@ -31,7 +31,7 @@ import type { BoundExpr } from '../../exec/bound-expr';
 import type { PlanningContext } from '../../exec/context';
 import { fragmentSafeExpr } from '../../exec/parallel/run-fragment';
 import { collectColumns, combineConjuncts, literal, remapColumns, splitConjuncts } from '../../exec/plan/bound-expr-utils';
-import type { InvertedLeaf, InvertedLeafOp, InvertedPredicate, InvertedScanSpec } from '../../exec/plan/physical-plan';
+import { SUBQUERY_SLOT_BASE, type InvertedLeaf, type InvertedLeafOp, type InvertedPredicate, type InvertedScanSpec } from '../../exec/plan/physical-plan';
 import { booleanVariable, variableValue } from '../../exec/plan/planning-variables';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { IndexSchema } from '../../meta/schema';
@@ -145,6 +145,8 @@ function leafOf(expr: BoundExpr, scan: LogicalScan, negated: boolean): InvertedL
     if (target === null || !exactMatchIndex(target.index) || !comparableType(target.type)) return null;
     const operands: BoundExpr[] = [];
     for (const item of expr.list) {
+      // `IN (SELECT ...)`: the subquery's rows replace the placeholder when the plan runs.
+      if (item.kind === 'param' && item.index >= SUBQUERY_SLOT_BASE) return null;
       const operand = operandFor(item, target.type);
       if (operand === null) return null; // NULL in the list: `x NOT IN (1, NULL)` is never TRUE
       operands.push(operand);
