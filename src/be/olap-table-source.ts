@@ -418,7 +418,7 @@ export class OlapTableSource implements TableSource {
   }
 
   /** A segment's inverted index files and the opener's way to open them (an in-thread index filter). */
-  invertedIndexes(segment: SegmentRecord): SegmentInvertedIndexes {
+  private invertedIndexes(segment: SegmentRecord): SegmentInvertedIndexes {
     const open = this.opener.openInvertedIndex;
     return { records: segment.indexes, open: open === undefined ? null : (record, profile) => open.call(this.opener, record, profile) };
   }
