@@ -182,3 +182,20 @@ test('CREATE INDEX + BUILD INDEX builds inverted files for existing segments; DR
   assert.deepEqual(files.filter((file) => fs.existsSync(file)), [], 'the files are deleted');
   assert.ok(segmentsOf('late').every((segment) => (segment.indexes ?? []).some((record) => record.name === 'nn')), 'the other index stays');
 });
+
+test('group commit: rows inserted in sync_mode land in segments that carry their inverted files', async () => {
+  await conn.query(`CREATE TABLE gc (id INT NOT NULL, body STRING NULL, INDEX ft (body) USING INVERTED PROPERTIES("parser"="english", "support_phrase"="true"))
+    DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1 PROPERTIES("group_commit_interval_ms" = "200")`);
+  const bodies = textRows(24, 41, { nullRate: 0.1 });
+  const clients = await Promise.all([0, 1, 2, 3].map(() => connect(server.ports.query_port, { database: 'invload' })));
+  try {
+    await Promise.all(clients.map(async (client, clientIdx) => {
+      await client.query('SET group_commit = sync_mode');
+      for (let row = clientIdx; row < bodies.length; row += clients.length) await client.query(`INSERT INTO gc VALUES (${row}, ${sqlText(bodies[row])})`);
+    }));
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
+  }
+  assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM gc'), [['24']]);
+  assert.equal(await checkSegments('gc', 'ft', 'body', TEXT_QUERIES, textMatches), 24);
+});
