@@ -7,7 +7,7 @@
  * whole page buffer through the structured clone.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { constantVector, type Batch, type Vector } from '../common/column';
+import type { Batch, Vector } from '../common/column';
 import { QueryProfile, type ProfileSink } from '../common/profile';
 import { runFragment } from '../exec/parallel/run-fragment';
 import type { FragmentResult } from '../exec/plan/fragment-spec';
@@ -16,12 +16,13 @@ import { FileReadClient, errorToWire } from '../io/file-read-service';
 import { InPlaceFileCache } from '../io/in-place-file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import { PageCache } from '../storage/page-cache';
-import { missingColumnValue } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
+import { readColumns } from './segment-columns';
+import { applyInvertedFilter, InvertedIndexCache, openInvertedReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
 /** Open segment readers kept per worker. */
@@ -33,6 +34,7 @@ const fileCache: FileOpener = localStore !== null ? new InPlaceFileCache(localSt
 /** ANN index files, viewed in place on a local store (usearch memory-maps them: every worker shares the pages). */
 const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null, data.annTempDir);
 const pageCache = new PageCache(data.pageCacheBytes);
+const invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
 const readers = new Map<string, Promise<SegmentReader>>();
 
 function openReader(key: string, size: number, profile: ProfileSink): Promise<SegmentReader> {
@@ -71,25 +73,27 @@ function compactResult(result: FragmentResult): FragmentResult {
   return { kind: 'batches', batches: result.batches.map((batch): Batch => ({ length: batch.length, columns: batch.columns.map(compact) })) };
 }
 
+/** The task's inverted index files, opened through this worker's cache. */
+function invertedIndexesOf(task: ScanTask): SegmentInvertedIndexes {
+  return { records: task.invertedIndexes, open: (record, profile) => invertedIndexes.open(record, profile) };
+}
+
 async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentResult> {
   if (task.debugFault === 'exit') process.exit(70);
   const { fragment } = task;
   const reader = await openReader(task.segmentKey, task.segmentSize, profile);
   if (fragment.ann !== undefined) {
     const index = task.annIndex === undefined ? null : await annIndexes.open(task.annIndex.key, task.annIndex.size, profile);
-    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile, task.segmentOrdinal) };
+    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile, task.segmentOrdinal, invertedIndexesOf(task)) };
   }
   let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
   if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);
   if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
+  if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexesOf(task), profile);
   const rowCount = ranges.count();
   profile.add('RowsRead', rowCount);
   if (rowCount === 0) return runFragment(fragment, []);
-  const parts: Vector[][] = [];
-  for (const column of fragment.columns) {
-    if (reader.columns.some((stored) => stored.uniqueId === column.uniqueId && stored.name === column.name)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
-  }
+  const parts = await readColumns(reader, fragment.columns, ranges, rowCount, profile);
   if (fragment.globalRowId === true) parts.push([globalRowIdVector(task.segmentOrdinal!, ranges, reader.numRows)]);
   return runFragment(fragment, batchesOfParts({ length: rowCount, parts }));
 }
@@ -99,6 +103,7 @@ parentPort!.on('message', (message: ScanWorkerRequest) => {
     readers.delete(message.segmentKey);
     pageCache.invalidateFile(message.segmentKey);
     annIndexes.invalidate(message.segmentKey);
+    invertedIndexes.invalidate(message.segmentKey);
     return;
   }
   // A QueryProfile, so the segment reader records per-column reads too; both go back with the result.
