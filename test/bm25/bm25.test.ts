@@ -1,0 +1,127 @@
+// BM25 (src/storage/inverted/bm25.ts) against a brute-force Okapi BM25 over the same tokenized rows: the
+// table's rows split into segments, collection statistics summed over the segments, every row scored by
+// its own segment's term frequencies and lengths, equal to one evaluation over the whole table — for any
+// split of the rows into segments, any query and any subset of rows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextCorpus } from '../../bench/lib/text-data';
+import { mulberry32 } from '../../src/common/prng';
+import { BM25_B, BM25_K1, bm25Idf, bm25Scores, collectionStatistics, type Bm25SegmentStatistics } from '../../src/storage/inverted/bm25';
+
+/** One segment's statistics from tokenized rows, the way an index file holds them (postings with tf). */
+class TokenizedSegment implements Bm25SegmentStatistics {
+  readonly docCount: number;
+  readonly avgDocLength: number;
+  private readonly postings = new Map<string, Map<number, number>>();
+
+  constructor(private readonly rows: readonly string[][]) {
+    this.docCount = rows.length;
+    let total = 0;
+    rows.forEach((tokens, row) => {
+      total += tokens.length;
+      for (const token of tokens) {
+        const posting = this.postings.get(token) ?? new Map<number, number>();
+        posting.set(row, (posting.get(row) ?? 0) + 1);
+        this.postings.set(token, posting);
+      }
+    });
+    this.avgDocLength = rows.length ? total / rows.length : 0;
+  }
+
+  docFreq(term: string): number {
+    return this.postings.get(term)?.size ?? 0;
+  }
+
+  termFrequencies(term: string, rows: Uint32Array): Uint32Array {
+    const posting = this.postings.get(term);
+    return Uint32Array.from(rows, (row) => posting?.get(row) ?? 0);
+  }
+
+  docLengths(rows: Uint32Array): Uint32Array {
+    return Uint32Array.from(rows, (row) => this.rows[row].length);
+  }
+}
+
+/** Okapi BM25 of one document over the whole table, straight from the definition. */
+function bruteForce(table: readonly string[][], query: readonly string[], doc: number): number {
+  const avgdl = table.reduce((sum, tokens) => sum + tokens.length, 0) / table.length;
+  let score = 0;
+  for (const term of new Set(query)) {
+    const df = table.filter((tokens) => tokens.includes(term)).length;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (table.length - df + 0.5) / (df + 0.5));
+    const tf = table[doc].filter((token) => token === term).length;
+    score += (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * table[doc].length) / avgdl));
+  }
+  return score;
+}
+
+const tokenize = (text: string): string[] => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+
+/** Score every row of `table` split at `cuts` (segment boundaries) for `query`, by segment. */
+function scoreSplit(table: readonly string[][], cuts: readonly number[], query: readonly string[], keep: (doc: number) => boolean): Map<number, number> {
+  const bounds = [0, ...cuts, table.length];
+  const segments = bounds.slice(1).map((end, segIdx) => ({ first: bounds[segIdx], segment: new TokenizedSegment(table.slice(bounds[segIdx], end)) }));
+  const collection = collectionStatistics(
+    segments.map(({ segment }) => segment),
+    query,
+  );
+  const out = new Map<number, number>();
+  for (const { first, segment } of segments) {
+    const rows = Uint32Array.from({ length: segment.docCount }, (_, row) => row).filter((row) => keep(first + row));
+    const scores = bm25Scores(collection, segment, query, rows);
+    rows.forEach((row, idx) => out.set(first + row, scores[idx]));
+  }
+  return out;
+}
+
+test("Lucene's idf and a hand-computed score", () => {
+  assert.ok(Math.abs(bm25Idf(10, 1) - Math.log(1 + 9.5 / 1.5)) < 1e-12);
+  assert.ok(bm25Idf(10, 10) > 0, 'idf stays positive for a term in every document');
+  assert.ok(bm25Idf(1000, 1) > bm25Idf(1000, 100), 'a rarer term weighs more');
+  // Three documents: "a b", "a a c", "c". Query "a": N=3, df=2, avgdl=2.
+  const segment = new TokenizedSegment([['a', 'b'], ['a', 'a', 'c'], ['c']]);
+  const collection = collectionStatistics([segment], ['a']);
+  assert.deepEqual([collection.docCount, collection.avgDocLength, collection.docFreq.get('a')], [3, 2, 2]);
+  const idf = Math.log(1 + 1.5 / 2.5);
+  const want = [(idf * 1 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 2) / 2)), (idf * 2 * 2.2) / (2 + 1.2 * (0.25 + (0.75 * 3) / 2)), 0];
+  const got = bm25Scores(collection, segment, ['a'], Uint32Array.of(0, 1, 2));
+  want.forEach((value, idx) => assert.ok(Math.abs(got[idx] - value) < 1e-6, `row ${idx}: ${got[idx]} vs ${value}`));
+  assert.ok(got[1] > got[0], 'two occurrences in a longer row still beat one');
+});
+
+test('scores over segments equal brute-force BM25 over the whole table, for any split', () => {
+  const corpus = new TextCorpus(5, { vocabulary: 300 });
+  const table = Array.from({ length: 600 }, (_, id) => tokenize(corpus.document(id)));
+  const random = mulberry32(77);
+  const vocabulary = [...new Set(table.flat())];
+  const queries = [['qandoril'], ['qesolta', 'qemtuvo'], [corpus.vocabulary[0]], [corpus.vocabulary[0], corpus.vocabulary[5], 'qandoril'], ['absentword'], ['qesolta', 'qesolta']];
+  for (let extra = 0; extra < 6; extra++) queries.push(Array.from({ length: 1 + Math.floor(random() * 4) }, () => vocabulary[Math.floor(random() * vocabulary.length)]));
+  const splits = [[], [300], [1, 2, 250, 599], [100, 200, 300, 400, 500]];
+  for (const query of queries) {
+    const keep = (doc: number): boolean => doc % 3 !== 1;
+    const want = new Map(table.map((_, doc) => [doc, bruteForce(table, query, doc)]));
+    for (const cuts of splits) {
+      const got = scoreSplit(table, cuts, query, keep);
+      assert.equal(got.size, table.filter((_, doc) => keep(doc)).length);
+      for (const [doc, score] of got) {
+        const expected = want.get(doc)!;
+        assert.ok(Math.abs(score - expected) <= 1e-5 * Math.max(1, expected), `query ${query.join(' ')}, split ${cuts.join(',')}, doc ${doc}: ${score} vs ${expected}`);
+      }
+    }
+    // A query that matches something gives some row a positive score; rows without its terms score 0.
+    const got = scoreSplit(table, [300], query, () => true);
+    for (const [doc, score] of got) assert.equal(score > 0, query.some((term) => table[doc].includes(term)), `doc ${doc}`);
+  }
+});
+
+test('duplicate query terms count once; empty row sets and empty segments score nothing', () => {
+  const segment = new TokenizedSegment([['x', 'y'], ['x']]);
+  const empty = new TokenizedSegment([]);
+  const collection = collectionStatistics([segment, empty], ['x', 'x', 'y']);
+  assert.equal(collection.docCount, 2);
+  assert.equal(collection.avgDocLength, 1.5);
+  assert.deepEqual(bm25Scores(collection, segment, ['x', 'x', 'y'], Uint32Array.of(0, 1)), bm25Scores(collection, segment, ['x', 'y'], Uint32Array.of(0, 1)));
+  assert.equal(bm25Scores(collection, segment, ['x'], new Uint32Array(0)).length, 0);
+  assert.deepEqual(collectionStatistics([empty], ['x']), { docCount: 0, avgDocLength: 0, docFreq: new Map([['x', 0]]) });
+});
