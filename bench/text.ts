@@ -80,6 +80,25 @@ function parseConfig(args: readonly string[]): { config: Config; options: BenchO
   };
 }
 
+/** The run's notes; failures grouped by the server's message (a missing feature fails every query alike). */
+class Notes {
+  private readonly lines: string[] = [];
+  private readonly failures = new Map<string, string[]>();
+
+  push(...lines: string[]): void {
+    this.lines.push(...lines);
+  }
+
+  failed(what: string, message: string): void {
+    const key = message.slice(0, 160);
+    this.failures.set(key, [...(this.failures.get(key) ?? []), what]);
+  }
+
+  all(): string[] {
+    return [...this.lines, ...[...this.failures].map(([message, whats]) => `failed (${message}): ${whats.join('; ')}`)];
+  }
+}
+
 /** One MATCH measured against its LIKE form: which documents it should match, by id. */
 interface MatchCase {
   readonly op: 'MATCH_ANY' | 'MATCH_ALL' | 'MATCH_PHRASE';
@@ -257,7 +276,7 @@ async function invertedCounters(conn: mysql.Connection): Promise<string> {
   }
 }
 
-async function matchRows(conn: mysql.Connection, loaded: Loaded, config: Config, notes: string[]): Promise<Row[]> {
+async function matchRows(conn: mysql.Connection, loaded: Loaded, config: Config, notes: Notes): Promise<Row[]> {
   const rows: Row[] = [];
   const cases = matchCases();
   for (let caseIdx = 0; caseIdx < cases.length; caseIdx++) {
@@ -271,7 +290,7 @@ async function matchRows(conn: mysql.Connection, loaded: Loaded, config: Config,
     await conn.query('SET enable_inverted_index_query = true');
     const like = await timeCount(conn, `SELECT count(*) FROM docs WHERE ${matchCase.like}`, config.runs);
     for (const [name, result] of [['indexed', indexed], ['row by row', rowByRow], ['LIKE', like]] as const) {
-      if ('error' in result) notes.push(`${matchCase.op} '${matchCase.terms}' ${name}: ${result.error.slice(0, 160)}`);
+      if ('error' in result) notes.failed(`${matchCase.op} '${matchCase.terms}' ${name}`, result.error);
       else if (result.count !== expected) notes.push(`WRONG COUNT: ${matchCase.op} '${matchCase.terms}' ${name} returned ${result.count}, ${expected} documents hold it`);
     }
     if (counters) notes.push(`${matchCase.op} '${matchCase.terms}' profile: ${counters}`);
@@ -295,7 +314,7 @@ async function matchRows(conn: mysql.Connection, loaded: Loaded, config: Config,
   return rows;
 }
 
-async function bm25Rows(conn: mysql.Connection, config: Config, notes: string[]): Promise<Row[]> {
+async function bm25Rows(conn: mysql.Connection, config: Config, notes: Notes): Promise<Row[]> {
   const rows: Row[] = [];
   for (const terms of BM25_QUERIES) {
     const filter = await timeCount(conn, `SELECT count(*) FROM docs WHERE text MATCH_ANY '${terms}'`, config.runs);
@@ -310,7 +329,7 @@ async function bm25Rows(conn: mysql.Connection, config: Config, notes: string[])
       topn = { ms, rows: returned };
     } catch (err) {
       topn = { error: (err as Error).message };
-      notes.push(`score() on '${terms}': ${topn.error.slice(0, 160)}`);
+      notes.failed(`score() on '${terms}'`, topn.error);
     }
     rows.push({
       query: `MATCH_ANY '${terms}' ORDER BY score() DESC LIMIT ${K}`,
@@ -324,7 +343,7 @@ async function bm25Rows(conn: mysql.Connection, config: Config, notes: string[])
   return rows;
 }
 
-async function hybridRows(conn: mysql.Connection, loaded: Loaded, config: Config, notes: string[]): Promise<Row[]> {
+async function hybridRows(conn: mysql.Connection, loaded: Loaded, config: Config, notes: Notes): Promise<Row[]> {
   const zero = vectorText(new Float32Array(DIM), DECIMALS);
   let fn = 'l2_distance_approximate';
   try {
@@ -349,7 +368,7 @@ async function hybridRows(conn: mysql.Connection, loaded: Loaded, config: Config
         if (isMatch) met &&= recall >= 0.95 && pass.minRows >= K;
         rows.push({ ...row, recall_at_10: recall, qps: Math.round(pass.qps), min_rows: pass.minRows, queries_short_of_limit: pass.short });
       } catch (err) {
-        notes.push(`hybrid ${filter}: ${(err as Error).message.slice(0, 160)}`);
+        notes.failed(`hybrid ${filter}`, (err as Error).message);
         if (isMatch) met = false;
         rows.push({ ...row, recall_at_10: NA, qps: NA, min_rows: NA, queries_short_of_limit: NA });
       }
@@ -370,7 +389,8 @@ export async function main(args: string[]): Promise<void> {
   const { config, options } = parseConfig(args);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-text-'));
   const tables: Record<string, Row[]> = { load: [], match: [], bm25: [], hybrid: [] };
-  const notes: string[] = [`${config.rows} documents, ${config.runs} timed runs per query (median, after one warm-up), ${config.hybridQueries} hybrid queries; load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ${os.availableParallelism()} cores`];
+  const notes = new Notes();
+  notes.push(`${config.rows} documents, ${config.runs} timed runs per query (median, after one warm-up), ${config.hybridQueries} hybrid queries; load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ${os.availableParallelism()} cores`);
   const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
   const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '' });
   try {
@@ -388,7 +408,7 @@ export async function main(args: string[]): Promise<void> {
     await server.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
-  for (const note of notes) console.log(note);
+  for (const note of notes.all()) console.log(note);
   const print = { ...options, jsonFile: null };
   for (const [name, rows] of Object.entries(tables)) if (rows.length) report(`text${config.quick ? ' (quick)' : ''}: ${TITLES[name]}`, rows, print);
   if (options.jsonFile) fs.writeFileSync(options.jsonFile, JSON.stringify(Object.entries(tables).flatMap(([name, rows]) => rows.map((row) => ({ table: name, ...row }))), null, 2) + '\n');
