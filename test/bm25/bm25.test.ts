@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextCorpus } from '../../bench/lib/text-data';
 import { mulberry32 } from '../../src/common/prng';
-import { BM25_B, BM25_K1, bm25Idf, bm25Scores, collectionStatistics, type Bm25SegmentStatistics } from '../../src/storage/inverted/bm25';
+import { BM25_B, BM25_K1, bm25Idf, bm25Scores, collectionStatistics, type Bm25SegmentStatistics, type Postings } from '../../src/storage/inverted/bm25';
 
 /** One segment's statistics from tokenized rows, the way an index file holds them (postings with tf). */
 class TokenizedSegment implements Bm25SegmentStatistics {
@@ -32,13 +32,13 @@ class TokenizedSegment implements Bm25SegmentStatistics {
     return this.postings.get(term)?.size ?? 0;
   }
 
-  termFrequencies(term: string, rows: Uint32Array): Uint32Array {
-    const posting = this.postings.get(term);
-    return Uint32Array.from(rows, (row) => posting?.get(row) ?? 0);
+  async termFrequencies(term: string): Promise<Postings> {
+    const posting = [...(this.postings.get(term) ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
+    return { rows: Uint32Array.from(posting, ([row]) => row), tfs: Uint32Array.from(posting, ([, tf]) => tf) };
   }
 
-  docLengths(rows: Uint32Array): Uint32Array {
-    return Uint32Array.from(rows, (row) => this.rows[row].length);
+  async docLengths(): Promise<Uint32Array> {
+    return Uint32Array.from(this.rows, (tokens) => tokens.length);
   }
 }
 
@@ -59,38 +59,38 @@ function bruteForce(table: readonly string[][], query: readonly string[], doc: n
 const tokenize = (text: string): string[] => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
 
 /** Score every row of `table` split at `cuts` (segment boundaries) for `query`, by segment. */
-function scoreSplit(table: readonly string[][], cuts: readonly number[], query: readonly string[], keep: (doc: number) => boolean): Map<number, number> {
+async function scoreSplit(table: readonly string[][], cuts: readonly number[], query: readonly string[], keep: (doc: number) => boolean): Promise<Map<number, number>> {
   const bounds = [0, ...cuts, table.length];
   const segments = bounds.slice(1).map((end, segIdx) => ({ first: bounds[segIdx], segment: new TokenizedSegment(table.slice(bounds[segIdx], end)) }));
-  const collection = collectionStatistics(
+  const collection = await collectionStatistics(
     segments.map(({ segment }) => segment),
     query,
   );
   const out = new Map<number, number>();
   for (const { first, segment } of segments) {
     const rows = Uint32Array.from({ length: segment.docCount }, (_, row) => row).filter((row) => keep(first + row));
-    const scores = bm25Scores(collection, segment, query, rows);
+    const scores = await bm25Scores(collection, segment, query, rows);
     rows.forEach((row, idx) => out.set(first + row, scores[idx]));
   }
   return out;
 }
 
-test("Lucene's idf and a hand-computed score", () => {
+test("Lucene's idf and a hand-computed score", async () => {
   assert.ok(Math.abs(bm25Idf(10, 1) - Math.log(1 + 9.5 / 1.5)) < 1e-12);
   assert.ok(bm25Idf(10, 10) > 0, 'idf stays positive for a term in every document');
   assert.ok(bm25Idf(1000, 1) > bm25Idf(1000, 100), 'a rarer term weighs more');
   // Three documents: "a b", "a a c", "c". Query "a": N=3, df=2, avgdl=2.
   const segment = new TokenizedSegment([['a', 'b'], ['a', 'a', 'c'], ['c']]);
-  const collection = collectionStatistics([segment], ['a']);
+  const collection = await collectionStatistics([segment], ['a']);
   assert.deepEqual([collection.docCount, collection.avgDocLength, collection.docFreq.get('a')], [3, 2, 2]);
   const idf = Math.log(1 + 1.5 / 2.5);
   const want = [(idf * 1 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 2) / 2)), (idf * 2 * 2.2) / (2 + 1.2 * (0.25 + (0.75 * 3) / 2)), 0];
-  const got = bm25Scores(collection, segment, ['a'], Uint32Array.of(0, 1, 2));
+  const got = await bm25Scores(collection, segment, ['a'], Uint32Array.of(0, 1, 2));
   want.forEach((value, idx) => assert.ok(Math.abs(got[idx] - value) < 1e-6, `row ${idx}: ${got[idx]} vs ${value}`));
   assert.ok(got[1] > got[0], 'two occurrences in a longer row still beat one');
 });
 
-test('scores over segments equal brute-force BM25 over the whole table, for any split', () => {
+test('scores over segments equal brute-force BM25 over the whole table, for any split', async () => {
   const corpus = new TextCorpus(5, { vocabulary: 300 });
   const table = Array.from({ length: 600 }, (_, id) => tokenize(corpus.document(id)));
   const random = mulberry32(77);
@@ -102,7 +102,7 @@ test('scores over segments equal brute-force BM25 over the whole table, for any 
     const keep = (doc: number): boolean => doc % 3 !== 1;
     const want = new Map(table.map((_, doc) => [doc, bruteForce(table, query, doc)]));
     for (const cuts of splits) {
-      const got = scoreSplit(table, cuts, query, keep);
+      const got = await scoreSplit(table, cuts, query, keep);
       assert.equal(got.size, table.filter((_, doc) => keep(doc)).length);
       for (const [doc, score] of got) {
         const expected = want.get(doc)!;
@@ -110,18 +110,18 @@ test('scores over segments equal brute-force BM25 over the whole table, for any 
       }
     }
     // A query that matches something gives some row a positive score; rows without its terms score 0.
-    const got = scoreSplit(table, [300], query, () => true);
+    const got = await scoreSplit(table, [300], query, () => true);
     for (const [doc, score] of got) assert.equal(score > 0, query.some((term) => table[doc].includes(term)), `doc ${doc}`);
   }
 });
 
-test('duplicate query terms count once; empty row sets and empty segments score nothing', () => {
+test('duplicate query terms count once; empty row sets and empty segments score nothing', async () => {
   const segment = new TokenizedSegment([['x', 'y'], ['x']]);
   const empty = new TokenizedSegment([]);
-  const collection = collectionStatistics([segment, empty], ['x', 'x', 'y']);
+  const collection = await collectionStatistics([segment, empty], ['x', 'x', 'y']);
   assert.equal(collection.docCount, 2);
   assert.equal(collection.avgDocLength, 1.5);
-  assert.deepEqual(bm25Scores(collection, segment, ['x', 'x', 'y'], Uint32Array.of(0, 1)), bm25Scores(collection, segment, ['x', 'y'], Uint32Array.of(0, 1)));
-  assert.equal(bm25Scores(collection, segment, ['x'], new Uint32Array(0)).length, 0);
-  assert.deepEqual(collectionStatistics([empty], ['x']), { docCount: 0, avgDocLength: 0, docFreq: new Map([['x', 0]]) });
+  assert.deepEqual(await bm25Scores(collection, segment, ['x', 'x', 'y'], Uint32Array.of(0, 1)), await bm25Scores(collection, segment, ['x', 'y'], Uint32Array.of(0, 1)));
+  assert.equal((await bm25Scores(collection, segment, ['x'], new Uint32Array(0))).length, 0);
+  assert.deepEqual(await collectionStatistics([empty], ['x']), { docCount: 0, avgDocLength: 0, docFreq: new Map([['x', 0]]) });
 });

@@ -27,20 +27,26 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
 /**
- * What scoring needs from one segment's inverted index (InvertedIndexReader provides it). Rows are the
- * segment's ordinals 0..docCount-1; `rows` arguments are sorted ascending.
+ * What scoring needs from one segment's inverted index (InvertedIndexReader has this shape). Rows are the
+ * segment's ordinals 0..numRows-1.
  */
 export interface Bm25SegmentStatistics {
-  /** Rows (documents) the segment's index covers, deleted or not. */
+  /** Rows (documents) with a value, deleted or not. */
   readonly docCount: number;
   /** Mean token count of those rows (0 for a segment without tokens). */
   readonly avgDocLength: number;
   /** Rows of the segment holding `term`. */
-  docFreq(term: string): number;
-  /** Occurrences of `term` in each of `rows` (0 where absent), aligned with `rows`. */
-  termFrequencies(term: string, rows: Uint32Array): Uint32Array;
-  /** Token count of each of `rows`, aligned with `rows`. */
-  docLengths(rows: Uint32Array): Uint32Array;
+  docFreq(term: string): number | Promise<number>;
+  /** The rows holding `term` (ascending) and its occurrences in each. */
+  termFrequencies(term: string): Promise<Postings>;
+  /** Token count of every row of the segment (0 for NULL), by ordinal. */
+  docLengths(): Promise<Uint32Array>;
+}
+
+/** A term's postings: ascending rows and the term's frequency in each. */
+export interface Postings {
+  readonly rows: Uint32Array;
+  readonly tfs: Uint32Array;
 }
 
 /** N, avgdl and df of the query's terms over all the segments a query reads. */
@@ -61,43 +67,55 @@ export function distinctTerms(terms: readonly string[]): string[] {
 }
 
 /** Collection statistics of `terms` summed over `segments` (each segment's total length = avgdl x N). */
-export function collectionStatistics(segments: readonly Bm25SegmentStatistics[], terms: readonly string[]): Bm25CollectionStatistics {
+export async function collectionStatistics(segments: readonly Bm25SegmentStatistics[], terms: readonly string[]): Promise<Bm25CollectionStatistics> {
   let docCount = 0;
   let totalLength = 0;
   const docFreq = new Map<string, number>(distinctTerms(terms).map((term) => [term, 0]));
   for (const segment of segments) {
     docCount += segment.docCount;
     totalLength += segment.avgDocLength * segment.docCount;
-    for (const term of docFreq.keys()) docFreq.set(term, docFreq.get(term)! + segment.docFreq(term));
+    for (const term of docFreq.keys()) docFreq.set(term, docFreq.get(term)! + (await segment.docFreq(term)));
   }
   return { docCount, avgDocLength: docCount === 0 ? 0 : totalLength / docCount, docFreq };
 }
 
 /**
- * BM25 scores of `rows` (sorted ordinals of `segment`) for the query `terms` under the collection
- * statistics `collection` (from collectionStatistics over every segment the query reads, this one
- * included). A row holding none of the terms scores 0.
+ * BM25 scores of `rows` (ascending ordinals of one segment) for the query `terms` under the collection
+ * statistics `collection` (collectionStatistics over every segment the query reads, this one included),
+ * from the segment's postings and document lengths. A row holding none of the terms scores 0.
  */
-export function bm25Scores(collection: Bm25CollectionStatistics, segment: Bm25SegmentStatistics, terms: readonly string[], rows: Uint32Array, k1 = BM25_K1, b = BM25_B): Float32Array {
+export async function bm25Scores(collection: Bm25CollectionStatistics, segment: Bm25SegmentStatistics, terms: readonly string[], rows: Uint32Array): Promise<Float32Array> {
+  if (rows.length === 0) return new Float32Array(0);
+  const postings = new Map<string, Postings>();
+  for (const term of distinctTerms(terms)) if ((collection.docFreq.get(term) ?? 0) > 0) postings.set(term, await segment.termFrequencies(term));
+  return scoreRows(collection, postings, await segment.docLengths(), rows);
+}
+
+/**
+ * The kernel of bm25Scores: each term's postings merged with the ascending `rows` (one pass per term),
+ * `lengths` indexed by row ordinal.
+ */
+export function scoreRows(collection: Bm25CollectionStatistics, postings: ReadonlyMap<string, Postings>, lengths: Uint32Array, rows: Uint32Array, k1 = BM25_K1, b = BM25_B): Float32Array {
   const count = rows.length;
-  const scores = new Float32Array(count);
-  if (count === 0) return scores;
-  const lengths = segment.docLengths(rows);
   // The length normalisation k1 * (1 - b + b * len / avgdl) of each row, shared by every term.
   const norms = new Float64Array(count);
   const avgdl = collection.avgDocLength;
-  for (let rowIdx = 0; rowIdx < count; rowIdx++) norms[rowIdx] = k1 * (1 - b + (avgdl > 0 ? (b * lengths[rowIdx]) / avgdl : 0));
+  for (let rowIdx = 0; rowIdx < count; rowIdx++) norms[rowIdx] = k1 * (1 - b + (avgdl > 0 ? (b * lengths[rows[rowIdx]]) / avgdl : 0));
   const sums = new Float64Array(count);
-  for (const term of distinctTerms(terms)) {
+  for (const [term, posting] of postings) {
     const df = collection.docFreq.get(term) ?? 0;
     if (df === 0) continue;
     const idf = bm25Idf(collection.docCount, df);
-    const freqs = segment.termFrequencies(term, rows);
-    for (let rowIdx = 0; rowIdx < count; rowIdx++) {
-      const tf = freqs[rowIdx];
-      sums[rowIdx] += tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + norms[rowIdx]);
+    const postingRows = posting.rows;
+    let postingIdx = 0;
+    for (let rowIdx = 0; rowIdx < count && postingIdx < postingRows.length; rowIdx++) {
+      const row = rows[rowIdx];
+      while (postingIdx < postingRows.length && postingRows[postingIdx] < row) postingIdx++;
+      if (postingIdx < postingRows.length && postingRows[postingIdx] === row) {
+        const tf = posting.tfs[postingIdx];
+        sums[rowIdx] += (idf * tf * (k1 + 1)) / (tf + norms[rowIdx]);
+      }
     }
   }
-  for (let rowIdx = 0; rowIdx < count; rowIdx++) scores[rowIdx] = sums[rowIdx];
-  return scores;
+  return Float32Array.from(sums);
 }
