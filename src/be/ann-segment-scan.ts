@@ -14,7 +14,7 @@
  * Profile counters: AnnSegmentsSearchedByIndex / AnnSegmentsSearchedExactly, AnnIndexCandidates (neighbours
  * asked of the index), AnnAllowedRows (rows the filter let through, filtered segments only), AnnRowsReturned.
  */
-import { constantVector, type Batch, type Vector } from '../common/column';
+import type { Batch, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import { Types } from '../common/types';
@@ -22,13 +22,14 @@ import { dotProduct, l2Squared } from '../common/vector-distance';
 import { filterPositions } from '../exec/parallel/run-fragment';
 import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { FileOpener } from '../io/file-cache';
-import { missingColumnValue, type ColumnSchema } from '../meta/schema';
 import { AnnIndexReader } from '../storage/ann/ann-reader';
 import { AnnSegmentSearcher, type VectorSource } from '../storage/ann/ann-search';
 import { RowRanges } from '../storage/row-ranges';
 import type { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
+import { applyInvertedFilter, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import { batchesOfParts, excludeRows } from './olap-table-source';
+import { readColumns, rowsOf } from './segment-columns';
 
 /** Open ANN index readers by object key, least recently used dropped (and closed) beyond the capacity. */
 export class AnnIndexCache {
@@ -77,29 +78,10 @@ export class AnnIndexCache {
   }
 }
 
-/** The ascending row ordinals of `ranges`. */
-function rowsOf(ranges: RowRanges): Int32Array {
-  const out = new Int32Array(ranges.count());
-  let pos = 0;
-  for (let rangeIdx = 0; rangeIdx < ranges.rangeCount; rangeIdx++) for (let row = ranges.start(rangeIdx); row < ranges.end(rangeIdx); row++) out[pos++] = row;
-  return out;
-}
-
 function bitmapOf(rows: Int32Array, rowCount: number): Uint8Array {
   const bits = new Uint8Array((rowCount + 7) >> 3);
   for (const row of rows) bits[row >> 3] |= 1 << (row & 7);
   return bits;
-}
-
-const stored = (reader: SegmentReader, column: ColumnSchema): boolean => reader.columns.some((candidate) => candidate.uniqueId === column.uniqueId && candidate.name === column.name);
-
-async function readColumns(reader: SegmentReader, columns: readonly ColumnSchema[], ranges: RowRanges, rowCount: number, profile: ProfileSink): Promise<Vector[][]> {
-  const parts: Vector[][] = [];
-  for (const column of columns) {
-    if (stored(reader, column)) parts.push(await reader.readColumnParts(column.name, ranges, profile));
-    else parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
-  }
-  return parts;
 }
 
 /** `count` vectors of exactly `dim` floats, packed (row r at r * dim). */
@@ -152,6 +134,7 @@ export async function searchAnnSegment(
   excludedRows: Int32Array | undefined,
   profile: ProfileSink,
   segmentOrdinal?: number,
+  invertedIndexes?: SegmentInvertedIndexes,
 ): Promise<Batch[]> {
   if (fragment.globalRowId === true && segmentOrdinal === undefined) throw new GaleneError('INTERNAL', ['ann search: global row ids asked without the segment ordinal']);
   const spec = fragment.ann;
@@ -159,6 +142,8 @@ export async function searchAnnSegment(
   const dim = spec.params.dim;
   let ranges: RowRanges | null = fragment.predicates.length > 0 ? await reader.pruneRows(fragment.predicates, profile) : null;
   if (excludedRows !== undefined && excludedRows.length > 0) ranges = excludeRows(ranges ?? RowRanges.all(numRows), excludedRows);
+  // Index predicates (TableScanNode.inverted): their rows are part of the allowed rows.
+  if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexes ?? { records: undefined, open: null }, profile);
   let allowedRows: Int32Array | null = ranges === null ? null : rowsOf(ranges);
   if (spec.filter !== null) {
     const candidates = allowedRows ?? rowsOf(RowRanges.all(numRows));

@@ -144,7 +144,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     const reader = await this.openSegment(segment, profile);
     const record = segmentIndexRecord(segment, fragment.ann.indexName, 'ann');
     const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
-    return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal);
+    return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal, { records: segment.indexes, open: null });
   }
 
   openTable(table: TableState): OlapTableSource {

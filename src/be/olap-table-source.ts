@@ -14,7 +14,7 @@ import type { FetchRequest, ScanRequest, TableSource } from '../exec/context';
 import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
-import { segmentIndexRecord, type RowsetRecord, type SegmentRecord } from '../meta/meta-store';
+import { segmentIndexRecord, type RowsetRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, IndexSchema, missingColumnValue, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
@@ -27,6 +27,7 @@ import type { ScanTaskRunner } from './scan-worker-pool';
 import { DORIS_ROWS_PER_SCAN_TASK, planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
 import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
 import { fetchOlapRows } from './olap-row-fetcher';
+import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
@@ -50,6 +51,8 @@ export interface SegmentOpener {
    * `segmentOrdinal` (global-row-id.ts) when `fragment.globalRowId` asks for row ids.
    */
   searchAnnSegment?(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]>;
+  /** Opens a segment's inverted index file (cached); absent: segments are filtered exactly, on their column values. */
+  openInvertedIndex?(record: SegmentIndexRecord, profile: ProfileSink): Promise<InvertedRowsReader>;
 }
 
 const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
@@ -152,6 +155,12 @@ function prunableConditions(conditions: readonly DeleteCondition[]): ScanPredica
   return out;
 }
 
+/** The task field naming the segment's inverted index files a fragment's index predicates use. */
+function invertedTaskFields(segment: SegmentRecord, fragment: FragmentSpec): { invertedIndexes?: readonly SegmentIndexRecord[] } {
+  const records = invertedRecordsFor(segment.indexes, fragment.inverted);
+  return records === undefined ? {} : { invertedIndexes: records };
+}
+
 export class OlapTableSource implements TableSource {
   readonly schema: TableSchema;
   private readonly deleteBitmap: DeleteBitmap;
@@ -236,7 +245,7 @@ export class OlapTableSource implements TableSource {
       profile.add('ParallelScanTasks', tasks.length);
       profile.add('ScanPoolQueuedAtStart', pool.pressure().queued);
       const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
-        pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
+        pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...invertedTaskFields(segment, fragment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
       yield* runScanTasks(tasks, run, options);
     })();
   }
@@ -278,7 +287,15 @@ export class OlapTableSource implements TableSource {
       filter: ann.filter,
       distance: ann.distance,
     };
-    const fragment = { columns: request.columns.map(column), predicates: request.predicates, filter: null, aggregate: null, ann: segmentSpec, ...(request.globalRowId === true ? { globalRowId: true } : {}) };
+    const fragment = {
+      columns: request.columns.map(column),
+      predicates: request.predicates,
+      filter: null,
+      aggregate: null,
+      ann: segmentSpec,
+      ...(request.globalRowId === true ? { globalRowId: true } : {}),
+      ...(request.inverted === undefined ? {} : { inverted: request.inverted }),
+    };
     // Phase one of a lazily materialized TopN: each found row's global row id after the distance.
     const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => this.rowIdFields(segment, request.globalRowId === true);
     const profile = request.profile;
@@ -299,7 +316,7 @@ export class OlapTableSource implements TableSource {
       return record === undefined ? {} : { annIndex: { key: record.key, size: record.size } };
     };
     const run = ({ segment, rowStart, rowEnd, excludedRows }: ScanPiece): Promise<FragmentResult> =>
-      pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...annIndexOf(segment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
+      pool.run({ segmentKey: segment.key, segmentSize: segment.size, rowStart, rowEnd, fragment, ...rowIdFields(segment), ...annIndexOf(segment), ...invertedTaskFields(segment, fragment), ...(excludedRows === undefined ? {} : { excludedRows }) }, profile);
     // An ANN task returns at most k rows (or the rows within the radius): a window of two per worker.
     const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
     for await (const result of runScanTasks(tasks, run, options)) if (result.kind === 'batches') yield* result.batches;
@@ -313,7 +330,7 @@ export class OlapTableSource implements TableSource {
    */
   private annInThread(request: ScanRequest, spec: AnnSegmentSpec, segments: readonly SegmentToScan[]): boolean {
     const maxIndexed = this.opener.annSearchInThreadMaxSegments ?? 0;
-    if (maxIndexed <= 0 || spec.k === null || spec.filter !== null || request.predicates.length > 0) return false;
+    if (maxIndexed <= 0 || spec.k === null || spec.filter !== null || request.predicates.length > 0 || request.inverted !== undefined) return false;
     let indexed = 0;
     let exactValues = 0;
     for (const { segment, excludedRows } of segments) {
@@ -386,6 +403,7 @@ export class OlapTableSource implements TableSource {
       ranges = excludeRows(before, excluded);
       profile.add('RowsDeleted', before.count() - ranges.count());
     }
+    if (request.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, request.inverted, this.invertedIndexes(segment), profile);
     const rowCount = ranges ? ranges.count() : reader.numRows;
     profile.add('SegmentsRead', 1);
     if (rowCount === 0) {
@@ -400,6 +418,12 @@ export class OlapTableSource implements TableSource {
     }
     if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
+  }
+
+  /** A segment's inverted index files and the opener's way to open them (an in-thread index filter). */
+  invertedIndexes(segment: SegmentRecord): SegmentInvertedIndexes {
+    const open = this.opener.openInvertedIndex;
+    return { records: segment.indexes, open: open === undefined ? null : (record, profile) => open.call(this.opener, record, profile) };
   }
 
   /** The segment's ordinal in this snapshot (global-row-id.ts). */

@@ -20,6 +20,7 @@ import { GaleneError } from '../common/errors';
 import { NO_PROFILE, QueryProfile, type ProfileSink } from '../common/profile';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import type { FileCache } from '../io/file-cache';
+import type { SegmentIndexRecord } from '../meta/meta-store';
 import { errorFromWire, FileReadService, type WireError } from '../io/file-read-service';
 import type { ScanPressure, ScanPressureSource } from './scan-scheduler';
 
@@ -36,6 +37,8 @@ export interface ScanTask {
   readonly excludedRows?: Int32Array;
   /** An ANN task (fragment.ann): the segment's index file, absent when the segment has none (searched exactly). */
   readonly annIndex?: { readonly key: string; readonly size: number };
+  /** The segment's inverted index files the fragment's index predicates name (fragment.inverted); absent: none (filtered exactly). */
+  readonly invertedIndexes?: readonly SegmentIndexRecord[];
   /** Fault hook for tests: 'exit' makes the worker exit mid-task, as a crash would. */
   readonly debugFault?: 'exit';
 }

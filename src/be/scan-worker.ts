@@ -22,6 +22,7 @@ import { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
+import { applyInvertedFilter, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
 /** Open segment readers kept per worker. */
@@ -71,17 +72,23 @@ function compactResult(result: FragmentResult): FragmentResult {
   return { kind: 'batches', batches: result.batches.map((batch): Batch => ({ length: batch.length, columns: batch.columns.map(compact) })) };
 }
 
+/** The task's inverted index files, opened through this worker's cache (none until a reader is wired). */
+function invertedIndexesOf(task: ScanTask): SegmentInvertedIndexes {
+  return { records: task.invertedIndexes, open: null };
+}
+
 async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentResult> {
   if (task.debugFault === 'exit') process.exit(70);
   const { fragment } = task;
   const reader = await openReader(task.segmentKey, task.segmentSize, profile);
   if (fragment.ann !== undefined) {
     const index = task.annIndex === undefined ? null : await annIndexes.open(task.annIndex.key, task.annIndex.size, profile);
-    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile, task.segmentOrdinal) };
+    return { kind: 'batches', batches: await searchAnnSegment(reader, index, { ...fragment, ann: fragment.ann }, task.excludedRows, profile, task.segmentOrdinal, invertedIndexesOf(task)) };
   }
   let ranges = RowRanges.range(task.rowStart, Math.min(task.rowEnd, reader.numRows));
   if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);
   if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
+  if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexesOf(task), profile);
   const rowCount = ranges.count();
   profile.add('RowsRead', rowCount);
   if (rowCount === 0) return runFragment(fragment, []);

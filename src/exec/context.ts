@@ -18,7 +18,7 @@ import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
-import type { AnnScanRequest, FragmentResult, FragmentSpec } from './plan/fragment-spec';
+import type { AnnScanRequest, FragmentResult, FragmentSpec, InvertedFilter } from './plan/fragment-spec';
 import type { QueryTask } from './query-task';
 
 export type { ScanPredicate };
@@ -43,6 +43,8 @@ export interface ScanRequest {
    * Phase one of a lazily materialized TopN (plan/lazy-materialization.ts).
    */
   readonly globalRowId?: boolean;
+  /** Index predicates (TableScanNode.inverted, bound): only the rows they hold for are returned. */
+  readonly inverted?: InvertedFilter;
 }
 
 /** Rows to read again by global row id (phase two of a lazily materialized TopN). */

@@ -5,7 +5,7 @@
  * expressions are indices into its input's schema (a join's condition: left schema then right schema).
  */
 import type { BoundExpr } from '../exec/bound-expr';
-import type { AggregateSpec, AnnScanSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
+import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
 
@@ -25,6 +25,8 @@ export interface LogicalScan {
   readonly limit: number | null;
   /** An ANN index search pushed into the scan (rules/ann-index-pushdown.ts); its distance column ends the schema. */
   readonly ann?: AnnScanSpec;
+  /** Inverted-index predicates pushed into the scan (rules/inverted-index-pushdown.ts). */
+  readonly inverted?: InvertedScanSpec;
   readonly schema: readonly PlanColumn[];
 }
 

@@ -15,6 +15,7 @@ import { exprToString } from '../plan/bound-expr-utils';
 import type { AnnScanRequest } from '../plan/fragment-spec';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import type { AnnScanSpec, TableScanNode } from '../plan/physical-plan';
+import { invertedField } from './inverted-scan';
 
 const FLOAT_ARRAY = Types.array(Types.FLOAT);
 const ONE_ROW: Batch = { length: 1, columns: [] };
@@ -65,7 +66,7 @@ export async function* openAnnScan(node: TableScanNode & { ann: AnnScanSpec }, r
   if (request.k === 0) return;
   // Phase one of a lazily materialized TopN (plan/lazy-materialization.ts): the row ids come last.
   const rowIds = node.globalRowId === true ? { globalRowId: true } : {};
-  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, indexScan: { perSegment: node.ann.perSegment }, ...rowIds }, request)) {
+  for await (const batch of source.scanAnn({ columns: node.columns, predicates: node.predicates, limit: null, profile, indexScan: { perSegment: node.ann.perSegment }, ...rowIds, ...invertedField(node, rt) }, request)) {
     if (batch.length > 0) yield batch;
   }
 }

@@ -26,6 +26,7 @@ import { filterBatches } from './filter';
 import { GroupedAggregation } from './grouped-aggregation';
 import { appendVirtualColumns, virtualColumnsLine } from './project';
 import { aggregateToString } from './hash-aggregate';
+import { invertedField } from './inverted-scan';
 import { globalRowIdField, leadingKeyLookup } from './table-scan';
 
 /** `expr` for this run: subqueries resolved, `?` parameters bound; null when a parameter does not fit. */
@@ -63,8 +64,9 @@ function startFragment(node: ScanFragmentNode, rt: OperatorRuntime): AsyncIterab
   const virtualColumns = bindExprs((node.virtualColumns ?? []).map((column) => column.expr), rt);
   if (filter === null || virtualColumns === null || (node.aggregate !== null && aggregate === null)) return null;
   const columns = scan.columns.map((name) => findColumn(scan.table, name)!);
-  const spec = { columns, predicates: scan.predicates, virtualColumns, filter: filter[0] ?? null, aggregate, ...globalRowIdField(scan) };
-  return source.scanParallel({ columns: scan.columns, predicates: scan.predicates, limit: null, profile: rt.ctx.profile, ...globalRowIdField(scan) }, spec);
+  const inverted = invertedField(scan, rt);
+  const spec = { columns, predicates: scan.predicates, virtualColumns, filter: filter[0] ?? null, aggregate, ...globalRowIdField(scan), ...inverted };
+  return source.scanParallel({ columns: scan.columns, predicates: scan.predicates, limit: null, profile: rt.ctx.profile, ...globalRowIdField(scan), ...inverted }, spec);
 }
 
 /** The in-thread path: the scan child's batches with the fragment's virtual columns appended. */

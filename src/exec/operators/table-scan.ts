@@ -11,6 +11,7 @@ import { findColumn } from '../../meta/schema';
 import type { TableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { explainAnnScan, openAnnScan } from './ann-scan';
+import { explainInvertedScan, invertedField } from './inverted-scan';
 
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   if (node.ann !== undefined) {
@@ -19,7 +20,7 @@ export async function* openTableScan(node: TableScanNode, _inputs: readonly Asyn
   }
   const source = rt.ctx.openTable(node.table);
   const profile = rt.ctx.profile;
-  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile, ...globalRowIdField(node) })) {
+  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile, ...globalRowIdField(node), ...invertedField(node, rt) })) {
     profile.add('RowsRead', batch.length);
     if (batch.length > 0) yield batch;
   }
@@ -63,6 +64,7 @@ export function explainTableScan(node: TableScanNode): string[] {
   const lines = [`table: ${node.table.databaseName}.${node.table.name}${node.alias.toLowerCase() !== node.table.name.toLowerCase() ? ` AS ${node.alias}` : ''}`];
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
+  if (node.inverted !== undefined) lines.push(...explainInvertedScan(node.inverted));
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
   if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
   if (node.ann !== undefined) lines.push(...explainAnnScan({ ...node, ann: node.ann }));

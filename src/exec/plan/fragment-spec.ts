@@ -13,9 +13,10 @@ import type { Batch } from '../../common/column';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { ColumnSchema } from '../../meta/schema';
 import type { AnnIndexParams } from '../../storage/ann/ann-params';
+import type { InvertedQuery } from '../../storage/inverted/inverted-query';
 import type { PartialAggregate } from '../aggregate-state';
 import type { BoundExpr } from '../bound-expr';
-import type { FragmentAggregate } from './physical-plan';
+import type { FragmentAggregate, InvertedTree } from './physical-plan';
 
 export interface FragmentSpec {
   /** Stored columns the scan returns, in batch column order (schema entries: type, uniqueId). */
@@ -35,6 +36,23 @@ export interface FragmentSpec {
    * `aggregate` are then null.
    */
   readonly ann?: AnnSegmentSpec;
+  /** Index predicates applied to the task's rows before any column is read (be/inverted-segment-filter.ts). */
+  readonly inverted?: InvertedFilter;
+}
+
+/** An inverted-index predicate tree with its queries bound (InvertedScanSpec for one run). */
+export type InvertedFilterNode = InvertedTree<{ readonly kind: 'leaf'; readonly indexName: string; readonly column: string; readonly query: InvertedQuery }>;
+
+/**
+ * What a scan with index predicates (TableScanNode.inverted) asks every segment, bound for this run: the
+ * tree for segments that have every index file it names, and the exact filter over `filterColumns` for
+ * the others (and for all segments when `exactOnly`: a parameter's value has no exact index form).
+ */
+export interface InvertedFilter {
+  readonly predicate: InvertedFilterNode;
+  readonly filterColumns: readonly ColumnSchema[];
+  readonly filter: BoundExpr;
+  readonly exactOnly: boolean;
 }
 
 /**

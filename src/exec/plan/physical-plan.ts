@@ -110,6 +110,61 @@ export interface TableScanNode extends PlanNodeBase {
    * `ann.distance`) the distance appended as one more FLOAT column. Absent: an ordinary scan.
    */
   readonly ann?: AnnScanSpec;
+  /**
+   * WHERE conjuncts answered by inverted indexes inside the scan (src/sql/rules/inverted-index-pushdown.ts):
+   * per segment the rows the predicate holds for (from the index files, or exactly where a segment has
+   * none), before any output column is read. Absent: no index predicate.
+   */
+  readonly inverted?: InvertedScanSpec;
+}
+
+/** What one inverted-index leaf asks (the reader's InvertedQuery ops, src/storage/inverted/inverted-query.ts). */
+export type InvertedLeafOp =
+  | 'match_any'
+  | 'match_all'
+  | 'match_phrase'
+  | 'match_phrase_prefix'
+  | 'match_regexp'
+  | 'match_phrase_edge'
+  | '='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'in'
+  | 'not_in'
+  | 'is_null'
+  | 'is_not_null'
+  | 'array_contains';
+
+/** One predicate an inverted index of `column` answers: `column op operands`. */
+export interface InvertedLeaf {
+  readonly kind: 'leaf';
+  readonly indexName: string;
+  readonly column: string;
+  readonly op: InvertedLeafOp;
+  /**
+   * The constant operands — the match text, the compared value, the IN list; none for IS [NOT] NULL — as
+   * literals already of the column's type (its element type for array_contains), or `?` parameters.
+   */
+  readonly operands: readonly BoundExpr[];
+}
+
+/** AND / OR / NOT combinations of inverted-index leaves (row sets intersected, united, complemented). */
+export type InvertedTree<Leaf> = Leaf | { readonly kind: 'and' | 'or'; readonly args: readonly InvertedTree<Leaf>[] } | { readonly kind: 'not'; readonly arg: InvertedTree<Leaf> };
+
+export type InvertedPredicate = InvertedTree<InvertedLeaf>;
+
+/**
+ * The index predicates of a scan: the tree each segment with the index files answers, and the same
+ * predicate as an expression over `filterColumns` (in that order) that a segment without a file
+ * evaluates exactly on those columns' values.
+ */
+export interface InvertedScanSpec {
+  readonly predicate: InvertedPredicate;
+  readonly filterColumns: readonly string[];
+  readonly filter: BoundExpr;
 }
 
 /** Comparison of a range search: `distance op value`. */

@@ -10,6 +10,7 @@ import type { PlanningContext } from '../../exec/context';
 import type { LogicalPlan } from '../logical-plan';
 import { annIndexPushdown } from './ann-index-pushdown';
 import { constantFolding } from './constant-folding';
+import { invertedIndexPushdown } from './inverted-index-pushdown';
 import { limitPushdown } from './limit-pushdown';
 import { checkPlan, type OptimizerRule } from './optimizer-rule';
 import { predicatePushdown } from './predicate-pushdown';
@@ -18,10 +19,11 @@ import { projectionPruning } from './projection-pruning';
 export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 
 /**
- * In run order. Projection pruning renumbers columns the other rules match on; the ANN index pushdown runs
- * after it on the final columns (it prunes the vector column it makes unnecessary itself).
+ * In run order. Projection pruning renumbers columns the other rules match on; the index pushdowns run
+ * after it on the final columns: the inverted one first (it prunes the columns only its predicates read),
+ * then the ANN one over the scan it built (its allowed rows include the index predicates' rows).
  */
-export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning, annIndexPushdown];
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown];
 
 /**
  * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception

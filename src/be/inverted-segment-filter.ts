@@ -1,0 +1,256 @@
+/**
+ * One segment's part of a scan with inverted-index predicates (FragmentSpec.inverted / ScanRequest.inverted,
+ * planned by src/sql/rules/inverted-index-pushdown.ts): the rows of the segment the predicate holds for,
+ * intersected with the rows the scan reads anyway (zone maps, short-key ranges, minus deleted rows), so
+ * the scan then reads its columns only for those rows. The same code runs in-thread
+ * (olap-table-source.ts), in a scan worker (scan-worker.ts) and before an ANN search (ann-segment-scan.ts:
+ * the rows become part of the allowed-row filter).
+ *
+ *   - A segment with the index file of every index the predicate names: each leaf is a reader query (a
+ *     sorted row set); AND / OR / NOT combine them in three-valued logic — a row is FALSE for a leaf when it
+ *     is neither TRUE nor NULL, and NULL exactly when the column is NULL (the index's null bitmap), so
+ *     `NOT c MATCH_ANY 'x'` skips NULL rows as the row-by-row evaluation does. The predicate's column is
+ *     not read.
+ *   - Any other segment (its file not built yet: CREATE INDEX before BUILD INDEX, a build pending), or
+ *     every segment when a bound parameter has no exact index form (InvertedFilter.exactOnly): the columns
+ *     the predicate reads are read for the candidate rows and the predicate is evaluated exactly.
+ * Both give the same rows. Profile: RowsInvertedIndexFiltered (rows the index answer removed),
+ * InvertedIndexFilterTimeMs, InvertedIndexSegmentsAnswered / InvertedIndexSegmentsFallback,
+ * RowsInvertedIndexFallbackFiltered, InvertedIndexQueryCacheHit / InvertedIndexQueryCacheMiss (leaf
+ * answers kept for the row-range tasks of one segment and for repeated queries).
+ */
+import { BATCH_SIZE, concatVectors, sliceVector, type Batch, type Vector } from '../common/column';
+import type { ProfileSink } from '../common/profile';
+import { filterPositions } from '../exec/parallel/run-fragment';
+import type { InvertedFilter, InvertedFilterNode } from '../exec/plan/fragment-spec';
+import type { FileOpener } from '../io/file-cache';
+import { mergeSortedRowIds } from '../meta/delete-bitmap';
+import type { SegmentIndexRecord } from '../meta/meta-store';
+import type { InvertedQuery } from '../storage/inverted/inverted-query';
+import { RowRanges } from '../storage/row-ranges';
+import type { SegmentReader } from '../storage/segment-reader';
+import { readColumns, rowsOf } from './segment-columns';
+
+/** An open inverted index file: what the filter asks of it (src/storage/inverted InvertedIndexReader). */
+export interface InvertedRowsReader {
+  /** The rows (ordinals of the segment, ascending) for which the query is TRUE. */
+  query(query: InvertedQuery): { toArray(): ArrayLike<number> };
+}
+
+/** Opens an index file by object key (the FileCache path; the reader caches its blocks). */
+export type InvertedReaderLoader = (opener: FileOpener, key: string, profile: ProfileSink) => Promise<InvertedRowsReader>;
+
+/** Open inverted index readers by object key, least recently used dropped beyond the capacity. */
+export class InvertedIndexCache {
+  private readonly entries = new Map<string, Promise<InvertedRowsReader>>();
+
+  constructor(
+    private readonly opener: FileOpener,
+    private readonly load: InvertedReaderLoader,
+    private readonly capacity = 1024,
+  ) {}
+
+  open(record: SegmentIndexRecord, profile: ProfileSink): Promise<InvertedRowsReader> {
+    let entry = this.entries.get(record.key);
+    if (entry !== undefined) {
+      this.entries.delete(record.key);
+      this.entries.set(record.key, entry);
+      return entry;
+    }
+    entry = this.load(this.opener, record.key, profile);
+    entry.catch(() => this.entries.delete(record.key));
+    this.entries.set(record.key, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    return entry;
+  }
+
+  /** Forget the reader of a deleted or evicted file. */
+  invalidate(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/** A segment's inverted index files and how to open them (absent opener: every segment filters exactly). */
+export interface SegmentInvertedIndexes {
+  readonly records: readonly SegmentIndexRecord[] | undefined;
+  readonly open: ((record: SegmentIndexRecord, profile: ProfileSink) => Promise<InvertedRowsReader>) | null;
+}
+
+/** The inverted index records of a segment that a filter names (what a scan-worker task carries). */
+export function invertedRecordsFor(records: readonly SegmentIndexRecord[] | undefined, filter: InvertedFilter | undefined): SegmentIndexRecord[] | undefined {
+  if (filter === undefined || records === undefined) return undefined;
+  const names = indexNames(filter.predicate, new Set());
+  const found = records.filter((record) => record.kind === 'inverted' && names.has(record.name));
+  return found.length > 0 ? found : undefined;
+}
+
+function indexNames(node: InvertedFilterNode, into: Set<string>): Set<string> {
+  if (node.kind === 'leaf') into.add(node.indexName);
+  else if (node.kind === 'not') indexNames(node.arg, into);
+  else for (const arg of node.args) indexNames(arg, into);
+  return into;
+}
+
+// ---- sorted row-id sets ------------------------------------------------------------------------
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let count = 0;
+  for (let aIdx = 0, bIdx = 0; aIdx < a.length && bIdx < b.length; ) {
+    if (a[aIdx] < b[bIdx]) aIdx++;
+    else if (a[aIdx] > b[bIdx]) bIdx++;
+    else {
+      out[count++] = a[aIdx];
+      aIdx++;
+      bIdx++;
+    }
+  }
+  return out.subarray(0, count);
+}
+
+/** Rows 0..numRows-1 in neither `a` nor `b`. */
+function complement(numRows: number, a: Int32Array, b: Int32Array = new Int32Array(0)): Int32Array {
+  const excluded = mergeSortedRowIds(a, b);
+  const out = new Int32Array(numRows - excluded.length);
+  let count = 0;
+  let exIdx = 0;
+  for (let row = 0; row < numRows; row++) {
+    if (exIdx < excluded.length && excluded[exIdx] === row) exIdx++;
+    else out[count++] = row;
+  }
+  return out.subarray(0, count);
+}
+
+// ---- leaf answers, cached ----------------------------------------------------------------------
+
+/** Leaf answers by `file key + query`: the files are immutable, so an answer never changes. */
+const leafAnswers = new Map<string, Int32Array>();
+const LEAF_CACHE_ROWS = 16 * 1024 * 1024;
+let leafCacheRows = 0;
+
+function queryKey(key: string, query: InvertedQuery): string {
+  return `${key}\u0000${JSON.stringify(query, (_k, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))}`;
+}
+
+function toRowIds(rows: ArrayLike<number>): Int32Array {
+  return rows instanceof Int32Array ? rows : Int32Array.from(rows);
+}
+
+/** What one segment's evaluation reads: its numRows and an open reader per index name. */
+interface SegmentIndexes {
+  readonly numRows: number;
+  readonly readers: ReadonlyMap<string, { readonly key: string; readonly reader: InvertedRowsReader }>;
+  readonly profile: ProfileSink;
+}
+
+function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery): Int32Array {
+  const { key, reader } = seg.readers.get(indexName)!;
+  const cacheKey = queryKey(key, query);
+  const cached = leafAnswers.get(cacheKey);
+  if (cached !== undefined) {
+    seg.profile.add('InvertedIndexQueryCacheHit', 1);
+    leafAnswers.delete(cacheKey);
+    leafAnswers.set(cacheKey, cached);
+    return cached;
+  }
+  seg.profile.add('InvertedIndexQueryCacheMiss', 1);
+  const rows = toRowIds(reader.query(query).toArray());
+  leafAnswers.set(cacheKey, rows);
+  leafCacheRows += rows.length;
+  while (leafCacheRows > LEAF_CACHE_ROWS && leafAnswers.size > 1) {
+    const [oldest, value] = leafAnswers.entries().next().value as [string, Int32Array];
+    leafAnswers.delete(oldest);
+    leafCacheRows -= value.length;
+  }
+  return rows;
+}
+
+/** Rows where a leaf is NULL: its column is NULL (IS [NOT] NULL is never NULL). */
+function leafNulls(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Int32Array {
+  return node.query.op === 'is_null' || node.query.op === 'is_not_null' ? new Int32Array(0) : ask(seg, node.indexName, { op: 'is_null' });
+}
+
+/** Rows where the node is TRUE (`truth`), or FALSE (neither TRUE nor NULL). */
+function rowsWhere(seg: SegmentIndexes, node: InvertedFilterNode, truth: boolean): Int32Array {
+  switch (node.kind) {
+    case 'leaf': {
+      const rows = leafTrueRows(seg, node);
+      return truth ? rows : complement(seg.numRows, rows, leafNulls(seg, node));
+    }
+    case 'not':
+      return rowsWhere(seg, node.arg, !truth);
+    case 'and':
+      return node.args.map((arg) => rowsWhere(seg, arg, truth)).reduce(truth ? intersect : mergeSortedRowIds);
+    case 'or':
+      return node.args.map((arg) => rowsWhere(seg, arg, truth)).reduce(truth ? mergeSortedRowIds : intersect);
+  }
+}
+
+/** Rows where a leaf is TRUE: `!=` / NOT IN are the complements of `=` / IN without the NULL rows. */
+function leafTrueRows(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Int32Array {
+  const query = node.query;
+  if (query.op === '!=') return complement(seg.numRows, ask(seg, node.indexName, { op: '=', value: query.value }), leafNulls(seg, node));
+  if (query.op === 'not_in') return complement(seg.numRows, ask(seg, node.indexName, { op: 'in', values: query.values }), leafNulls(seg, node));
+  if (query.op === 'is_not_null') return complement(seg.numRows, ask(seg, node.indexName, { op: 'is_null' }));
+  return ask(seg, node.indexName, query);
+}
+
+/** An open reader for every index the filter names, or null when the segment lacks one of the files. */
+async function openReaders(filter: InvertedFilter, indexes: SegmentInvertedIndexes, profile: ProfileSink): Promise<Map<string, { key: string; reader: InvertedRowsReader }> | null> {
+  if (filter.exactOnly || indexes.open === null || indexes.records === undefined) return null;
+  const readers = new Map<string, { key: string; reader: InvertedRowsReader }>();
+  for (const name of indexNames(filter.predicate, new Set())) {
+    const record = indexes.records.find((candidate) => candidate.kind === 'inverted' && candidate.name === name);
+    if (record === undefined) return null;
+    readers.set(name, { key: record.key, reader: await indexes.open(record, profile) });
+  }
+  return readers;
+}
+
+/** Batches over whole columns (the exact path is the rare one: a copy per column is fine there). */
+function* batchesOf(columns: readonly Vector[], length: number): Iterable<Batch> {
+  for (let start = 0; start < length; start += BATCH_SIZE) {
+    const end = Math.min(length, start + BATCH_SIZE);
+    yield { length: end - start, columns: columns.map((vec) => (start === 0 && end === length ? vec : sliceVector(vec, start, end))) };
+  }
+}
+
+/** The rows of `ranges` for which the filter holds, evaluated on the column values. */
+async function exactRows(reader: SegmentReader, ranges: RowRanges, filter: InvertedFilter, profile: ProfileSink): Promise<RowRanges> {
+  const count = ranges.count();
+  if (count === 0) return ranges;
+  const parts = await readColumns(reader, filter.filterColumns, ranges, count, profile);
+  const columns = parts.map((pieces, colIdx) => (pieces.length === 1 ? pieces[0] : concatVectors(filter.filterColumns[colIdx].type, pieces)));
+  const positions = filterPositions(filter.filter, batchesOf(columns, count));
+  const candidates = rowsOf(ranges);
+  const passed = new Int32Array(positions.length);
+  for (let idx = 0; idx < positions.length; idx++) passed[idx] = candidates[positions[idx]];
+  return RowRanges.fromRowIds(passed);
+}
+
+/**
+ * The rows of the segment that the scan reads (`ranges`; null: all) and the filter holds for: from the
+ * index files when the segment has them, else evaluated exactly. Never more rows than `ranges`.
+ */
+export async function applyInvertedFilter(reader: SegmentReader, ranges: RowRanges | null, filter: InvertedFilter, indexes: SegmentInvertedIndexes, profile: ProfileSink): Promise<RowRanges> {
+  const start = performance.now();
+  const candidates = ranges ?? RowRanges.all(reader.numRows);
+  try {
+    const before = candidates.count();
+    if (before === 0) return candidates;
+    const readers = await openReaders(filter, indexes, profile);
+    if (readers === null) {
+      profile.add('InvertedIndexSegmentsFallback', 1);
+      const out = await exactRows(reader, candidates, filter, profile);
+      profile.add('RowsInvertedIndexFallbackFiltered', before - out.count());
+      return out;
+    }
+    profile.add('InvertedIndexSegmentsAnswered', 1);
+    const rows = rowsWhere({ numRows: reader.numRows, readers, profile }, filter.predicate, true);
+    const out = candidates.intersect(RowRanges.fromRowIds(rows));
+    profile.add('RowsInvertedIndexFiltered', before - out.count());
+    return out;
+  } finally {
+    profile.add('InvertedIndexFilterTimeMs', performance.now() - start);
+  }
+}
