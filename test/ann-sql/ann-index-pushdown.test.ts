@@ -6,12 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Types } from '../../src/common/types';
-import type { PhysicalNode, TableScanNode } from '../../src/exec/plan/physical-plan';
+import type { PhysicalNode } from '../../src/exec/plan/physical-plan';
 import type { IndexSchema, TableSchema } from '../../src/meta/schema';
-import { parseStatement } from '../../src/sql/parser';
-import type { QueryExpr } from '../../src/sql/ast';
-import { explainPlan, planQuery } from '../../src/sql/query';
-import { makeDb } from '../exec-plan/helpers';
+import { makeDb, planWithIndexes, scanOf } from '../exec-plan/helpers';
 
 const db = makeDb({ t: { columns: [{ name: 'id', type: Types.INT }, { name: 'tag', type: Types.varchar(10) }, { name: 'embedding', type: Types.array(Types.FLOAT) }], rows: [] } });
 
@@ -20,27 +17,7 @@ function index(metric: string): IndexSchema {
 }
 
 function plan(sql: string, options: { indexes?: IndexSchema[]; keysType?: TableSchema['keysType']; properties?: Record<string, string>; disabled?: string[] } = {}): { root: PhysicalNode; text: string } {
-  const ctx = db.ctx();
-  const getTable = ctx.getTable.bind(ctx);
-  ctx.getTable = (database, name) => {
-    const schema = getTable(database, name);
-    return { ...schema, keysType: options.keysType ?? 'DUPLICATE', properties: { ...schema.properties, ...(options.properties ?? {}) }, indexes: options.indexes ?? [index('l2_distance')] };
-  };
-  const statement = parseStatement(sql) as unknown as { query?: QueryExpr };
-  const physical = planQuery((statement.query ?? statement) as QueryExpr, ctx, { sql, disabledRules: options.disabled });
-  return { root: physical.root, text: explainPlan(physical).join('\n') };
-}
-
-function scanOf(node: PhysicalNode): TableScanNode {
-  if (node.kind === 'TableScan') return node;
-  for (const child of node.children) {
-    try {
-      return scanOf(child);
-    } catch {
-      // not under this child
-    }
-  }
-  throw new Error('no scan');
+  return planWithIndexes(db, sql, { ...options, indexes: options.indexes ?? [index('l2_distance')] });
 }
 
 const Q = '[1, 2]';

@@ -10,7 +10,8 @@ import { QueryProfile } from '../../src/common/profile';
 import { Types, type DataType } from '../../src/common/types';
 import type { ScanRequest, StatementContext, TableSource } from '../../src/exec/context';
 import { makeTableSchema, MemoryTable } from '../../src/exec/memory-table';
-import type { TableSchema } from '../../src/meta/schema';
+import type { PhysicalNode, TableScanNode } from '../../src/exec/plan/physical-plan';
+import type { IndexSchema, TableSchema } from '../../src/meta/schema';
 import { parseStatement } from '../../src/sql/parser';
 import type { QueryExpr } from '../../src/sql/ast';
 import { explainPlan, planQuery, runQuery } from '../../src/sql/query';
@@ -118,4 +119,38 @@ export function sorted(rows: RawValue[][]): RawValue[][] {
 /** Numbers and bigints compared loosely: 3n and 3 are equal. */
 export function norm(rows: RawValue[][]): (string | number | null)[][] {
   return rows.map((row) => row.map((value) => (typeof value === 'bigint' ? Number(value) : (value as string | number | null))));
+}
+
+/** What planWithIndexes gives every table: its indexes, table model and extra table properties. */
+export interface IndexedTableOptions {
+  readonly indexes: readonly IndexSchema[];
+  readonly keysType?: TableSchema['keysType'];
+  readonly properties?: Record<string, string>;
+  readonly disabled?: string[];
+}
+
+/** The physical plan of `sql` (and its EXPLAIN text) over tables given indexes, a table model and properties. */
+export function planWithIndexes(db: TestDb, sql: string, options: IndexedTableOptions): { root: PhysicalNode; text: string } {
+  const ctx = db.ctx();
+  const getTable = ctx.getTable.bind(ctx);
+  ctx.getTable = (database, name) => {
+    const schema = getTable(database, name);
+    return { ...schema, keysType: options.keysType ?? 'DUPLICATE', properties: { ...schema.properties, ...(options.properties ?? {}) }, indexes: [...options.indexes] };
+  };
+  const statement = parseStatement(sql) as unknown as { query?: QueryExpr };
+  const physical = planQuery((statement.query ?? statement) as QueryExpr, ctx, { sql, disabledRules: options.disabled });
+  return { root: physical.root, text: explainPlan(physical).join('\n') };
+}
+
+/** The (first) table scan under a plan node. */
+export function scanOf(node: PhysicalNode): TableScanNode {
+  if (node.kind === 'TableScan') return node;
+  for (const child of node.children) {
+    try {
+      return scanOf(child);
+    } catch {
+      // not under this child
+    }
+  }
+  throw new Error('no scan');
 }
