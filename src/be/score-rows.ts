@@ -44,7 +44,7 @@ class SegmentStatistics implements Bm25SegmentStatistics {
   private lengths: Promise<Uint32Array> | null = null;
 
   constructor(
-    private readonly reader: ScoringReader,
+    readonly reader: ScoringReader,
     private readonly profile: ProfileSink,
   ) {}
 
@@ -84,6 +84,8 @@ interface MatchScoring {
 /** Scores rows of one snapshot; reused by every batch of the statement's score() scan. */
 export class ScoreRows {
   private readonly scorings = new Map<string, Promise<MatchScoring>>();
+  /** Each index file's statistics, shared by every MATCH predicate on it. */
+  private readonly files = new Map<string, Promise<SegmentStatistics>>();
 
   constructor(
     private readonly snapshot: readonly SnapshotSegment[],
@@ -125,6 +127,15 @@ export class ScoreRows {
     return entry;
   }
 
+  private file(record: SegmentIndexRecord, profile: ProfileSink): Promise<SegmentStatistics> {
+    let entry = this.files.get(record.key);
+    if (entry === undefined) {
+      entry = this.open(record, profile).then((reader) => new SegmentStatistics(asScoringReader(reader, record.key), profile));
+      this.files.set(record.key, entry);
+    }
+    return entry;
+  }
+
   private async buildScoring(match: BoundScoreMatch, profile: ProfileSink): Promise<MatchScoring> {
     const segments: (SegmentStatistics | null)[] = [];
     let terms: string[] | null = null;
@@ -134,9 +145,9 @@ export class ScoreRows {
         segments.push(null);
         continue;
       }
-      const reader = asScoringReader(await this.open(record, profile), record.key);
-      terms ??= reader.queryTerms(queryText(match));
-      segments.push(new SegmentStatistics(reader, profile));
+      const statistics = await this.file(record, profile);
+      terms ??= statistics.reader.queryTerms(queryText(match));
+      segments.push(statistics);
     }
     const present = segments.filter((segment): segment is SegmentStatistics => segment !== null);
     profile.add('ScoreSegmentsWithIndex', present.length);
