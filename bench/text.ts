@@ -403,6 +403,9 @@ export async function main(args: string[]): Promise<void> {
     if (config.phases.has('bm25')) tables.bm25.push(...(await bm25Rows(conn, config, notes)));
     if (config.phases.has('hybrid')) tables.hybrid.push(...(await hybridRows(conn, loaded, config, notes)));
     notes.push(`server peak RSS ${peakRssMiB(server.child.pid!)} MiB; bench peak RSS ${peakRssMiB(process.pid)} MiB; load average at end ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  } catch (err) {
+    console.error(`server stderr (last lines):\n${server.stderr().split('\n').slice(-30).join('\n')}`);
+    throw err;
   } finally {
     await conn.end().catch(() => undefined);
     await server.stop();

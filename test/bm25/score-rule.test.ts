@@ -70,6 +70,8 @@ test('every scored MATCH of the WHERE clause counts, in the scan or in the Filte
   const rowByRow = scanOf(plan(sql, { disabled: ['inverted_index_pushdown'] }).root);
   assert.equal(rowByRow.inverted, undefined);
   assert.deepEqual(ops(rowByRow.score?.matches), ['body match_phrase', 'title match_all']);
+  // Rank first, filter outside (the docs' recipe for a score threshold).
+  assert.ok(scanOf(plan("SELECT * FROM (SELECT id, score() AS s FROM t WHERE body MATCH_ANY 'x' ORDER BY s DESC LIMIT 100) sub WHERE s > 5").root).score);
   // A prepared statement's text parameter stays a parameter until the scan starts.
   const prepared = scanOf(plan('SELECT id, score() AS s FROM t WHERE body MATCH_ANY ? ORDER BY s DESC LIMIT 3').root);
   assert.equal(prepared.score?.matches[0].text.kind, 'param');
