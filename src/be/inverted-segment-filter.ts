@@ -34,7 +34,9 @@ import { readColumns, rowsOf } from './segment-columns';
 /** An open inverted index file: what the filter asks of it (src/storage/inverted InvertedIndexReader). */
 export interface InvertedRowsReader {
   /** The rows (ordinals of the segment, ascending) for which the query is TRUE. */
-  query(query: InvertedQuery): { toArray(): ArrayLike<number> };
+  query(query: InvertedQuery, options?: { readonly maxExpansions?: number; readonly profile?: ProfileSink }): Promise<{ toArray(): ArrayLike<number> }>;
+  /** Whether the file can answer the query (an index without a parser answers comparisons); absent: yes. */
+  supports?(query: InvertedQuery): boolean;
 }
 
 /** Opens an index file by object key (the FileCache path; the reader caches its blocks). */
@@ -84,10 +86,15 @@ export function invertedRecordsFor(records: readonly SegmentIndexRecord[] | unde
   return found.length > 0 ? found : undefined;
 }
 
+function leavesOf(node: InvertedFilterNode, into: (InvertedFilterNode & { kind: 'leaf' })[] = []): (InvertedFilterNode & { kind: 'leaf' })[] {
+  if (node.kind === 'leaf') into.push(node);
+  else if (node.kind === 'not') leavesOf(node.arg, into);
+  else for (const arg of node.args) leavesOf(arg, into);
+  return into;
+}
+
 function indexNames(node: InvertedFilterNode, into: Set<string>): Set<string> {
-  if (node.kind === 'leaf') into.add(node.indexName);
-  else if (node.kind === 'not') indexNames(node.arg, into);
-  else for (const arg of node.args) indexNames(arg, into);
+  for (const leaf of leavesOf(node)) into.add(leaf.indexName);
   return into;
 }
 
@@ -125,7 +132,7 @@ function complement(numRows: number, a: Int32Array, b: Int32Array = new Int32Arr
 
 /** Leaf answers by `file key + query`: the files are immutable, so an answer never changes. */
 const leafAnswers = new Map<string, Int32Array>();
-const LEAF_CACHE_ROWS = 16 * 1024 * 1024;
+const LEAF_CACHE_ROWS = 4 * 1024 * 1024;
 let leafCacheRows = 0;
 
 function queryKey(key: string, query: InvertedQuery): string {
@@ -139,13 +146,14 @@ function toRowIds(rows: ArrayLike<number>): Int32Array {
 /** What one segment's evaluation reads: its numRows and an open reader per index name. */
 interface SegmentIndexes {
   readonly numRows: number;
+  readonly maxExpansions: number;
   readonly readers: ReadonlyMap<string, { readonly key: string; readonly reader: InvertedRowsReader }>;
   readonly profile: ProfileSink;
 }
 
-function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery): Int32Array {
+async function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery): Promise<Int32Array> {
   const { key, reader } = seg.readers.get(indexName)!;
-  const cacheKey = queryKey(key, query);
+  const cacheKey = `${queryKey(key, query)}\u0000${seg.maxExpansions}`;
   const cached = leafAnswers.get(cacheKey);
   if (cached !== undefined) {
     seg.profile.add('InvertedIndexQueryCacheHit', 1);
@@ -154,7 +162,7 @@ function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery): Int3
     return cached;
   }
   seg.profile.add('InvertedIndexQueryCacheMiss', 1);
-  const rows = toRowIds(reader.query(query).toArray());
+  const rows = toRowIds((await reader.query(query, { maxExpansions: seg.maxExpansions, profile: seg.profile })).toArray());
   leafAnswers.set(cacheKey, rows);
   leafCacheRows += rows.length;
   while (leafCacheRows > LEAF_CACHE_ROWS && leafAnswers.size > 1) {
@@ -166,32 +174,32 @@ function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery): Int3
 }
 
 /** Rows where a leaf is NULL: its column is NULL (IS [NOT] NULL is never NULL). */
-function leafNulls(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Int32Array {
-  return node.query.op === 'is_null' || node.query.op === 'is_not_null' ? new Int32Array(0) : ask(seg, node.indexName, { op: 'is_null' });
+function leafNulls(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Promise<Int32Array> {
+  return node.query.op === 'is_null' || node.query.op === 'is_not_null' ? Promise.resolve(new Int32Array(0)) : ask(seg, node.indexName, { op: 'is_null' });
 }
 
 /** Rows where the node is TRUE (`truth`), or FALSE (neither TRUE nor NULL). */
-function rowsWhere(seg: SegmentIndexes, node: InvertedFilterNode, truth: boolean): Int32Array {
+async function rowsWhere(seg: SegmentIndexes, node: InvertedFilterNode, truth: boolean): Promise<Int32Array> {
   switch (node.kind) {
     case 'leaf': {
-      const rows = leafTrueRows(seg, node);
-      return truth ? rows : complement(seg.numRows, rows, leafNulls(seg, node));
+      const rows = await leafTrueRows(seg, node);
+      return truth ? rows : complement(seg.numRows, rows, await leafNulls(seg, node));
     }
     case 'not':
       return rowsWhere(seg, node.arg, !truth);
     case 'and':
-      return node.args.map((arg) => rowsWhere(seg, arg, truth)).reduce(truth ? intersect : mergeSortedRowIds);
+      return (await Promise.all(node.args.map((arg) => rowsWhere(seg, arg, truth)))).reduce(truth ? intersect : mergeSortedRowIds);
     case 'or':
-      return node.args.map((arg) => rowsWhere(seg, arg, truth)).reduce(truth ? mergeSortedRowIds : intersect);
+      return (await Promise.all(node.args.map((arg) => rowsWhere(seg, arg, truth)))).reduce(truth ? mergeSortedRowIds : intersect);
   }
 }
 
 /** Rows where a leaf is TRUE: `!=` / NOT IN are the complements of `=` / IN without the NULL rows. */
-function leafTrueRows(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Int32Array {
+async function leafTrueRows(seg: SegmentIndexes, node: InvertedFilterNode & { kind: 'leaf' }): Promise<Int32Array> {
   const query = node.query;
-  if (query.op === '!=') return complement(seg.numRows, ask(seg, node.indexName, { op: '=', value: query.value }), leafNulls(seg, node));
-  if (query.op === 'not_in') return complement(seg.numRows, ask(seg, node.indexName, { op: 'in', values: query.values }), leafNulls(seg, node));
-  if (query.op === 'is_not_null') return complement(seg.numRows, ask(seg, node.indexName, { op: 'is_null' }));
+  if (query.op === '!=') return complement(seg.numRows, await ask(seg, node.indexName, { op: '=', value: query.value }), await leafNulls(seg, node));
+  if (query.op === 'not_in') return complement(seg.numRows, await ask(seg, node.indexName, { op: 'in', values: query.values }), await leafNulls(seg, node));
+  if (query.op === 'is_not_null') return complement(seg.numRows, await ask(seg, node.indexName, { op: 'is_null' }));
   return ask(seg, node.indexName, query);
 }
 
@@ -204,7 +212,8 @@ async function openReaders(filter: InvertedFilter, indexes: SegmentInvertedIndex
     if (record === undefined) return null;
     readers.set(name, { key: record.key, reader: await indexes.open(record, profile) });
   }
-  return readers;
+  // A file that cannot answer a leaf (built with other properties): the segment filters exactly.
+  return leavesOf(filter.predicate).every((leaf) => readers.get(leaf.indexName)!.reader.supports?.(leaf.query) ?? true) ? readers : null;
 }
 
 /** Batches over whole columns (the exact path is the rare one: a copy per column is fine there). */
@@ -246,7 +255,7 @@ export async function applyInvertedFilter(reader: SegmentReader, ranges: RowRang
       return out;
     }
     profile.add('InvertedIndexSegmentsAnswered', 1);
-    const rows = rowsWhere({ numRows: reader.numRows, readers, profile }, filter.predicate, true);
+    const rows = await rowsWhere({ numRows: reader.numRows, maxExpansions: filter.maxExpansions, readers, profile }, filter.predicate, true);
     const out = candidates.intersect(RowRanges.fromRowIds(rows));
     profile.add('RowsInvertedIndexFiltered', before - out.count());
     return out;

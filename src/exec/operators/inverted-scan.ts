@@ -87,7 +87,7 @@ export function bindInvertedFilter(table: TableSchema, spec: InvertedScanSpec, r
   const predicate = bindPredicate(table, spec.predicate, rt, state);
   const filter = bindFragmentParams(rt.resolve(spec.filter), rt.ctx.parameters);
   if (filter === null) throw new GaleneError('INTERNAL', [`inverted index scan: parameter of ${exprToString(spec.filter)} is unbound`]);
-  return { predicate, filterColumns: spec.filterColumns.map((name) => findColumn(table, name)!), filter, exactOnly: !state.exact };
+  return { predicate, filterColumns: spec.filterColumns.map((name) => findColumn(table, name)!), filter, exactOnly: !state.exact, maxExpansions: spec.maxExpansions };
 }
 
 /** `{ inverted }` of a scan request for a scan with index predicates (nothing for one without). */

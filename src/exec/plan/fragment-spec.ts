@@ -53,6 +53,8 @@ export interface InvertedFilter {
   readonly filterColumns: readonly ColumnSchema[];
   readonly filter: BoundExpr;
   readonly exactOnly: boolean;
+  /** `inverted_index_max_expansions` when planned: terms a MATCH_PHRASE_PREFIX's last term expands to. */
+  readonly maxExpansions: number;
 }
 
 /**

@@ -185,6 +185,8 @@ export interface InvertedScanSpec {
   readonly predicate: InvertedPredicate;
   readonly filterColumns: readonly string[];
   readonly filter: BoundExpr;
+  /** `inverted_index_max_expansions` when planned (Doris's default 50). */
+  readonly maxExpansions: number;
 }
 
 /** Comparison of a range search: `distance op value`. */

@@ -56,6 +56,12 @@ function indexQueryEnabled(ctx: PlanningContext): boolean {
 }
 
 /** A PROPERTIES value by its key, matched case-insensitively. */
+/** `inverted_index_max_expansions` (Doris's default 50 when the registry lacks it, as in unit tests). */
+function maxExpansions(ctx: PlanningContext): number {
+  const value = Number(variableValue(ctx, 'inverted_index_max_expansions') ?? 50);
+  return Number.isFinite(value) && value >= 1 ? Math.floor(value) : 50;
+}
+
 function propertyValue(properties: Readonly<Record<string, string>>, name: string): string | undefined {
   for (const [key, value] of Object.entries(properties)) if (key.toLowerCase() === name) return value;
   return undefined;
@@ -201,7 +207,7 @@ function scanAllowsIndex(scan: LogicalScan): boolean {
 }
 
 /** Filter over scan with the indexable conjuncts moved into the scan, or null when none is. */
-function pushDown(predicate: BoundExpr, scan: LogicalScan): LogicalPlan | null {
+function pushDown(predicate: BoundExpr, scan: LogicalScan, ctx: PlanningContext): LogicalPlan | null {
   if (!scanAllowsIndex(scan)) return null;
   const pushed: BoundExpr[] = [];
   const trees: InvertedPredicate[] = [];
@@ -222,15 +228,16 @@ function pushDown(predicate: BoundExpr, scan: LogicalScan): LogicalPlan | null {
     predicate: trees.length === 1 ? trees[0] : { kind: 'and', args: trees },
     filterColumns: filterIdxs.map((idx) => scan.columns[idx]),
     filter: combineConjuncts(pushed.map((conjunct) => remapColumns(conjunct, (index) => filterPos.get(index)!)))!,
+    maxExpansions: maxExpansions(ctx),
   };
   const indexed: LogicalScan = { ...scan, inverted };
   const rest = combineConjuncts(kept);
   return rest === null ? indexed : { kind: 'filter', input: indexed, predicate: rest, schema: indexed.schema };
 }
 
-function rewrite(node: LogicalPlan, state: { changed: boolean }): LogicalPlan {
+function rewrite(node: LogicalPlan, ctx: PlanningContext, state: { changed: boolean }): LogicalPlan {
   if (node.kind === 'filter' && node.input.kind === 'scan') {
-    const pushed = pushDown(node.predicate, node.input);
+    const pushed = pushDown(node.predicate, node.input, ctx);
     if (pushed !== null) {
       state.changed = true;
       return pushed;
@@ -238,7 +245,7 @@ function rewrite(node: LogicalPlan, state: { changed: boolean }): LogicalPlan {
     return node;
   }
   const inputs = planInputs(node);
-  const next = inputs.map((input) => rewrite(input, state));
+  const next = inputs.map((input) => rewrite(input, ctx, state));
   return next.some((input, idx) => input !== inputs[idx]) ? withInputs(node, next) : node;
 }
 
@@ -247,7 +254,7 @@ export const invertedIndexPushdown: OptimizerRule = {
   rewrite(plan, rctx) {
     if (!indexQueryEnabled(rctx.ctx)) return { plan, changed: false };
     const state = { changed: false };
-    const out = rewrite(plan, state);
+    const out = rewrite(plan, rctx.ctx, state);
     if (!state.changed) return { plan, changed: false };
     // A column only the moved conjuncts read is dropped from the scan (index-only).
     return { plan: projectionPruning.rewrite(out, rctx).plan, changed: true };
