@@ -12,6 +12,7 @@ import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import type { TableSchema } from '../meta/schema';
 import { prepareTabletRows } from '../storage/memtable';
 import { buildSegmentAnnIndexes, tableAnnIndexes } from '../storage/ann/segment-ann-indexes';
+import { buildSegmentInvertedIndexes, tableInvertedIndexes } from '../storage/inverted/segment-inverted-indexes';
 import { writeSegment } from '../storage/segment-writer';
 import { computeBuckets } from './bucket-hash';
 
@@ -109,6 +110,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
   const groups = rowsByBucket(buckets, bucketCount);
   const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
   const annIndexes = tableAnnIndexes(schema.indexes, segmentColumns.map((column) => column.name));
+  const invertedIndexes = tableInvertedIndexes(schema.indexes, segmentColumns);
   const written: WrittenLoad = { rowsets: [], objectKeys: [] };
   // Each put runs while the next segment is encoded (its fsync overlaps CPU work); all settle before return.
   const puts: Promise<void>[] = [];
@@ -151,8 +153,9 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
         puts.push(put);
         const size = parts.reduce((sum, part) => sum + part.length, 0);
         dataSize += size;
-        // Index files are built from the segment's own rows, beside it (storage/ann/segment-ann-indexes.ts).
+        // Index files are built from the segment's own rows, beside it (storage/ann, storage/inverted).
         const indexes = annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, annIndexes, data, end - start, key, written.objectKeys, options.annMinSegmentRows);
+        if (invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, invertedIndexes, data, key, written.objectKeys)));
         segments.push(indexes.length === 0 ? { key, numRows: end - start, size } : { key, numRows: end - start, size, indexes });
       }
       nextSegmentIdx?.set(tablet.id, firstSegmentIdx + segments.length);

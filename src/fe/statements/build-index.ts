@@ -3,12 +3,14 @@
  * and the index-file side of DROP INDEX.
  *
  * CREATE INDEX on a table with data changes metadata only: segments written from then on get the index.
- * BUILD INDEX builds the missing ANN files of the existing segments as an asynchronous job: the
- * statement returns at once, the job reads each segment's vectors and builds its file off the event loop
- * (the AnnBuilder worker, storage/ann), then attaches every new record to its segment in one meta-store
+ * BUILD INDEX builds the missing ANN or INVERTED files of the existing segments as an asynchronous job
+ * (one machinery for both kinds, BuildTarget): the statement returns at once, the job reads each
+ * segment's indexed column and builds its file off the event loop (the index kind's builder worker,
+ * storage/ann or storage/inverted), then attaches every new record to its segment in one meta-store
  * transaction (Catalog.rewriteSegmentIndexes). A segment compacted away meanwhile is skipped and its new
- * file removed; a segment with fewer rows than `ann_index_build_min_segment_rows` gets no file (searched
- * exactly). A crash before the attach leaves only unreferenced files, which the start-up sweep removes.
+ * file removed; for ANN a segment with fewer rows than `ann_index_build_min_segment_rows` gets no file
+ * (searched exactly), while every segment gets an inverted file. A crash before the attach leaves only
+ * unreferenced files, which the start-up sweep removes.
  *
  * Jobs live in this FE's memory (serially, in the order submitted) and are listed by SHOW BUILD INDEX
  * with Doris's columns and states WAITING / RUNNING / FINISHED / CANCELLED; after a restart the list is
@@ -20,7 +22,8 @@ import type { StatementResult } from '../../common/result';
 import type { Catalog } from '../../meta/catalog';
 import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../../meta/meta-store';
 import type { BuildIndexStatement, CancelBuildIndexStatement, ShowStatement } from '../../sql/ast';
-import { buildSegmentAnnIndexes, tableAnnIndexes, type TableAnnIndex } from '../../storage/ann/segment-ann-indexes';
+import { buildSegmentAnnIndexes, tableAnnIndexes } from '../../storage/ann/segment-ann-indexes';
+import { buildSegmentInvertedIndexes, tableInvertedIndexes } from '../../storage/inverted/segment-inverted-indexes';
 import { DEFAULT_MIN_SEGMENT_ROWS } from '../../storage/ann';
 import type { ServerServices } from '../server-services';
 import { timeText } from '../cluster-facts';
@@ -80,11 +83,10 @@ class BuildIndexJobs {
     job.state = 'RUNNING';
     const { catalog, backend } = this.fe;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const index = currentIndex(catalog, job);
+      const index = buildTarget(this.fe, job);
       if (index === null) return this.finish(job, 'CANCELLED', `index ${job.indexName} or table ${job.tableName} was dropped`);
-      const minRows = backend.writeOptions.annMinSegmentRows ?? DEFAULT_MIN_SEGMENT_ROWS;
       const table = catalog.getTableById(job.tableId)!;
-      const missing = table.rowsets.flatMap((rowset) => rowset.segments).filter((segment) => segment.numRows >= minRows && segmentIndexRecord(segment, index.name) === undefined);
+      const missing = table.rowsets.flatMap((rowset) => rowset.segments).filter((segment) => segment.numRows >= index.minRows && segmentIndexRecord(segment, index.name) === undefined);
       if (missing.length === 0) break;
       job.total = job.done + missing.length;
       const built = new Map<string, SegmentIndexRecord>();
@@ -92,7 +94,7 @@ class BuildIndexJobs {
       try {
         for (const segment of missing) {
           if (job.cancelRequested) break;
-          const record = await buildOne(this.fe, table.schema.columns[index.columnIdx].name, index, segment, written, minRows);
+          const record = await buildOne(this.fe, table.schema.columns[index.columnIdx].name, index, segment, written);
           if (record !== null) built.set(segment.key, record);
           job.done++;
         }
@@ -100,7 +102,7 @@ class BuildIndexJobs {
         await backend.deleteObjects(written);
         throw err;
       }
-      if (job.cancelRequested || currentIndex(catalog, job) === null) {
+      if (job.cancelRequested || buildTarget(this.fe, job) === null) {
         await backend.deleteObjects(written);
         return this.finish(job, 'CANCELLED', job.cancelRequested ? 'user cancelled' : `index ${job.indexName} was dropped`);
       }
@@ -118,22 +120,40 @@ class BuildIndexJobs {
   }
 }
 
-/** The job's index as the table has it now (null: the table or the index is gone). */
-function currentIndex(catalog: Catalog, job: BuildIndexJob): TableAnnIndex | null {
-  const table = catalog.getTableById(job.tableId);
-  if (!table) return null;
-  const found = tableAnnIndexes(table.schema.indexes, table.schema.columns.map((column) => column.name)).find((index) => index.name === job.indexName);
-  return found ?? null;
+/** The index a job builds, as the table has it now: which segments need a file and how one is built. */
+interface BuildTarget {
+  readonly name: string;
+  /** Position of the indexed column in the table's columns. */
+  readonly columnIdx: number;
+  /** Segments with fewer rows get no file (ANN: ann_index_build_min_segment_rows; inverted: none). */
+  readonly minRows: number;
+  /** Build the segment's file from its columns `data` (only the indexed one is set); null: no file. */
+  build(data: readonly Vector[], segment: SegmentRecord, written: string[]): Promise<SegmentIndexRecord | null>;
 }
 
-/** Build the index file of one segment from its own vectors (the build itself runs in the AnnBuilder worker). */
-async function buildOne(fe: ServerServices, columnName: string, index: TableAnnIndex, segment: SegmentRecord, written: string[], minRows: number): Promise<SegmentIndexRecord | null> {
+/** The job's index as the table has it now (null: the table or the index is gone). */
+function buildTarget(fe: ServerServices, job: BuildIndexJob): BuildTarget | null {
+  const table = fe.catalog.getTableById(job.tableId);
+  if (!table) return null;
+  const columnNames = table.schema.columns.map((column) => column.name);
+  const store = fe.backend.store;
+  const ann = tableAnnIndexes(table.schema.indexes, columnNames).find((index) => index.name === job.indexName);
+  if (ann) {
+    const minRows = fe.backend.writeOptions.annMinSegmentRows ?? DEFAULT_MIN_SEGMENT_ROWS;
+    return { name: ann.name, columnIdx: ann.columnIdx, minRows, build: async (data, segment, written) => (await buildSegmentAnnIndexes(store, [ann], data, segment.numRows, segment.key, written, minRows))[0] ?? null };
+  }
+  const inverted = tableInvertedIndexes(table.schema.indexes, table.schema.columns).find((index) => index.name === job.indexName);
+  if (inverted) return { name: inverted.name, columnIdx: inverted.columnIdx, minRows: 0, build: async (data, segment, written) => (await buildSegmentInvertedIndexes(store, [inverted], data, segment.key, written))[0] ?? null };
+  return null;
+}
+
+/** Build the index file of one segment from its own column (the build itself runs in the index's builder worker). */
+async function buildOne(fe: ServerServices, columnName: string, index: BuildTarget, segment: SegmentRecord, written: string[]): Promise<SegmentIndexRecord | null> {
   const reader = await fe.backend.openSegment(segment, NO_PROFILE);
-  const vectors = await reader.readColumn(columnName, null, NO_PROFILE);
+  const column = await reader.readColumn(columnName, null, NO_PROFILE);
   const data: Vector[] = [];
-  data[index.columnIdx] = vectors;
-  const records = await buildSegmentAnnIndexes(fe.backend.store, [index], data, segment.numRows, segment.key, written, minRows);
-  return records[0] ?? null;
+  data[index.columnIdx] = column;
+  return index.build(data, segment, written);
 }
 
 /**
@@ -212,7 +232,7 @@ export async function buildIndex(session: StatementSession, statement: BuildInde
   const table = catalog.getTable(database, statement.table);
   const index = table.schema.indexes.find((candidate) => candidate.name.toLowerCase() === statement.index.toLowerCase());
   if (!index) throw new GaleneError('INVALID_TABLE_DEFINITION', [`index ${statement.index} does not exist`]);
-  if (index.indexType !== 'ANN') throw new GaleneError('UNSUPPORTED', [`BUILD INDEX for ${index.indexType} indexes`]);
+  if (index.indexType !== 'ANN' && index.indexType !== 'INVERTED') throw new GaleneError('UNSUPPORTED', [`BUILD INDEX for ${index.indexType} indexes`]);
   const jobs = jobsOf(session.fe);
   if (jobs.jobs.some((job) => job.tableId === table.schema.id && job.indexName === index.name && (job.state === 'WAITING' || job.state === 'RUNNING'))) {
     throw new GaleneError('INVALID_TABLE_DEFINITION', [`there is already a build index job running on index ${index.name} of table ${table.schema.name}`]);

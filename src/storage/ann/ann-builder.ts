@@ -8,14 +8,12 @@
  * A build killed at any point (SIGKILL included) leaves at most a temporary file whose name carries
  * TEMP_MARKER — never listed by the object store, swept by its temp-file cleanup — and no index file.
  */
-import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { Index } from 'usearch';
-import { ErrorCode, GaleneError } from '../../common/errors';
-import { PRIVATE_DIR_MODE } from '../../common/private-files';
+import { GaleneError } from '../../common/errors';
 import type { ObjectStore } from '../../io/object-store';
+import { buildIndexObject, IndexBuildWorker } from '../index-build-worker';
 import type { AnnFileHeader } from './ann-file';
 import { finishAnnFileSync, tempPathFor } from './ann-file';
 import type { AnnIndexParams } from './ann-params';
@@ -79,88 +77,35 @@ export function buildAnnFileSync(target: string, input: AnnBuildInput): AnnFileH
 }
 
 export interface AnnBuildRequest {
-  readonly id: number;
   readonly target: string;
   readonly input: AnnBuildInput;
 }
 
-export type AnnBuildReply = { readonly id: number; readonly ok: true; readonly header: AnnFileHeader } | { readonly id: number; readonly ok: false; readonly code: ErrorCode | null; readonly message: string };
-
-/** The worker's error as the same GaleneError (its code, its already formatted message). */
-function replyError(reply: Extract<AnnBuildReply, { ok: false }>): GaleneError {
-  if (!reply.code) return new GaleneError('INTERNAL', [`ann index build failed: ${reply.message}`]);
-  const err = new GaleneError(reply.code);
-  err.message = reply.message;
-  return err;
-}
-
 /**
  * Runs builds in one worker thread, one at a time (each build already uses every core), started on first
- * use and replaced if it dies. A failed build rejects with a GaleneError; nothing is left at its target.
+ * use and replaced if it dies (storage/index-build-worker.ts). A failed build rejects with a GaleneError;
+ * nothing is left at its target.
  */
 export class AnnBuilder {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (header: AnnFileHeader) => void; reject: (err: Error) => void }>();
-
-  private start(): Worker {
-    const worker = new Worker(path.join(__dirname, 'ann-build-worker.js'));
-    worker.on('message', (reply: AnnBuildReply) => {
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.ok) waiter.resolve(reply.header);
-      else waiter.reject(replyError(reply));
-    });
-    const fail = (err: Error): void => {
-      if (this.worker === worker) this.worker = null;
-      for (const waiter of this.pending.values()) waiter.reject(new GaleneError('INTERNAL', [`ann build worker failed: ${err.message}`], { cause: err }));
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
-    return worker;
-  }
+  private readonly worker = new IndexBuildWorker<AnnBuildRequest, AnnFileHeader>(path.join(__dirname, 'ann-build-worker.js'), 'ann build');
 
   /** Build `input`'s index file at `target` off the event loop. The vectors are copied to the worker. */
   build(target: string, input: AnnBuildInput): Promise<AnnFileHeader> {
     checkInput(input);
-    this.worker ??= this.start();
-    const worker = this.worker;
-    worker.ref();
-    const id = this.nextId++;
     // Structured cloning copies a view's whole ArrayBuffer: send a view of part of a buffer as its own copy.
     const vectors = input.vectors.byteLength === input.vectors.buffer.byteLength ? input.vectors : input.vectors.slice();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, target, input: { ...input, vectors } } satisfies AnnBuildRequest);
-    });
+    return this.worker.run({ target, input: { ...input, vectors } });
   }
 
   /**
    * Build the index object `key` of `store` (segmentIndexKey): on a local store the file is written in
    * place (atomically); on a remote one it is built in `tempDir` and uploaded with one atomic `put`.
    */
-  async buildObject(store: ObjectStore, key: string, input: AnnBuildInput, tempDir = os.tmpdir()): Promise<AnnFileHeader> {
-    const local = store.localPath(key);
-    if (local) {
-      await fsp.mkdir(path.dirname(local), { recursive: true, mode: PRIVATE_DIR_MODE });
-      return this.build(local, input);
-    }
-    const file = path.join(tempDir, `galene-ann-build-${process.pid}-${this.nextId}-${Date.now().toString(36)}.idx`);
-    try {
-      const header = await this.build(file, input);
-      await store.put(key, await fsp.readFile(file));
-      return header;
-    } finally {
-      await fsp.rm(file, { force: true });
-    }
+  buildObject(store: ObjectStore, key: string, input: AnnBuildInput, tempDir = os.tmpdir()): Promise<AnnFileHeader> {
+    return buildIndexObject(store, key, (file) => this.build(file, input), tempDir);
   }
 
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }

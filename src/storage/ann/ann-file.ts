@@ -26,10 +26,9 @@
  */
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
 import { GaleneError } from '../../common/errors';
 import { PRIVATE_FILE_MODE } from '../../common/private-files';
-import { TEMP_MARKER } from '../../io/local-object-store';
+import { renameIntoPlaceSync } from '../atomic-file';
 import { crc32 } from '../checksum';
 import type { AnnIndexParams, AnnMetric, AnnQuantizer } from './ann-params';
 import { METRIC_CODES, QUANTIZER_CODES, validateAnnParams } from './ann-params';
@@ -91,12 +90,8 @@ export function decodeAnnTrailer(trailer: Uint8Array, fileSize: number, what: st
   return { params, rowCount: Number(view.getBigUint64(24, true)), vectorCount: Number(view.getBigUint64(32, true)), payloadLength, payloadCrc: view.getUint32(48, true) };
 }
 
-let tempCounter = 0;
-
-/** A temporary name beside `target` that object-store listings skip (TEMP_MARKER). */
-export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `${path.basename(target)}${TEMP_MARKER}${process.pid}-${Date.now().toString(36)}-${++tempCounter}`);
-}
+/** A temporary name beside `target` that object-store listings skip. */
+export { tempPathFor } from '../atomic-file';
 
 /**
  * Make `temp` (the library's index, already written) a finished index file at `target`: append the
@@ -115,14 +110,7 @@ export function finishAnnFileSync(temp: string, target: string, header: Omit<Ann
     } finally {
       fs.closeSync(fd);
     }
-    fs.chmodSync(temp, PRIVATE_FILE_MODE);
-    fs.renameSync(temp, target);
-    const dirFd = fs.openSync(path.dirname(target), 'r');
-    try {
-      fs.fsyncSync(dirFd);
-    } finally {
-      fs.closeSync(dirFd);
-    }
+    renameIntoPlaceSync(temp, target);
     return full;
   } catch (err) {
     fs.rmSync(temp, { force: true });

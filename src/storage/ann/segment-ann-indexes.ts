@@ -13,6 +13,7 @@ import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
 import type { ObjectStore } from '../../io/object-store';
 import { segmentIndexKey } from '../segment-format';
+import { indexedColumns } from '../table-indexes';
 import { AnnBuilder } from './ann-builder';
 import { annFileSize } from './ann-file';
 import type { AnnIndexParams } from './ann-params';
@@ -28,15 +29,7 @@ export interface TableAnnIndex {
 
 /** The table's ANN indexes over `columnNames` (the segment's columns, in order). */
 export function tableAnnIndexes(indexes: readonly IndexSchema[], columnNames: readonly string[]): TableAnnIndex[] {
-  const out: TableAnnIndex[] = [];
-  const lower = columnNames.map((name) => name.toLowerCase());
-  for (const index of indexes) {
-    if (index.indexType.toUpperCase() !== 'ANN' || index.columns.length !== 1) continue;
-    const columnIdx = lower.indexOf(index.columns[0].toLowerCase());
-    if (columnIdx < 0) continue;
-    out.push({ name: index.name, columnIdx, params: parseAnnProperties(index.properties) });
-  }
-  return out;
+  return indexedColumns(indexes, columnNames, 'ANN').map(({ index, columnIdx }) => ({ name: index.name, columnIdx, params: parseAnnProperties(index.properties) }));
 }
 
 /** The packed vectors of an ARRAY<FLOAT> column and the rows they belong to (rows with a bad vector skipped). */

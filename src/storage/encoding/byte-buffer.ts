@@ -53,6 +53,16 @@ export class ByteWriter {
     this.pos += 8;
   }
 
+  /** An unsigned LEB128 varint (any safe integer >= 0, not limited to 32 bits). */
+  varint(value: number): void {
+    this.ensure(8);
+    while (value >= 0x80) {
+      this.buf[this.pos++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.buf[this.pos++] = value;
+  }
+
   /** Pad with zeros up to a multiple of `alignment` bytes. */
   align(alignment: number): void {
     const pad = (alignment - (this.pos % alignment)) % alignment;
@@ -122,6 +132,20 @@ export class ByteReader {
     const value = this.view.getFloat64(this.pos, true);
     this.pos += 8;
     return value;
+  }
+
+  /** An unsigned LEB128 varint written by ByteWriter.varint. */
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      this.need(1);
+      const byte = this.buf[this.pos++];
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+      if (scale > 2 ** 56) this.fail('varint too long');
+    }
   }
 
   align(alignment: number): void {

@@ -1,0 +1,117 @@
+/**
+ * The machinery every per-segment index builder shares (ANN: storage/ann/ann-builder.ts; inverted:
+ * storage/inverted/inverted-builder.ts): one worker thread that runs blocking builds one at a time off
+ * the event loop, started on first use, unref'd while idle and replaced if it dies; errors come back as
+ * the same GaleneError (code and formatted message). `serveBuildRequests` is the worker side, and
+ * `buildIndexObject` places a built file in the object store (in place on a local store, else built in a
+ * temporary directory and uploaded with one atomic put).
+ */
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parentPort, Worker } from 'node:worker_threads';
+import type { ErrorCode } from '../common/errors';
+import { GaleneError } from '../common/errors';
+import { PRIVATE_DIR_MODE } from '../common/private-files';
+import type { ObjectStore } from '../io/object-store';
+
+interface BuildRequest<Req> {
+  readonly id: number;
+  readonly request: Req;
+}
+
+type BuildReply<Res> = { readonly id: number; readonly ok: true; readonly result: Res } | { readonly id: number; readonly ok: false; readonly code: ErrorCode | null; readonly message: string };
+
+/** Worker side: answer each request with `handler`'s result or its error. Call once from the worker's entry file. */
+export function serveBuildRequests<Req, Res>(handler: (request: Req) => Res): void {
+  parentPort!.on('message', ({ id, request }: BuildRequest<Req>) => {
+    let reply: BuildReply<Res>;
+    try {
+      reply = { id, ok: true, result: handler(request) };
+    } catch (err) {
+      reply = { id, ok: false, code: err instanceof GaleneError ? err.code : null, message: err instanceof Error ? err.message : String(err) };
+    }
+    parentPort!.postMessage(reply);
+  });
+}
+
+/** Runs `script`'s builds (serveBuildRequests) in one worker thread, one at a time. `what` names it in errors. */
+export class IndexBuildWorker<Req, Res> {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (result: Res) => void; reject: (err: Error) => void }>();
+
+  constructor(
+    private readonly script: string,
+    private readonly what: string,
+  ) {}
+
+  private start(): Worker {
+    const worker = new Worker(this.script);
+    worker.on('message', (reply: BuildReply<Res>) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(this.replyError(reply));
+    });
+    const fail = (err: Error): void => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiter of this.pending.values()) waiter.reject(new GaleneError('INTERNAL', [`${this.what} worker failed: ${err.message}`], { cause: err }));
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
+    return worker;
+  }
+
+  /** The worker's error as the same GaleneError (its code, its already formatted message). */
+  private replyError(reply: Extract<BuildReply<Res>, { ok: false }>): GaleneError {
+    if (!reply.code) return new GaleneError('INTERNAL', [`${this.what} failed: ${reply.message}`]);
+    const err = new GaleneError(reply.code);
+    err.message = reply.message;
+    return err;
+  }
+
+  /** Run one build; `request` is structured-cloned to the worker (send compact buffers). */
+  run(request: Req): Promise<Res> {
+    this.worker ??= this.start();
+    const worker = this.worker;
+    worker.ref();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, request } satisfies BuildRequest<Req>);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+}
+
+let tempCounter = 0;
+
+/**
+ * Build the index object `key` of `store` with `build(file)` (which writes `file` atomically): on a local
+ * store the file is written in place; on a remote one it is built in `tempDir` and uploaded with one
+ * atomic `put`, and the temporary file removed either way.
+ */
+export async function buildIndexObject<T>(store: ObjectStore, key: string, build: (file: string) => Promise<T>, tempDir = os.tmpdir()): Promise<T> {
+  const local = store.localPath(key);
+  if (local) {
+    await fsp.mkdir(path.dirname(local), { recursive: true, mode: PRIVATE_DIR_MODE });
+    return build(local);
+  }
+  const file = path.join(tempDir, `galene-index-build-${process.pid}-${++tempCounter}-${Date.now().toString(36)}.idx`);
+  try {
+    const result = await build(file);
+    await store.put(key, await fsp.readFile(file));
+    return result;
+  } finally {
+    await fsp.rm(file, { force: true });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * PROPERTIES of an INVERTED index: Doris's keys, checks and messages
+ * (fe InvertedIndexUtil.checkInvertedIndexProperties), and the AnalyzerConfig they describe. The DDL checks
+ * (fe/statements/index-ddl.ts) call parseInvertedProperties before anything changes; the writer, the reader
+ * and the match_* functions call analyzerFor on the stored index, so all of them tokenize alike.
+ */
+import { GaleneError } from '../../common/errors';
+import type { IndexSchema } from '../../meta/schema';
+import { chineseParserAvailable, chineseUnavailableError, KEYWORD_ANALYZER, type AnalyzerConfig } from './analyzer';
+
+/** Every key Doris accepts in PROPERTIES of an INVERTED index (plus use_stopwords, an alias of stopwords). */
+export const INVERTED_PROPERTY_KEYS: readonly string[] = [
+  'parser', 'parser_mode', 'support_phrase', 'char_filter_type', 'char_filter_pattern', 'char_filter_replacement',
+  'ignore_above', 'lower_case', 'stopwords', 'use_stopwords',
+];
+
+const KNOWN_KEYS = new Set(INVERTED_PROPERTY_KEYS);
+const PARSERS = new Set(['none', 'english', 'unicode', 'chinese', 'standard']);
+
+const invalid = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
+
+/**
+ * The analyzer an INVERTED index's PROPERTIES describe, or Doris's message for the first bad key or value.
+ * Values are case-sensitive, as in Doris. Defaults: parser none; parser_mode coarse_grained; lower_case true
+ * (Doris 2.1+; never applied by parser none, whose term is the exact value); stopwords the default list;
+ * support_phrase true when a parser is set (Doris 2.1+ Index).
+ */
+export function parseInvertedProperties(properties: Readonly<Record<string, string>>): AnalyzerConfig {
+  for (const key of Object.keys(properties)) if (!KNOWN_KEYS.has(key)) throw invalid(`Invalid inverted index property key: ${key}`);
+  const parser = properties.parser;
+  const parserMode = properties.parser_mode;
+  const supportPhrase = properties.support_phrase;
+  const lowerCase = properties.lower_case;
+  const stopwords = properties.stopwords ?? properties.use_stopwords;
+  if (parser !== undefined && !PARSERS.has(parser)) throw invalid(`Invalid inverted index 'parser' value: ${parser}, parser must be none, english, unicode or chinese`);
+  if (parser !== 'chinese' && parserMode !== undefined) throw invalid('parser_mode is only available for chinese parser');
+  if (parserMode !== undefined && parserMode !== 'fine_grained' && parserMode !== 'coarse_grained') {
+    throw invalid(`Invalid inverted index 'parser_mode' value: ${parserMode}, parser_mode must be fine_grained or coarse_grained`);
+  }
+  if (supportPhrase !== undefined && supportPhrase !== 'true' && supportPhrase !== 'false') {
+    throw invalid(`Invalid inverted index 'support_phrase' value: ${supportPhrase}, support_phrase must be true or false`);
+  }
+  const charFilterType = properties.char_filter_type;
+  if (charFilterType === 'char_replace' && !properties.char_filter_pattern) throw invalid("Missing 'char_filter_pattern' for 'char_replace' filter type");
+  const ignoreAbove = properties.ignore_above;
+  if (ignoreAbove !== undefined) {
+    if (!/^[+-]?\d+$/.test(ignoreAbove) || !Number.isSafeInteger(Number(ignoreAbove))) throw invalid("Invalid inverted index 'ignore_above' value, ignore_above must be integer");
+    if (Number(ignoreAbove) <= 0) throw invalid(`Invalid inverted index 'ignore_above' value: ${Number(ignoreAbove)}, ignore_above must be positive`);
+  }
+  if (lowerCase !== undefined && lowerCase !== 'true' && lowerCase !== 'false') {
+    throw invalid(`Invalid inverted index 'lower_case' value: ${lowerCase}, lower_case must be true or false`);
+  }
+  if (stopwords !== undefined && stopwords !== 'none') throw invalid(`Invalid inverted index 'stopWords' value: ${stopwords}, stopWords must be none`);
+  if (parser === 'chinese' && !chineseParserAvailable()) throw chineseUnavailableError();
+
+  const parserName: AnalyzerConfig['parser'] = parser === undefined || parser === 'none' ? 'none' : parser === 'standard' ? 'unicode' : (parser as AnalyzerConfig['parser']);
+  const charReplace = charFilterType === 'char_replace' ? { pattern: properties.char_filter_pattern!, replacement: properties.char_filter_replacement ?? ' ' } : undefined;
+  return {
+    parser: parserName,
+    parserMode: parserMode === 'fine_grained' ? 'fine_grained' : 'coarse_grained',
+    lowerCase: parserName !== 'none' && lowerCase !== 'false',
+    stopwords: stopwords === 'none' ? 'none' : 'default',
+    supportPhrase: supportPhrase === undefined ? parserName !== 'none' : supportPhrase === 'true',
+    ...(charReplace === undefined ? {} : { charReplace }),
+  };
+}
+
+/**
+ * The PROPERTIES Doris stores for an INVERTED index created with `properties` (fe catalog Index): when any
+ * property is given, lower_case defaults to "true"; when a parser is set, support_phrase defaults to
+ * "true". SHOW CREATE TABLE and SHOW INDEX show these.
+ */
+export function storedInvertedProperties(properties: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...properties };
+  if (Object.keys(out).length === 0) return out;
+  if (out.lower_case === undefined) out.lower_case = 'true';
+  if (out.parser !== undefined && out.support_phrase === undefined) out.support_phrase = 'true';
+  return out;
+}
+
+/** The analyzer of a stored INVERTED index (its PROPERTIES were checked when it was created). */
+export function analyzerFor(index: IndexSchema): AnalyzerConfig {
+  if (Object.keys(index.properties).length === 0) return KEYWORD_ANALYZER;
+  return parseInvertedProperties(index.properties);
+}
+
+/** Whether `config` tokenizes (any parser but none): MATCH then compares terms, not whole values. */
+export function isTokenized(config: AnalyzerConfig): boolean {
+  return config.parser !== 'none';
+}
