@@ -16,6 +16,7 @@ import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isInter
 import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
+import { bindMatch, isMatchFunction } from './bind-match';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
 import { CASE_INSENSITIVE_COMPARISONS, readsInformationSchema } from './information-schema-collation';
 
@@ -285,6 +286,7 @@ export class ExprBinder {
     if (isAggregateFunctionName(name)) throw new GaleneError('INVALID_GROUP_FUNC');
     if (ast.distinct) throw new GaleneError('SYNTAX_ERROR', [`DISTINCT is not valid in ${ast.name}()`]);
     if (ast.args.some((arg) => arg.kind === 'star')) throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
+    if (isMatchFunction(name)) return bindMatch(this, ast, env);
     const second = ast.args[1];
     if (ast.args.length === 2 && second.kind === 'interval' && ['date_add', 'adddate', 'date_sub', 'subdate'].includes(name)) {
       return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GaleneError } from '../../src/common/errors';
+import { bruteForceMatch, seeded } from './brute-force';
 import {
   analyze,
   analyzeElements,
@@ -15,9 +16,7 @@ import {
   parseInvertedProperties,
   parseSlop,
   storedInvertedProperties,
-  type AnalyzerConfig,
   type MatchOp,
-  type Token,
 } from '../../src/storage/inverted';
 
 const english = parseInvertedProperties({ parser: 'english' });
@@ -106,69 +105,6 @@ test('slop suffix: Doris parser_slop', () => {
   assert.deepEqual(parseSlop('~3'), { text: '~3', slop: 0, ordered: false });
 });
 
-// ---- brute force ----
-
-function positionsOf(tokens: readonly Token[], accept: (term: string) => boolean): number[] {
-  return tokens.filter((token) => accept(token.term)).map((token) => token.position);
-}
-
-/** Every choice of one position per slot. */
-function* assignments(lists: readonly number[][]): Generator<number[]> {
-  if (lists.length === 0) {
-    yield [];
-    return;
-  }
-  for (const first of lists[0]) for (const rest of assignments(lists.slice(1))) yield [first, ...rest];
-}
-
-function bruteForce(op: MatchOp, queryText: string, config: AnalyzerConfig, value: readonly Token[]): boolean {
-  if (op === 'match_regexp') {
-    const regexp = new RegExp(queryText, 's');
-    return value.some((token) => regexp.test(token.term));
-  }
-  const { text, slop, ordered } = op === 'match_phrase' ? parseSlop(queryText) : { text: queryText, slop: 0, ordered: false };
-  const query = analyze(text, config);
-  if (query.length === 0) return false;
-  const terms = value.map((token) => token.term);
-  if (op === 'match_any') return query.some((token) => terms.includes(token.term));
-  if (op === 'match_all') return query.every((token) => terms.includes(token.term));
-  const last = query.length - 1;
-  const accept = (slot: number) => (term: string): boolean => {
-    const wanted = query[slot].term;
-    if (op === 'match_phrase_prefix' && slot === last) return term.startsWith(wanted);
-    if (op === 'match_phrase_edge' && last === 0) return term.includes(wanted);
-    if (op === 'match_phrase_edge' && slot === 0) return term.endsWith(wanted);
-    if (op === 'match_phrase_edge' && slot === last) return term.startsWith(wanted);
-    return term === wanted;
-  };
-  const lists = query.map((_, slot) => positionsOf(value, accept(slot)));
-  const offsets = query.map((token) => token.position - query[0].position);
-  for (const chosen of assignments(lists)) {
-    if (ordered) {
-      let increasing = true;
-      let width = 0;
-      for (let slot = 1; slot < chosen.length; slot++) {
-        increasing &&= chosen[slot] > chosen[slot - 1];
-        width += chosen[slot] - chosen[slot - 1] - 1;
-      }
-      if (increasing && width <= slop) return true;
-      continue;
-    }
-    if (new Set(chosen).size !== chosen.length) continue;
-    const shifted = chosen.map((position, slot) => position - offsets[slot]);
-    if (Math.max(...shifted) - Math.min(...shifted) <= slop) return true;
-  }
-  return false;
-}
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 test('every operator equals the brute-force evaluation on random rows', () => {
   const random = seeded(12);
   const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'alphabet', 'betamax', 'the', 'a', 'gam'];
@@ -189,7 +125,7 @@ test('every operator equals the brute-force evaluation on random rows', () => {
       const query = matchQuery(op, text, config);
       for (const [docIdx, doc] of docs.entries()) {
         const tokens = analyzed[docIdx];
-        const expected = bruteForce(op, text, config, tokens);
+        const expected = bruteForceMatch(op, text, config, tokens);
         assert.equal(matchesTokens(op, query, tokens), expected, `${config.parser} ${op} '${text}' on '${doc}'`);
         if (expected) matched++;
       }

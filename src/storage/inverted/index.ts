@@ -10,8 +10,8 @@
  * meta/ and common/ (DESIGN §6).
  */
 export type { AnalyzerConfig, Token } from './analyzer';
-export { analyze, analyzeTerms, chineseParserAvailable, DEFAULT_STOPWORDS, KEYWORD_ANALYZER, MAX_TERM_LENGTH } from './analyzer';
-export { analyzerFor, INVERTED_PROPERTY_KEYS, isTokenized, parseInvertedProperties, storedInvertedProperties } from './inverted-params';
+export { analyze, analyzeTerms, chineseParserAvailable, chineseUnavailableError, DEFAULT_STOPWORDS, KEYWORD_ANALYZER, MAX_TERM_LENGTH } from './analyzer';
+export { analyzerFor, INVERTED_PROPERTY_KEYS, invertedPropertiesProblem, isTokenized, parseInvertedProperties, storedInvertedProperties } from './inverted-params';
 export type { MatchOp, MatchQuery } from './match-semantics';
 export { analyzeElements, MATCH_OPS, matchesTokens, matchQuery, parseSlop, PHRASE_OPS, positionsMatch, slotCount, slotMatcher } from './match-semantics';
 export { RowSet } from './row-set';

@@ -20,37 +20,44 @@ const PARSERS = new Set(['none', 'english', 'unicode', 'chinese', 'standard']);
 const invalid = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
 /**
- * The analyzer an INVERTED index's PROPERTIES describe, or Doris's message for the first bad key or value.
- * Values are case-sensitive, as in Doris. Defaults: parser none; parser_mode coarse_grained; lower_case true
- * (Doris 2.1+; never applied by parser none, whose term is the exact value); stopwords the default list;
- * support_phrase true when a parser is set (Doris 2.1+ Index).
+ * The first thing Doris refuses in an INVERTED index's PROPERTIES, as its message
+ * (InvertedIndexUtil.checkInvertedIndexProperties), or undefined when they are valid. Values are
+ * case-sensitive, as in Doris.
  */
-export function parseInvertedProperties(properties: Readonly<Record<string, string>>): AnalyzerConfig {
-  for (const key of Object.keys(properties)) if (!KNOWN_KEYS.has(key)) throw invalid(`Invalid inverted index property key: ${key}`);
-  const parser = properties.parser;
-  const parserMode = properties.parser_mode;
-  const supportPhrase = properties.support_phrase;
-  const lowerCase = properties.lower_case;
+export function invertedPropertiesProblem(properties: Readonly<Record<string, string>>): string | undefined {
+  for (const key of Object.keys(properties)) if (!KNOWN_KEYS.has(key)) return `Invalid inverted index property key: ${key}`;
+  const { parser, parser_mode: parserMode, support_phrase: supportPhrase, lower_case: lowerCase, ignore_above: ignoreAbove } = properties;
   const stopwords = properties.stopwords ?? properties.use_stopwords;
-  if (parser !== undefined && !PARSERS.has(parser)) throw invalid(`Invalid inverted index 'parser' value: ${parser}, parser must be none, english, unicode or chinese`);
-  if (parser !== 'chinese' && parserMode !== undefined) throw invalid('parser_mode is only available for chinese parser');
+  if (parser !== undefined && !PARSERS.has(parser)) return `Invalid inverted index 'parser' value: ${parser}, parser must be none, english, unicode or chinese`;
+  if (parser !== 'chinese' && parserMode !== undefined) return 'parser_mode is only available for chinese parser';
   if (parserMode !== undefined && parserMode !== 'fine_grained' && parserMode !== 'coarse_grained') {
-    throw invalid(`Invalid inverted index 'parser_mode' value: ${parserMode}, parser_mode must be fine_grained or coarse_grained`);
+    return `Invalid inverted index 'parser_mode' value: ${parserMode}, parser_mode must be fine_grained or coarse_grained`;
   }
   if (supportPhrase !== undefined && supportPhrase !== 'true' && supportPhrase !== 'false') {
-    throw invalid(`Invalid inverted index 'support_phrase' value: ${supportPhrase}, support_phrase must be true or false`);
+    return `Invalid inverted index 'support_phrase' value: ${supportPhrase}, support_phrase must be true or false`;
   }
-  const charFilterType = properties.char_filter_type;
-  if (charFilterType === 'char_replace' && !properties.char_filter_pattern) throw invalid("Missing 'char_filter_pattern' for 'char_replace' filter type");
-  const ignoreAbove = properties.ignore_above;
+  if (properties.char_filter_type === 'char_replace' && !properties.char_filter_pattern) return "Missing 'char_filter_pattern' for 'char_replace' filter type";
   if (ignoreAbove !== undefined) {
-    if (!/^[+-]?\d+$/.test(ignoreAbove) || !Number.isSafeInteger(Number(ignoreAbove))) throw invalid("Invalid inverted index 'ignore_above' value, ignore_above must be integer");
-    if (Number(ignoreAbove) <= 0) throw invalid(`Invalid inverted index 'ignore_above' value: ${Number(ignoreAbove)}, ignore_above must be positive`);
+    if (!/^[+-]?\d+$/.test(ignoreAbove) || !Number.isSafeInteger(Number(ignoreAbove))) return "Invalid inverted index 'ignore_above' value, ignore_above must be integer";
+    if (Number(ignoreAbove) <= 0) return `Invalid inverted index 'ignore_above' value: ${Number(ignoreAbove)}, ignore_above must be positive`;
   }
-  if (lowerCase !== undefined && lowerCase !== 'true' && lowerCase !== 'false') {
-    throw invalid(`Invalid inverted index 'lower_case' value: ${lowerCase}, lower_case must be true or false`);
-  }
-  if (stopwords !== undefined && stopwords !== 'none') throw invalid(`Invalid inverted index 'stopWords' value: ${stopwords}, stopWords must be none`);
+  if (lowerCase !== undefined && lowerCase !== 'true' && lowerCase !== 'false') return `Invalid inverted index 'lower_case' value: ${lowerCase}, lower_case must be true or false`;
+  if (stopwords !== undefined && stopwords !== 'none') return `Invalid inverted index 'stopWords' value: ${stopwords}, stopWords must be none`;
+  return undefined;
+}
+
+/**
+ * The analyzer an INVERTED index's PROPERTIES describe, or a GaleneError with Doris's message for the
+ * first bad key or value. Defaults: parser none; parser_mode coarse_grained; lower_case true (Doris 2.1+;
+ * never applied by parser none, whose term is the exact value); stopwords the default list;
+ * support_phrase true when a parser is set (Doris 2.1+ Index). Parser chinese is refused when the jieba
+ * segmenter does not load here.
+ */
+export function parseInvertedProperties(properties: Readonly<Record<string, string>>): AnalyzerConfig {
+  const problem = invertedPropertiesProblem(properties);
+  if (problem !== undefined) throw invalid(problem);
+  const { parser, parser_mode: parserMode, support_phrase: supportPhrase, lower_case: lowerCase, char_filter_type: charFilterType } = properties;
+  const stopwords = properties.stopwords ?? properties.use_stopwords;
   if (parser === 'chinese' && !chineseParserAvailable()) throw chineseUnavailableError();
 
   const parserName: AnalyzerConfig['parser'] = parser === undefined || parser === 'none' ? 'none' : parser === 'standard' ? 'unicode' : (parser as AnalyzerConfig['parser']);
