@@ -88,7 +88,7 @@ function filterMatches(expr: BoundExpr, scan: LogicalScan, out: ScoreMatch[]): v
     for (const arg of expr.args) filterMatches(arg, scan, out);
     return;
   }
-  if (!isMatchCall(expr) || expr.kind !== 'call' || !SCORED_OPS.has(expr.name.toLowerCase()) || expr.args.length !== 2) return;
+  if (!isMatchCall(expr) || expr.kind !== 'call' || !SCORED_OPS.has(expr.name.toLowerCase()) || expr.args.length < 2) return;
   const column = stripCasts(expr.args[0]);
   const text = expr.args[1];
   if (column.kind !== 'column' || (text.kind !== 'literal' && text.kind !== 'param')) return;

@@ -107,7 +107,8 @@ export function scoreRows(collection: Bm25CollectionStatistics, postings: Readon
     if (df === 0) continue;
     const idf = bm25Idf(collection.docCount, df);
     const postingRows = posting.rows;
-    let postingIdx = 0;
+    // Start at the first posting at or after the first row (a batch is a small window of a long list).
+    let postingIdx = lowerBound(postingRows, rows[0]);
     for (let rowIdx = 0; rowIdx < count && postingIdx < postingRows.length; rowIdx++) {
       const row = rows[rowIdx];
       while (postingIdx < postingRows.length && postingRows[postingIdx] < row) postingIdx++;
@@ -118,4 +119,16 @@ export function scoreRows(collection: Bm25CollectionStatistics, postings: Readon
     }
   }
   return Float32Array.from(sums);
+}
+
+/** The first index of ascending `values` holding a value >= `target` (values.length when none). */
+function lowerBound(values: Uint32Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
