@@ -13,7 +13,7 @@ import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
 import type { Catalog, TableState } from '../meta/catalog';
-import { segmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
+import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
@@ -23,6 +23,7 @@ import { OlapTableSource, SegmentOpener } from './olap-table-source';
 import type { Batch } from '../common/column';
 import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
+import { InvertedIndexCache, openInvertedReader, type InvertedRowsReader } from './inverted-segment-filter';
 import { ScanWorkerPool } from './scan-worker-pool';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
@@ -36,6 +37,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   private readonly readers = new Map<string, Promise<SegmentReader>>();
   /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
   private readonly annIndexes: AnnIndexCache;
+  private readonly invertedIndexes: InvertedIndexCache;
   /**
    * Private copies of ANN index files read from a non-local store (usearch views files only), by this
    * process and its scan workers: emptied when the BE opens and closes, so a crash leaves nothing behind
@@ -67,6 +69,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     const local = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? store : null;
     this.annTempDir = annTempDir;
     this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null, annTempDir);
+    this.invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
   }
@@ -144,7 +147,12 @@ export class Backend implements SegmentOpener, LoadTarget {
     const reader = await this.openSegment(segment, profile);
     const record = segmentIndexRecord(segment, fragment.ann.indexName, 'ann');
     const index = record === undefined ? null : await this.annIndexes.open(record.key, record.size, profile);
-    return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal, { records: segment.indexes, open: null });
+    return searchAnnSegment(reader, index, fragment, excludedRows, profile, segmentOrdinal, { records: segment.indexes, open: (indexRecord, indexProfile) => this.openInvertedIndex(indexRecord, indexProfile) });
+  }
+
+  /** A segment's inverted index file, through the FileCache (readers cached by object key). */
+  openInvertedIndex(record: SegmentIndexRecord, profile: ProfileSink): Promise<InvertedRowsReader> {
+    return this.invertedIndexes.open(record, profile);
   }
 
   openTable(table: TableState): OlapTableSource {
@@ -156,6 +164,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     for (const key of keys) {
       this.readers.delete(key);
       this.annIndexes.invalidate(key);
+      this.invertedIndexes.invalidate(key);
       await this.fileCache.invalidate(key);
       this.pageCache.invalidateFile(key);
       this.pool?.invalidate(key);

@@ -26,6 +26,7 @@ import type { InvertedFilter, InvertedFilterNode } from '../exec/plan/fragment-s
 import type { FileOpener } from '../io/file-cache';
 import { mergeSortedRowIds } from '../meta/delete-bitmap';
 import type { SegmentIndexRecord } from '../meta/meta-store';
+import { InvertedIndexReader } from '../storage/inverted/inverted-reader';
 import type { InvertedQuery } from '../storage/inverted/inverted-query';
 import { RowRanges } from '../storage/row-ranges';
 import type { SegmentReader } from '../storage/segment-reader';
@@ -39,8 +40,11 @@ export interface InvertedRowsReader {
   supports?(query: InvertedQuery): boolean;
 }
 
-/** Opens an index file by object key (the FileCache path; the reader caches its blocks). */
-export type InvertedReaderLoader = (opener: FileOpener, key: string, profile: ProfileSink) => Promise<InvertedRowsReader>;
+/** Opens an index file (the FileCache path; the reader keeps the blocks it has read). */
+export type InvertedReaderLoader = (opener: FileOpener, record: SegmentIndexRecord, profile: ProfileSink) => Promise<InvertedRowsReader>;
+
+/** The storage reader (src/storage/inverted InvertedIndexReader), opened with the size the segment records. */
+export const openInvertedReader: InvertedReaderLoader = (opener, record, profile) => InvertedIndexReader.open(opener, record.key, profile, { knownSize: record.size });
 
 /** Open inverted index readers by object key, least recently used dropped beyond the capacity. */
 export class InvertedIndexCache {
@@ -59,7 +63,7 @@ export class InvertedIndexCache {
       this.entries.set(record.key, entry);
       return entry;
     }
-    entry = this.load(this.opener, record.key, profile);
+    entry = this.load(this.opener, record, profile);
     entry.catch(() => this.entries.delete(record.key));
     this.entries.set(record.key, entry);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);

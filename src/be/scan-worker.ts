@@ -22,7 +22,7 @@ import { SegmentReader } from '../storage/segment-reader';
 import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
-import { applyInvertedFilter, type SegmentInvertedIndexes } from './inverted-segment-filter';
+import { applyInvertedFilter, InvertedIndexCache, openInvertedReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
 /** Open segment readers kept per worker. */
@@ -34,6 +34,7 @@ const fileCache: FileOpener = localStore !== null ? new InPlaceFileCache(localSt
 /** ANN index files, viewed in place on a local store (usearch memory-maps them: every worker shares the pages). */
 const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null, data.annTempDir);
 const pageCache = new PageCache(data.pageCacheBytes);
+const invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
 const readers = new Map<string, Promise<SegmentReader>>();
 
 function openReader(key: string, size: number, profile: ProfileSink): Promise<SegmentReader> {
@@ -72,9 +73,9 @@ function compactResult(result: FragmentResult): FragmentResult {
   return { kind: 'batches', batches: result.batches.map((batch): Batch => ({ length: batch.length, columns: batch.columns.map(compact) })) };
 }
 
-/** The task's inverted index files, opened through this worker's cache (none until a reader is wired). */
+/** The task's inverted index files, opened through this worker's cache. */
 function invertedIndexesOf(task: ScanTask): SegmentInvertedIndexes {
-  return { records: task.invertedIndexes, open: null };
+  return { records: task.invertedIndexes, open: (record, profile) => invertedIndexes.open(record, profile) };
 }
 
 async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentResult> {
@@ -106,6 +107,7 @@ parentPort!.on('message', (message: ScanWorkerRequest) => {
     readers.delete(message.segmentKey);
     pageCache.invalidateFile(message.segmentKey);
     annIndexes.invalidate(message.segmentKey);
+    invertedIndexes.invalidate(message.segmentKey);
     return;
   }
   // A QueryProfile, so the segment reader records per-column reads too; both go back with the result.

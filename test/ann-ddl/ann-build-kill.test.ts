@@ -9,49 +9,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
-import type { Connection } from 'mysql2/promise';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
+import { checkNoHalfFiles, indexFiles, indexTemps, until, waitForJob } from '../helpers/index-files';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 import { curlLoad } from '../stream-load/helpers';
-import { TEMP_MARKER } from '../../src/io/local-object-store';
 
 const DIM = 48;
-
-/** Index files (final and temporary) under the object store. */
-function indexFiles(dataDir: string): { final: string[]; temp: string[] } {
-  const root = path.join(dataDir, 'objects');
-  const final: string[] = [];
-  const temp: string[] = [];
-  const walk = (dir: string): void => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.includes(TEMP_MARKER)) temp.push(full);
-      else if (entry.name.endsWith('.idx')) final.push(path.relative(root, full));
-    }
-  };
-  walk(root);
-  return { final: final.sort(), temp };
-}
-
-/** Temporary files of index builds in progress. */
-const indexTemps = (dataDir: string): string[] => indexFiles(dataDir).temp.filter((file) => path.basename(file).includes(`.idx${TEMP_MARKER}`));
-
-/** Index keys the meta store's segments reference. */
-function referencedIndexKeys(dataDir: string): string[] {
-  const db = new Database(path.join(dataDir, 'meta', 'galene-meta.db'), { readonly: true, fileMustExist: true });
-  try {
-    const keys: string[] = [];
-    for (const row of db.prepare('SELECT segments FROM rowsets').all() as { segments: string }[]) {
-      for (const segment of JSON.parse(row.segments) as { indexes?: { key: string }[] }[]) for (const record of segment.indexes ?? []) keys.push(record.key);
-    }
-    return keys.sort();
-  } finally {
-    db.close();
-  }
-}
 
 function writeCsv(file: string, from: number, count: number): void {
   const lines: string[] = [];
@@ -65,32 +28,6 @@ function writeCsv(file: string, from: number, count: number): void {
 async function streamLoad(server: GaleneProcess, table: string, file: string): Promise<Record<string, unknown>> {
   const result = await curlLoad(`http://127.0.0.1:${server.ports.webserver_port}/api/annkill/${table}/_stream_load`, file, ['column_separator:|']);
   return result.json;
-}
-
-/** Wait until `ready()` or `ms` passed; true when it became ready. */
-async function until(ready: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await ready()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-  return false;
-}
-
-function checkNoHalfFiles(dataDir: string, when: string): void {
-  const files = indexFiles(dataDir);
-  assert.deepEqual(files.temp, [], `no temporary build file ${when}`);
-  assert.deepEqual(files.final, referencedIndexKeys(dataDir), `every index file is referenced, and only those ${when}`);
-}
-
-async function waitForJob(conn: Connection, table: string, states: readonly string[]): Promise<Record<string, string | null>> {
-  let last: Record<string, string | null> | undefined;
-  await until(async () => {
-    [last] = await queryRecords(conn, `SHOW BUILD INDEX WHERE TableName = "${table}" ORDER BY JobId DESC LIMIT 1`);
-    return last !== undefined && states.includes(String(last.State));
-  }, 60_000);
-  assert.ok(last && states.includes(String(last.State)), JSON.stringify(last));
-  return last!;
 }
 
 test('SIGKILL during the index build at a big load\'s flush loses no acknowledged row and leaves no half-written index', { timeout: 240_000 }, async () => {

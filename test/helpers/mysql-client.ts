@@ -35,3 +35,13 @@ export async function lastQueryProfile(conn: mysql.Connection): Promise<Map<stri
   const [[id]] = await queryRows(conn, 'SHOW QUERY PROFILE "/"');
   return new Map((await queryRows(conn, `SHOW QUERY PROFILE "/${id}"`)).map(([name, value]) => [name!, value!]));
 }
+
+/** `use()` with a session variable set to `value`, then set back to `restore` (also when `use` fails). */
+export async function withSessionVariable<T>(conn: mysql.Connection, name: string, value: string, restore: string, use: () => Promise<T>): Promise<T> {
+  await conn.query(`SET ${name} = ${value}`);
+  try {
+    return await use();
+  } finally {
+    await conn.query(`SET ${name} = ${restore}`);
+  }
+}

@@ -10,46 +10,61 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Connection } from 'mysql2/promise';
+import { mulberry32 } from '../../src/common/prng';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
-import { connect, lastQueryProfile, queryRows, type TextRow } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows, withSessionVariable } from '../helpers/mysql-client';
 
 const TAGS = ['olap', 'oltp', 'vector', 'text', null] as const;
 const SEGMENTS = 4;
 const SEGMENT_ROWS = 700;
+
+const WORDS = ['fast', 'olap', 'engine', 'vector', 'search', 'text', 'log'];
 
 interface Row {
   readonly id: number;
   readonly tag: string | null;
   readonly n: number | null;
   readonly arr: string[] | null;
+  /** Words of the english-parsed text column (null: NULL). */
+  readonly body: string[] | null;
+  readonly k: number;
 }
 
+const random = mulberry32(5);
 const rows: Row[] = [];
 for (let id = 0; id < SEGMENTS * SEGMENT_ROWS; id++) {
   const tag = TAGS[(id * 7) % TAGS.length];
   const n = id % 13 === 0 ? null : (id * 31) % 100;
   const arr = id % 11 === 0 ? null : [TAGS[id % 4]!, `w${id % 5}`];
-  rows.push({ id, tag, n, arr });
+  const body = id % 17 === 0 ? null : Array.from({ length: 2 + Math.floor(random() * 5) }, () => WORDS[Math.floor(random() ** 1.5 * WORDS.length)]);
+  rows.push({ id, tag, n, arr, body, k: id % 17 });
+}
+
+/** Rows whose body holds `phrase` as consecutive words (the first word of each at a position). */
+function hasPhrase(body: readonly string[], phrase: readonly string[], prefixLast = false): boolean {
+  for (let start = 0; start + phrase.length <= body.length; start++) {
+    if (phrase.every((word, idx) => (prefixLast && idx === phrase.length - 1 ? body[start + idx].startsWith(word) : body[start + idx] === word))) return true;
+  }
+  return false;
 }
 
 let server: GaleneProcess;
 let conn: Connection;
 
 const sqlText = (value: string | null): string => (value === null ? 'NULL' : `'${value}'`);
+const valuesOf = (part: readonly Row[]): string =>
+  part.map((row) => `(${row.id}, ${sqlText(row.tag)}, ${row.n ?? 'NULL'}, ${row.arr === null ? 'NULL' : `[${row.arr.map(sqlText).join(', ')}]`}, ${sqlText(row.body?.join(' ') ?? null)}, ${row.k})`).join(',');
 
 before(async () => {
   server = await startGalene({ dataDir: makeDataDir('galene-tscan-'), args: ['--scan_thread_num', '2', '--parallel_scan_min_rows_per_scanner', '1000'] });
   conn = await connect(server.ports.query_port);
   await conn.query('CREATE DATABASE tscan');
   await conn.query('USE tscan');
-  await conn.query(`CREATE TABLE t (id INT NOT NULL, tag VARCHAR(16), n INT, arr ARRAY<STRING>,
-    INDEX idx_tag (tag) USING INVERTED, INDEX idx_n (n) USING INVERTED, INDEX idx_arr (arr) USING INVERTED)
+  await conn.query(`CREATE TABLE t (id INT NOT NULL, tag VARCHAR(16), n INT, arr ARRAY<STRING>, body STRING, k INT NOT NULL,
+    INDEX idx_tag (tag) USING INVERTED, INDEX idx_n (n) USING INVERTED, INDEX idx_arr (arr) USING INVERTED,
+    INDEX idx_body (body) USING INVERTED PROPERTIES("parser" = "english", "support_phrase" = "true"))
     DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1 PROPERTIES ("disable_auto_compaction" = "true")`);
-  for (let segmentIdx = 0; segmentIdx < SEGMENTS; segmentIdx++) {
-    const part = rows.slice(segmentIdx * SEGMENT_ROWS, (segmentIdx + 1) * SEGMENT_ROWS);
-    const values = part.map((row) => `(${row.id}, ${sqlText(row.tag)}, ${row.n ?? 'NULL'}, ${row.arr === null ? 'NULL' : `[${row.arr.map(sqlText).join(', ')}]`})`);
-    await conn.query(`INSERT INTO t VALUES ${values.join(',')}`);
-  }
+  for (let segmentIdx = 0; segmentIdx < SEGMENTS; segmentIdx++) await conn.query(`INSERT INTO t VALUES ${valuesOf(rows.slice(segmentIdx * SEGMENT_ROWS, (segmentIdx + 1) * SEGMENT_ROWS))}`);
 });
 
 after(async () => {
@@ -86,7 +101,17 @@ const CASES: { where: string; truth: (row: Row) => Tri }[] = [
   { where: "NOT (tag = 'olap' OR n < 50)", truth: (row) => not(or(cmp(row.tag, (v) => v === 'olap'), cmp(row.n, (v) => (v as number) < 50))) },
   { where: "NOT (tag IN ('olap', 'oltp') AND NOT n > 30)", truth: (row) => not(and(cmp(row.tag, (v) => v === 'olap' || v === 'oltp'), not(cmp(row.n, (v) => (v as number) > 30)))) },
   { where: "(tag IS NULL OR n IS NULL) AND id % 2 = 0", truth: (row) => and(or(row.tag === null, row.n === null), row.id % 2 === 0) },
+  { where: "body MATCH_ANY 'olap vector'", truth: (row) => (row.body === null ? null : row.body.includes('olap') || row.body.includes('vector')) },
+  { where: "body MATCH_ALL 'OLAP engine'", truth: (row) => (row.body === null ? null : row.body.includes('olap') && row.body.includes('engine')) },
+  { where: "body MATCH_PHRASE 'fast olap'", truth: (row) => (row.body === null ? null : hasPhrase(row.body, ['fast', 'olap'])) },
+  { where: "body MATCH_PHRASE_PREFIX 'fast ol'", truth: (row) => (row.body === null ? null : hasPhrase(row.body, ['fast', 'ol'], true)) },
+  { where: "NOT body MATCH_ANY 'log'", truth: (row) => (row.body === null ? null : !row.body.includes('log')) },
+  { where: "body MATCH_ANY 'search' OR tag = 'text'", truth: (row) => or(row.body === null ? null : row.body.includes('search'), cmp(row.tag, (v) => v === 'text')) },
+  { where: "body MATCH_ANY 'log' AND NOT (n < 50 OR body MATCH_ALL 'fast text')", truth: (row) => and(row.body === null ? null : row.body.includes('log'), not(or(cmp(row.n, (v) => (v as number) < 50), row.body === null ? null : row.body.includes('fast') && row.body.includes('text')))) },
 ];
+
+/** Operators whose exact semantics the brute force does not model: compared with the row-by-row answer only. */
+const WITHOUT_BRUTE_FORCE = ["body MATCH_REGEXP '^eng'", "body MATCH_PHRASE_EDGE 'ast ola'", "body MATCH_PHRASE 'fast engine ~2'", "body MATCH_PHRASE 'engine fast ~3+'", "body MATCH_ANY ''"];
 
 const expectedIds = (truth: (row: Row) => Tri): string[] => rows.filter((row) => truth(row) === true).map((row) => String(row.id));
 
@@ -94,14 +119,7 @@ async function idsOf(where: string): Promise<string[]> {
   return (await queryRows(conn, `SELECT id FROM t WHERE ${where} ORDER BY id`)).map(([id]) => id!);
 }
 
-async function withIndexQuery<T>(enabled: boolean, use: () => Promise<T>): Promise<T> {
-  await conn.query(`SET enable_inverted_index_query = ${enabled}`);
-  try {
-    return await use();
-  } finally {
-    await conn.query('SET enable_inverted_index_query = true');
-  }
-}
+const withIndexQuery = <T>(enabled: boolean, use: () => Promise<T>): Promise<T> => withSessionVariable(conn, 'enable_inverted_index_query', String(enabled), 'true', use);
 
 async function explain(sql: string): Promise<string> {
   return (await queryRows(conn, `EXPLAIN ${sql}`)).map(([line]) => line).join('\n');
@@ -117,7 +135,33 @@ test('every operator answered in the scan equals the row-by-row answer and a bru
     // COUNT(*) runs as a scan fragment in the workers (a parallel aggregate).
     const [[count]] = await queryRows(conn, `SELECT count(*) FROM t WHERE ${where}`);
     assert.equal(Number(count), expected.length, `count(*) ${where}`);
+    const profile = await lastQueryProfile(conn);
+    assert.equal(counter(profile, 'InvertedIndexSegmentsAnswered'), SEGMENTS, `${where}: every segment answers from its files`);
   }
+  for (const where of WITHOUT_BRUTE_FORCE) {
+    const byIndex = await idsOf(where);
+    assert.equal(counter(await lastQueryProfile(conn), 'InvertedIndexSegmentsAnswered'), SEGMENTS, `${where}: from the index`);
+    assert.deepEqual(byIndex, await withIndexQuery(false, () => idsOf(where)), where);
+  }
+});
+
+test('index-only: a column only index predicates read is not read; COUNT(*) reads no column', async () => {
+  await queryRows(conn, "SELECT id FROM t WHERE body MATCH_ANY 'olap' AND tag != 'oltp'");
+  let profile = await lastQueryProfile(conn);
+  assert.equal(counter(profile, 'Column.body.RowsRead'), 0);
+  assert.equal(counter(profile, 'Column.tag.RowsRead'), 0);
+  assert.equal(counter(profile, 'Column.body.BytesRead'), 0);
+  assert.ok(counter(profile, 'Column.id.RowsRead') > 0);
+  assert.ok(counter(profile, 'RowsInvertedIndexFiltered') > 0);
+  await queryRows(conn, "SELECT count(*) FROM t WHERE body MATCH_ALL 'fast olap' OR n IS NULL");
+  profile = await lastQueryProfile(conn);
+  assert.deepEqual([...profile.keys()].filter((name) => name.startsWith('Column.') && counter(profile, name) > 0), [], 'no column read');
+  // With the index off, the columns are read and every row is evaluated.
+  const off = await withIndexQuery(false, async () => {
+    await queryRows(conn, "SELECT id FROM t WHERE body MATCH_ANY 'olap'");
+    return lastQueryProfile(conn);
+  });
+  assert.equal(counter(off, 'Column.body.RowsRead'), SEGMENTS * SEGMENT_ROWS);
 });
 
 test('EXPLAIN shows the index predicates on the scan; the Filter keeps the rest; off keeps them in the Filter', async () => {
@@ -132,13 +176,6 @@ test('EXPLAIN shows the index predicates on the scan; the Filter keeps the rest;
   for (const where of ["upper(tag) = 'OLAP'", 'n = NULL', 'n = 1.5', 'n IN (1, NULL)']) assert.doesNotMatch(await explain(`SELECT id FROM t WHERE ${where}`), /inverted index predicates/, where);
 });
 
-test('segments without the index file are filtered exactly (profile)', async () => {
-  await queryRows(conn, "SELECT count(*) FROM t WHERE tag = 'olap'");
-  const profile = await lastQueryProfile(conn);
-  const answered = counter(profile, 'InvertedIndexSegmentsAnswered');
-  const fallback = counter(profile, 'InvertedIndexSegmentsFallback');
-  assert.equal(answered + fallback, SEGMENTS, JSON.stringify([...profile]));
-});
 
 test('prepared statements bind the operand at execution and reuse the cached plan', async () => {
   const binary = await connect(server.ports.query_port, { database: 'tscan', typeCast: true });
@@ -155,7 +192,61 @@ test('prepared statements bind the operand at execution and reuse the cached pla
     assert.deepEqual(inexact, []);
     const [exact] = await binary.execute({ sql: 'SELECT id FROM t WHERE n = ? ORDER BY id', rowsAsArray: true }, [42]);
     assert.deepEqual((exact as unknown[][]).map((row) => String(row[0])), expectedIds((row) => cmp(row.n, (v) => v === 42)));
+    // MATCH with a parameter: the text is analyzed when bound.
+    for (const [index, word] of ['olap', 'vector', 'search'].entries()) {
+      const [matched] = await binary.execute({ sql: 'SELECT id FROM t WHERE body MATCH_ANY ? ORDER BY id', rowsAsArray: true }, [word.toUpperCase()]);
+      assert.deepEqual((matched as unknown[][]).map((row) => String(row[0])), expectedIds((row) => (row.body === null ? null : row.body.includes(word))), word);
+      const matchProfile = await lastQueryProfile(binary);
+      if (index > 0) assert.equal(counter(matchProfile, 'PlanCacheHits'), 1, `execution ${index} reuses the plan`);
+      assert.equal(counter(matchProfile, 'InvertedIndexSegmentsAnswered'), SEGMENTS);
+      assert.equal(counter(matchProfile, 'Column.body.RowsRead'), 0);
+    }
+    // SQL PREPARE / EXECUTE.
+    await conn.query("PREPARE m1 FROM 'SELECT count(*) FROM t WHERE body MATCH_PHRASE ?'");
+    await conn.query("SET @p = 'fast olap'");
+    assert.deepEqual(await queryRows(conn, 'EXECUTE m1 USING @p'), [[String(expectedIds((row) => (row.body === null ? null : hasPhrase(row.body, ['fast', 'olap']))).length)]]);
+    await conn.query("SET @p = 'olap engine'");
+    assert.deepEqual(await queryRows(conn, 'EXECUTE m1 USING @p'), [[String(expectedIds((row) => (row.body === null ? null : hasPhrase(row.body, ['olap', 'engine']))).length)]]);
+    const executed = await lastQueryProfile(conn);
+    assert.equal(counter(executed, 'PlanCacheHits'), 1);
+    assert.equal(counter(executed, 'InvertedIndexSegmentsAnswered'), SEGMENTS);
+    await conn.query('DEALLOCATE PREPARE m1');
   } finally {
     await binary.end();
   }
+});
+
+/** The counts of a query's segments answered by index files and filtered exactly. */
+async function segmentPaths(where: string): Promise<{ ids: string[]; answered: number; fallback: number }> {
+  const ids = await idsOf(where);
+  const profile = await lastQueryProfile(conn);
+  return { ids, answered: counter(profile, 'InvertedIndexSegmentsAnswered'), fallback: counter(profile, 'InvertedIndexSegmentsFallback') };
+}
+
+async function buildFinished(): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const jobs = await queryRows(conn, "SHOW BUILD INDEX WHERE TableName = 't'");
+    if (jobs.length > 0 && jobs.every((job) => job.includes('FINISHED'))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('BUILD INDEX did not finish');
+}
+
+test('CREATE INDEX without BUILD INDEX: old segments filter exactly, new ones use their files; BUILD INDEX gives every segment one', async () => {
+  const where = 'k = 3 OR k IN (5, 7)';
+  const expected = expectedIds((row) => row.k === 3 || row.k === 5 || row.k === 7);
+  await conn.query('CREATE INDEX idx_k ON t (k) USING INVERTED');
+  assert.match(await explain(`SELECT id FROM t WHERE ${where}`), /inverted index predicates: \(k = 3 OR k IN \(5, 7\)\)/);
+  assert.deepEqual(await segmentPaths(where), { ids: expected, answered: 0, fallback: SEGMENTS });
+  const extra = Array.from({ length: 50 }, (_v, idx): Row => ({ id: SEGMENTS * SEGMENT_ROWS + idx, tag: 'olap', n: idx, arr: null, body: ['log'], k: idx % 17 }));
+  rows.push(...extra);
+  await conn.query(`INSERT INTO t VALUES ${valuesOf(extra)}`);
+  const withNew = expectedIds((row) => row.k === 3 || row.k === 5 || row.k === 7);
+  assert.deepEqual(await segmentPaths(where), { ids: withNew, answered: 1, fallback: SEGMENTS }, 'the new segment was written with its file');
+  await conn.query('BUILD INDEX idx_k ON t');
+  await buildFinished();
+  assert.deepEqual(await segmentPaths(where), { ids: withNew, answered: SEGMENTS + 1, fallback: 0 });
+  await conn.query('DROP INDEX idx_k ON t');
+  assert.doesNotMatch(await explain(`SELECT id FROM t WHERE ${where}`), /inverted index predicates/);
+  assert.deepEqual(await idsOf(where), withNew);
 });

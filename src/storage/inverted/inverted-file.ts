@@ -19,8 +19,12 @@
  * order-preserving encoding for numbers (encodeKey), so that ranges and prefixes are contiguous runs.
  *
  * Postings: a term in at most SMALL_POSTINGS rows stores delta varints of its rows; others a RowSet
- * (CRoaring's portable format). The blob: with positions, per row of the postings, varint tf then tf
- * delta-coded positions; without, per row varint tf — or nothing at all when every tf is 1.
+ * (CRoaring's portable format). The blob holds, per row of the postings, the term's frequency (tf) and,
+ * with positions, its tf positions delta-coded within the row (the first absolute). A small term writes
+ * them as varints (tf, then its deltas, row after row); a large one bit-packs them: u8 width of tf - 1,
+ * u8 width of the deltas, the packed tf - 1 of every row, then the packed deltas of every occurrence
+ * (each packed run LSB-first, rounded up to whole bytes). Without positions and with every tf 1 the blob
+ * is empty.
  *
  * The reader opens a file with one read of the tail (trailer, footer, block index, null rows) and then
  * reads only the dictionary blocks and term data a query needs; every section carries a checksum and a

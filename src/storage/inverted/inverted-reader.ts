@@ -253,19 +253,23 @@ export class InvertedIndexReader {
     if (query.op === 'match_any' || query.op === 'match_regexp') return RowSet.union(slotRows);
     const candidates = RowSet.intersection(slotRows);
     if (query.op === 'match_all' || slots === 1 || candidates.isEmpty()) return candidates;
-    if (!this.footer.hasPositions) throw new GaleneError('INVALID_ARGUMENT', [`phrase queries require setting support_phrase = true (inverted index ${this.key})`]);
+    if (!this.footer.hasPositions) throw new GaleneError('INVALID_ARGUMENT', ['phrase queries require setting support_phrase = true']);
     const occurrences = new Map<TermRef, TermOccurrences>();
     for (const refs of slotRefs) for (const ref of refs) if (!occurrences.has(ref)) occurrences.set(ref, await this.occurrences(ref, profile));
+    // One cursor per (slot, term) walks the term's rows alongside the ascending candidates.
+    const cursors = slotRefs.map((refs) => refs.map((ref) => ({ occurrences: occurrences.get(ref)!, next: 0 })));
     const matched: number[] = [];
-    for (const row of candidates) {
-      const slotPositions = slotRefs.map((refs) => {
+    const rows = candidates.toArray();
+    for (let candidateIdx = 0; candidateIdx < rows.length; candidateIdx++) {
+      const row = rows[candidateIdx];
+      const slotPositions = cursors.map((slotCursors) => {
         const positions: number[] = [];
-        for (const ref of refs) {
-          const { rows, starts, positions: all } = occurrences.get(ref)!;
-          const rank = lowerBound(rows, row);
-          if (rank < rows.length && rows[rank] === row) for (let posIdx = starts![rank]; posIdx < starts![rank + 1]; posIdx++) positions.push(all![posIdx]);
+        for (const cursor of slotCursors) {
+          const { rows: termRows, starts, positions: all } = cursor.occurrences;
+          while (cursor.next < termRows.length && termRows[cursor.next] < row) cursor.next++;
+          if (cursor.next < termRows.length && termRows[cursor.next] === row) for (let posIdx = starts![cursor.next]; posIdx < starts![cursor.next + 1]; posIdx++) positions.push(all![posIdx]);
         }
-        return refs.length > 1 ? positions.sort((a, b) => a - b) : positions;
+        return slotCursors.length > 1 ? positions.sort((a, b) => a - b) : positions;
       });
       if (positionsMatch(query, slotPositions)) matched.push(row);
     }
@@ -469,19 +473,50 @@ export class InvertedIndexReader {
     }
     const reader = new ByteReader(blob, `inverted index ${this.key}: positions`);
     const hasPositions = this.footer.hasPositions;
-    const starts = hasPositions ? new Uint32Array(rows.length + 1) : null;
-    const positions: number[] = [];
-    for (let rowIdx = 0; rowIdx < rows.length; rowIdx++) {
-      const tf = reader.varint();
-      tfs[rowIdx] = tf;
-      if (!starts) continue;
-      let position = 0;
-      for (let occurrence = 0; occurrence < tf; occurrence++) positions.push((position += reader.varint()));
-      starts[rowIdx + 1] = positions.length;
+    let starts: Uint32Array | null = null;
+    let positions: Uint32Array | null = null;
+    if (rows.length <= SMALL_POSTINGS) {
+      const collected: number[] = [];
+      starts = hasPositions ? new Uint32Array(rows.length + 1) : null;
+      for (let rowIdx = 0; rowIdx < rows.length; rowIdx++) {
+        const tf = reader.varint();
+        tfs[rowIdx] = tf;
+        if (!starts) continue;
+        let position = 0;
+        for (let occurrence = 0; occurrence < tf; occurrence++) collected.push((position += reader.varint()));
+        starts[rowIdx + 1] = collected.length;
+      }
+      if (starts) positions = Uint32Array.from(collected);
+    } else {
+      const tfWidth = reader.u8();
+      const deltaWidth = reader.u8();
+      unpackedBytes(reader, rows.length, tfWidth, tfs);
+      let occurrences = 0;
+      for (let rowIdx = 0; rowIdx < rows.length; rowIdx++) occurrences += ++tfs[rowIdx];
+      if (hasPositions) {
+        positions = unpackedBytes(reader, occurrences, deltaWidth, new Uint32Array(occurrences));
+        starts = new Uint32Array(rows.length + 1);
+        // Deltas to positions, row by row (the first of a row is absolute).
+        let posIdx = 0;
+        for (let rowIdx = 0; rowIdx < rows.length; rowIdx++) {
+          const end = posIdx + tfs[rowIdx];
+          for (let prev = 0; posIdx < end; posIdx++) prev = positions[posIdx] += prev;
+          starts[rowIdx + 1] = end;
+        }
+      }
     }
     if (reader.pos !== blob.length) reader.fail('trailing bytes after the last row');
-    return { rows, tfs, starts, positions: starts ? Uint32Array.from(positions) : null };
+    return { rows, tfs, starts, positions };
   }
+}
+
+/** `count` values of `width` bits packed as whole bytes (inverted-writer packedBytes), into `out`. */
+function unpackedBytes(reader: ByteReader, count: number, width: number, out: Uint32Array): Uint32Array {
+  if (width > 32) reader.fail(`bit width ${width}`);
+  const bytes = reader.bytes(Math.ceil((count * width) / 8));
+  const words = new Uint32Array(Math.ceil((count * width) / 32));
+  new Uint8Array(words.buffer).set(bytes);
+  return unpackBits(words, count, width, out);
 }
 
 async function readCounted(file: RandomAccessFile, offset: number, length: number, profile: ProfileSink): Promise<Buffer> {
@@ -493,17 +528,6 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   if (bytes.length < prefix.length) return false;
   for (let byteIdx = 0; byteIdx < prefix.length; byteIdx++) if (bytes[byteIdx] !== prefix[byteIdx]) return false;
   return true;
-}
-
-function lowerBound(sorted: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -239,18 +239,40 @@ function encodePostings(rows: readonly number[]): Uint8Array {
 /** Per row of the postings: tf (+ delta-coded positions); empty when there are no positions and every tf is 1. */
 function encodeBlob(acc: TermAcc, hasPositions: boolean): Uint8Array {
   if (!hasPositions && acc.tfs.every((tf) => tf === 1)) return new Uint8Array(0);
-  const out = new ByteWriter(acc.rows.length * 2 + acc.positions.length);
-  let posIdx = 0;
-  for (let rowIdx = 0; rowIdx < acc.rows.length; rowIdx++) {
-    const tf = acc.tfs[rowIdx];
-    out.varint(tf);
-    if (!hasPositions) continue;
-    let prev = 0;
-    for (let occurrence = 0; occurrence < tf; occurrence++) {
-      const position = acc.positions[posIdx++];
-      out.varint(position - prev);
-      prev = position;
+  const deltas: number[] = [];
+  if (hasPositions) {
+    let posIdx = 0;
+    for (const tf of acc.tfs) {
+      let prev = 0;
+      for (let occurrence = 0; occurrence < tf; occurrence++) {
+        const position = acc.positions[posIdx++];
+        deltas.push(position - prev);
+        prev = position;
+      }
     }
   }
+  if (acc.rows.length <= SMALL_POSTINGS) {
+    const out = new ByteWriter(acc.rows.length * 2 + deltas.length * 2);
+    let deltaIdx = 0;
+    for (const tf of acc.tfs) {
+      out.varint(tf);
+      if (hasPositions) for (let occurrence = 0; occurrence < tf; occurrence++) out.varint(deltas[deltaIdx++]);
+    }
+    return out.finish();
+  }
+  const tfMinusOne = acc.tfs.map((tf) => tf - 1);
+  const tfWidth = bitWidth(tfMinusOne.reduce((max, tf) => Math.max(max, tf), 0));
+  const deltaWidth = bitWidth(deltas.reduce((max, delta) => Math.max(max, delta), 0));
+  const out = new ByteWriter(16 + ((tfMinusOne.length * tfWidth + deltas.length * deltaWidth) >> 3));
+  out.u8(tfWidth);
+  out.u8(deltaWidth);
+  packedBytes(out, tfMinusOne, tfWidth);
+  packedBytes(out, deltas, deltaWidth);
   return out.finish();
+}
+
+/** `values` packed at `width` bits, as whole bytes (the reader knows the count). */
+function packedBytes(out: ByteWriter, values: readonly number[], width: number): void {
+  const words = packBits(values, values.length, width);
+  out.bytes(new Uint8Array(words.buffer, words.byteOffset, Math.ceil((values.length * width) / 8)));
 }
