@@ -5,8 +5,8 @@
  *
  * Per statement (one instance per table source) and per MATCH predicate: the query terms (the index's own
  * analyzer), then the collection statistics N / avgdl / df summed over every segment of the snapshot that
- * has the index file, so a score means the same in every segment and tablet. Each segment's postings and
- * document lengths are read once per statement and reused for every batch. A segment without the file
+ * has the index file, so a score means the same in every segment and tablet. Each file's decoded postings
+ * and document lengths are kept (by file key, bounded) and reused by every batch and later statements. A segment without the file
  * (written before CREATE INDEX and not yet built by BUILD INDEX) adds nothing to the statistics and its
  * rows score 0 for that predicate.
  */
@@ -38,13 +38,47 @@ function asScoringReader(reader: unknown, key: string): ScoringReader {
   return candidate as ScoringReader;
 }
 
-/** One segment's statistics with its postings and lengths read once (the reader's profile: this statement's). */
-class SegmentStatistics implements Bm25SegmentStatistics {
-  private readonly postings = new Map<string, Promise<Postings>>();
-  private lengths: Promise<Uint32Array> | null = null;
+/**
+ * Decoded document lengths and postings of index files, by file key and term, least recently used dropped
+ * beyond SCORING_CACHE_BYTES: files are immutable, so a repeated query (a search box's next page, the same
+ * terms again) decodes nothing. Decoding a segment's lengths costs about as much as scoring its rows.
+ */
+const SCORING_CACHE_BYTES = 64 << 20;
+const scoringCache = new Map<string, { readonly value: Promise<Uint32Array | Postings>; readonly bytes: number }>();
+let scoringCacheBytes = 0;
 
+function cached<T extends Uint32Array | Postings>(key: string, load: () => Promise<T>, bytesOf: (value: T) => number): Promise<T> {
+  const hit = scoringCache.get(key);
+  if (hit !== undefined) {
+    scoringCache.delete(key);
+    scoringCache.set(key, hit);
+    return hit.value as Promise<T>;
+  }
+  const value = load();
+  const entry = { value, bytes: 0 };
+  scoringCache.set(key, entry);
+  value.then(
+    (loaded) => {
+      if (scoringCache.get(key) !== entry) return;
+      const sized = { value, bytes: bytesOf(loaded) };
+      scoringCache.set(key, sized);
+      scoringCacheBytes += sized.bytes;
+      for (const [oldKey, old] of scoringCache) {
+        if (scoringCacheBytes <= SCORING_CACHE_BYTES || oldKey === key) break;
+        scoringCache.delete(oldKey);
+        scoringCacheBytes -= old.bytes;
+      }
+    },
+    () => scoringCache.delete(key),
+  );
+  return value;
+}
+
+/** One segment's statistics with its postings and lengths decoded once (the reader's profile: this statement's). */
+class SegmentStatistics implements Bm25SegmentStatistics {
   constructor(
     readonly reader: ScoringReader,
+    private readonly fileKey: string,
     private readonly profile: ProfileSink,
   ) {}
 
@@ -61,16 +95,11 @@ class SegmentStatistics implements Bm25SegmentStatistics {
   }
 
   termFrequencies(term: string): Promise<Postings> {
-    let entry = this.postings.get(term);
-    if (entry === undefined) {
-      entry = this.reader.termFrequencies(term, this.profile);
-      this.postings.set(term, entry);
-    }
-    return entry;
+    return cached(`${this.fileKey}\0${term}`, () => this.reader.termFrequencies(term, this.profile), (postings) => postings.rows.byteLength + postings.tfs.byteLength);
   }
 
   docLengths(): Promise<Uint32Array> {
-    return (this.lengths ??= this.reader.docLengths(this.profile));
+    return cached(this.fileKey, () => this.reader.docLengths(this.profile), (lengths) => lengths.byteLength);
   }
 }
 
@@ -130,7 +159,7 @@ export class ScoreRows {
   private file(record: SegmentIndexRecord, profile: ProfileSink): Promise<SegmentStatistics> {
     let entry = this.files.get(record.key);
     if (entry === undefined) {
-      entry = this.open(record, profile).then((reader) => new SegmentStatistics(asScoringReader(reader, record.key), profile));
+      entry = this.open(record, profile).then((reader) => new SegmentStatistics(asScoringReader(reader, record.key), record.key, profile));
       this.files.set(record.key, entry);
     }
     return entry;

@@ -4,7 +4,7 @@
  * each batch's rows are then scored by the table source (TableSource.scoreRows: BM25 from the inverted
  * index files, src/be/score-rows.ts) and the score becomes one more FLOAT column after the scan's columns
  * (the row id stays after it only when the plan asked for it). The text is never read for the score.
- * Profile: RowsRead as TableScan, ScoreRowsScored.
+ * Profile: RowsRead as TableScan, ScoreRowsScored, ScoreTimeMs (the scoring alone).
  */
 import type { Batch, FixedVector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
@@ -35,7 +35,9 @@ export async function* openScoreScan(node: TableScanNode & { score: ScoreScanSpe
     profile.add('RowsRead', batch.length);
     if (batch.length === 0) continue;
     const rowIds = batch.columns[batch.columns.length - 1] as FixedVector;
+    const start = performance.now();
     const scores = await source.scoreRows({ rowIds: rowIds.values as BigInt64Array, matches, profile });
+    profile.add('ScoreTimeMs', performance.now() - start);
     profile.add('ScoreRowsScored', batch.length);
     const score: FixedVector = { kind: 'fixed', type: Types.FLOAT, length: batch.length, values: scores, nulls: null };
     yield { length: batch.length, columns: [...batch.columns.slice(0, -1), score, ...(keepRowId ? [rowIds] : [])] };
