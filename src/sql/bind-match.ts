@@ -15,8 +15,21 @@ import type { BoundExpr } from '../exec/bound-expr';
 import { isMatchableType, MATCH_FUNCTION_OF, matchAnalyzerArgument } from '../exec/expr/functions/match-functions';
 import { booleanVariable, variableValue } from '../exec/plan/planning-variables';
 import type { IndexSchema } from '../meta/schema';
-import type { Expr, FunctionCallExpr } from './ast';
-import type { BindEnv, ExprBinder } from './binder-expr';
+import type { PlanningContext } from '../exec/context';
+import type { Expr, FunctionCallExpr, Span } from './ast';
+import type { Clause, Scope } from './binder-scope';
+
+/** What binding a MATCH needs of the expression binder (binder-expr.ts's ExprBinder and BindEnv). */
+interface MatchBindEnv {
+  readonly scope: Scope;
+  readonly clause: Clause;
+}
+interface MatchBinder {
+  readonly ctx: PlanningContext;
+  bind(ast: Expr, env: MatchBindEnv): BoundExpr;
+  call(name: string, args: readonly BoundExpr[]): BoundExpr;
+  sourceText(node: Span): string | null;
+}
 
 /** Whether `name` (lower case) is a MATCH operator's function. */
 export function isMatchFunction(name: string): boolean {
@@ -31,7 +44,7 @@ function matchedColumn(ast: Expr): Extract<Expr, { kind: 'column' }> | null {
 }
 
 /** The INVERTED index on the table column behind a scope column, if any. */
-function invertedIndexOf(binder: ExprBinder, origin: { readonly orgTable?: string; readonly orgName?: string; readonly database?: string }): IndexSchema | undefined {
+function invertedIndexOf(binder: MatchBinder, origin: { readonly orgTable?: string; readonly orgName?: string; readonly database?: string }): IndexSchema | undefined {
   if (origin.orgTable === undefined || origin.orgName === undefined) return undefined;
   let indexes: readonly IndexSchema[];
   try {
@@ -44,7 +57,7 @@ function invertedIndexOf(binder: ExprBinder, origin: { readonly orgTable?: strin
 }
 
 /** match_*(col, 'q') bound with its analyzer argument; throws Doris's messages for bad operands. */
-export function bindMatch(binder: ExprBinder, ast: FunctionCallExpr, env: BindEnv): BoundExpr {
+export function bindMatch(binder: MatchBinder, ast: FunctionCallExpr, env: MatchBindEnv): BoundExpr {
   const op = MATCH_FUNCTION_OF[ast.name.toLowerCase()];
   if (ast.args.length !== 2) throw new GaleneError('WRONG_ARG_COUNT', [ast.name]);
   const [leftAst, rightAst] = ast.args;

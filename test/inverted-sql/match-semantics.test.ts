@@ -45,6 +45,21 @@ test('unicode: word boundaries, CJK one character a term, stopwords dropped but 
   assert.deepEqual(analyzeTerms('A ÀB', parseInvertedProperties({ parser: 'standard', lower_case: 'false' })), ['A', 'ÀB']);
 });
 
+test('unicode: the ASCII fast path splits exactly as Intl.Segmenter (UAX #29) does', () => {
+  const config = parseInvertedProperties({ parser: 'unicode', lower_case: 'false', stopwords: 'none' });
+  const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+  const reference = (text: string): string[] => [...segmenter.segment(text)].filter((piece) => piece.isWordLike && /[A-Za-z0-9]/.test(piece.segment)).map((piece) => piece.segment);
+  const random = seeded(7);
+  const alphabet = "aZq09_:.',; -\t\n!@#$%&()[]/\\\"+=<>?~`|^*";
+  for (let run = 0; run < 20000; run++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 14) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    assert.deepEqual(analyzeTerms(text, config), reference(text), JSON.stringify(text));
+  }
+  // the same text with one non-ASCII character takes Intl.Segmenter and gives the same ASCII words
+  assert.deepEqual(analyzeTerms("can't 3.14 a:b 1,5 x_y __ é", config), ["can't", '3.14', 'a:b', '1,5', 'x_y', 'é']);
+  assert.deepEqual(analyzeTerms("can't 3.14 a:b 1,5 x_y __", config), ["can't", '3.14', 'a:b', '1,5', 'x_y']);
+});
+
 test('chinese: jieba, coarse_grained accurate mode, fine_grained full mode, punctuation dropped', () => {
   const coarse = parseInvertedProperties({ parser: 'chinese' });
   const fine = parseInvertedProperties({ parser: 'chinese', parser_mode: 'fine_grained' });

@@ -129,17 +129,52 @@ export function positionsMatch(query: MatchQuery, slotPositions: readonly (reado
   return exactPhrase(offsets, slotPositions);
 }
 
+/** Per query, computed once: the slot predicates, and for exact slots the slots of each term. */
+interface CompiledQuery {
+  readonly matchers: readonly ((term: string) => boolean)[];
+  /** term -> the slots it fills, when every slot is an exact term (else null). */
+  readonly exactSlots: ReadonlyMap<string, readonly number[]> | null;
+}
+
+const compiled = new WeakMap<MatchQuery, CompiledQuery>();
+
+function compile(query: MatchQuery): CompiledQuery {
+  let out = compiled.get(query);
+  if (out === undefined) {
+    const slots = slotCount(query);
+    const exact = query.op === 'match_any' || query.op === 'match_all' || query.op === 'match_phrase';
+    let exactSlots: Map<string, number[]> | null = null;
+    if (exact) {
+      exactSlots = new Map();
+      query.tokens.forEach((token, slot) => {
+        const list = exactSlots!.get(token.term);
+        if (list) list.push(slot);
+        else exactSlots!.set(token.term, [slot]);
+      });
+    }
+    out = { matchers: Array.from({ length: slots }, (_, slot) => slotMatcher(query, slot)), exactSlots };
+    compiled.set(query, out);
+  }
+  return out;
+}
+
 /** Whether a row with tokens `valueTokens` matches the query. */
 export function matchesTokens(op: MatchOp, query: MatchQuery, valueTokens: readonly Token[]): boolean {
   if (op !== query.op) throw new GaleneError('INTERNAL', [`match query prepared for ${query.op} used for ${op}`]);
   const slots = slotCount(query);
   if (slots === 0) return false;
-  const matchers = Array.from({ length: slots }, (_, slot) => slotMatcher(query, slot));
+  const { matchers, exactSlots } = compile(query);
+  if (op === 'match_any' && exactSlots !== null) return valueTokens.some((token) => exactSlots.has(token.term));
   const slotPositions: number[][] = Array.from({ length: slots }, () => []);
   for (const token of valueTokens) {
+    if (exactSlots !== null) {
+      const filled = exactSlots.get(token.term);
+      if (filled !== undefined) for (const slot of filled) slotPositions[slot].push(token.position);
+      continue;
+    }
     for (let slot = 0; slot < slots; slot++) if (matchers[slot](token.term)) slotPositions[slot].push(token.position);
   }
-  for (const positions of slotPositions) positions.sort((left, right) => left - right);
+  for (const positions of slotPositions) if (positions.length > 1) positions.sort((left, right) => left - right);
   return positionsMatch(query, slotPositions);
 }
 
