@@ -14,6 +14,7 @@ import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import type { BoundScoreMatch, ScoreRowsRequest } from '../exec/context';
 import { segmentIndexRecord, type SegmentIndexRecord } from '../meta/meta-store';
+import { parseSlop } from '../storage/inverted/match-semantics';
 import { bm25Scores, collectionStatistics, type Bm25CollectionStatistics, type Bm25SegmentStatistics, type Postings } from '../storage/inverted/bm25';
 import { decodeGlobalRowIds, type SnapshotSegment } from './global-row-id';
 
@@ -187,5 +188,5 @@ export class ScoreRows {
 
 /** The text whose terms a predicate scores: a phrase's slop suffix (`'a b ~3'`, `'~3+'`) is no term. */
 function queryText(match: BoundScoreMatch): string {
-  return match.op === 'match_phrase' ? match.text.replace(/\s*~\d+\+?\s*$/, '') : match.text;
+  return match.op === 'match_phrase' ? parseSlop(match.text).text : match.text;
 }
