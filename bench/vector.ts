@@ -369,7 +369,7 @@ async function probeDialect(conn: mysql.Connection, table: string, dim: number):
 const searchSql = (dialect: Dialect, table: string, k: number, filtered: boolean): string => `SELECT id FROM ${table}${filtered ? ' WHERE f < ?' : ''} ORDER BY ${dialect.fn}(embedding, ?) LIMIT ${k}`;
 
 /** Sequential prepared searches on one connection: the ids per query and the QPS. */
-async function sqlPass(conn: mysql.Connection, sql: string, params: (queryIdx: number) => (string | number)[], queries: number): Promise<{ results: number[][]; qps: number; minRows: number; short: number }> {
+export async function sqlPass(conn: mysql.Connection, sql: string, params: (queryIdx: number) => (string | number)[], queries: number): Promise<{ results: number[][]; qps: number; minRows: number; short: number }> {
   const results: number[][] = [];
   let minRows = Infinity;
   let short = 0;

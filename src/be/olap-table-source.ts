@@ -10,7 +10,7 @@
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
 import { compareRawValues } from '../common/row-order';
-import type { FetchRequest, ScanRequest, TableSource } from '../exec/context';
+import type { FetchRequest, ScanRequest, ScoreRowsRequest, TableSource } from '../exec/context';
 import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
@@ -26,6 +26,7 @@ import { EXACT_SCAN_BUDGET_VALUES } from '../storage/ann/ann-search';
 import type { ScanTaskRunner } from './scan-worker-pool';
 import { DORIS_ROWS_PER_SCAN_TASK, planScanTasks, runScanTasks, scanTaskPolicy, type ScanPiece, type SegmentToScan } from './scan-scheduler';
 import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './global-row-id';
+import { ScoreRows } from './score-rows';
 import { fetchOlapRows } from './olap-row-fetcher';
 import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import { readColumns } from './segment-columns';
@@ -170,6 +171,8 @@ export class OlapTableSource implements TableSource {
   /** The snapshot's segments by global-row-id ordinal, and each segment key's ordinal (built on first use). */
   private segmentList: SnapshotSegment[] | null = null;
   private ordinals: Map<string, number> | null = null;
+  /** score()'s statistics and readers for this statement (built on first use). */
+  private scorer: ScoreRows | null = null;
 
   constructor(
     private readonly table: TableState,
@@ -436,6 +439,14 @@ export class OlapTableSource implements TableSource {
 
   private snapshot(): SnapshotSegment[] {
     return (this.segmentList ??= snapshotSegments(this.table));
+  }
+
+  /** score(): BM25 of rows this source's scans returned, from the inverted index files (score-rows.ts). */
+  scoreRows(request: ScoreRowsRequest): Promise<Float32Array> {
+    const open = this.opener.openInvertedIndex;
+    if (open === undefined) return Promise.reject(new GaleneError('SCORE_USAGE', ['score() needs inverted index files; this backend cannot open them']));
+    this.scorer ??= new ScoreRows(this.snapshot(), (record, profile) => open.call(this.opener, record, profile));
+    return this.scorer.score(request);
   }
 
   /** Phase two of a lazily materialized TopN: the columns of rows this source's scans returned (olap-row-fetcher.ts). */

@@ -79,6 +79,26 @@ export interface TableSource {
    * segment by segment (rows of one segment in row order). Sources without ANN indexes lack it.
    */
   scanAnn?(request: ScanRequest, ann: AnnScanRequest): AsyncIterable<Batch>;
+  /**
+   * BM25 scores of rows this source's scan returned in this statement, by global row id, for the MATCH
+   * predicates of a score() (TableScanNode.score, texts bound), from the inverted index files' statistics
+   * summed over the table's segments (src/be/score-rows.ts). Sources without inverted indexes lack it.
+   */
+  scoreRows?(request: ScoreRowsRequest): Promise<Float32Array>;
+}
+
+/** One bound MATCH predicate of a score(): `column op text` on the inverted index `indexName`. */
+export interface BoundScoreMatch {
+  readonly indexName: string;
+  readonly column: string;
+  readonly op: 'match_any' | 'match_all' | 'match_phrase' | 'match_phrase_prefix';
+  readonly text: string;
+}
+
+export interface ScoreRowsRequest {
+  readonly rowIds: BigInt64Array;
+  readonly matches: readonly BoundScoreMatch[];
+  readonly profile: QueryProfile;
 }
 
 /** A value bound to a `?` parameter (prepared statements), by index. */

@@ -5,7 +5,7 @@
  * expressions are indices into its input's schema (a join's condition: left schema then right schema).
  */
 import type { BoundExpr } from '../exec/bound-expr';
-import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, OutputColumn, SortKey } from '../exec/plan/physical-plan';
+import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, OutputColumn, ScoreScanSpec, SortKey } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
 
@@ -27,6 +27,8 @@ export interface LogicalScan {
   readonly ann?: AnnScanSpec;
   /** Inverted-index predicates pushed into the scan (rules/inverted-index-pushdown.ts). */
   readonly inverted?: InvertedScanSpec;
+  /** BM25 score() computed by the scan (rules/score-topn-pushdown.ts); its column ends the schema. */
+  readonly score?: ScoreScanSpec;
   readonly schema: readonly PlanColumn[];
 }
 

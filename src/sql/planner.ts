@@ -61,6 +61,7 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     limit: plan.limit,
     ...(plan.ann !== undefined ? { ann: plan.ann } : {}),
     ...(plan.inverted !== undefined ? { inverted: plan.inverted } : {}),
+    ...(plan.score !== undefined ? { score: plan.score } : {}),
   }),
   values: (plan, pctx) => ({ kind: 'Values', id: pctx.nextId(), output: plan.schema, children: [], rows: plan.rows }),
   filter: (plan, pctx) => ({ kind: 'Filter', id: pctx.nextId(), output: plan.schema, children: [toPhysical(plan.input, pctx)], predicate: plan.predicate }),

@@ -10,6 +10,9 @@ import { makeTableSchema, MemoryTable } from '../../src/exec/memory-table';
 import { parseStatement } from '../../src/sql/parser';
 import { runQuery } from '../../src/sql/query';
 
+/** Functions whose example needs an inverted index, which this in-memory table cannot have. */
+const INDEX_EXAMPLES = new Set(['score']);
+
 /** Every declared example runs through the real parser, binder, planner and operators without error. */
 test('every function example runs', async () => {
   const schema = makeTableSchema('test', 't', [{ name: 'x', type: Types.INT }, { name: 'name', type: Types.varchar(20) }], 1);
@@ -33,6 +36,8 @@ test('every function example runs', async () => {
   };
   const failures: string[] = [];
   for (const fn of listFunctions()) {
+    // score() answers only over an inverted index, which a memory table lacks: test/bm25/ plans and runs its example.
+    if (INDEX_EXAMPLES.has(fn.name)) continue;
     try {
       const stmt = parseStatement(fn.example);
       if (stmt.kind !== 'query') throw new Error('not a query');

@@ -21,7 +21,7 @@ import type { InvertedLeaf, InvertedPredicate, InvertedScanSpec, TableScanNode }
 const ONE_ROW: Batch = { length: 1, columns: [] };
 
 /** An operand's value for this run in the column's type, or undefined when it has no exact one (`int = 1.5`). */
-function operandValue(expr: BoundExpr, columnType: DataType, rt: OperatorRuntime): RawValue | undefined {
+export function operandValue(expr: BoundExpr, columnType: DataType, rt: OperatorRuntime): RawValue | undefined {
   const bound = bindFragmentParams(rt.resolve(expr), rt.ctx.parameters);
   if (bound === null) throw new GaleneError('INTERNAL', [`inverted index scan: parameter of ${exprToString(expr)} is unbound`]);
   const value = getRaw(rt.compile(bound)(ONE_ROW, rt.ctx), 0);

@@ -12,10 +12,15 @@ import type { TableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { explainAnnScan, openAnnScan } from './ann-scan';
 import { explainInvertedScan, invertedField } from './inverted-scan';
+import { explainScoreScan, openScoreScan } from './score-scan';
 
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   if (node.ann !== undefined) {
     yield* openAnnScan({ ...node, ann: node.ann }, rt);
+    return;
+  }
+  if (node.score !== undefined) {
+    yield* openScoreScan({ ...node, score: node.score }, rt);
     return;
   }
   const source = rt.ctx.openTable(node.table);
@@ -65,6 +70,7 @@ export function explainTableScan(node: TableScanNode): string[] {
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
   if (node.inverted !== undefined) lines.push(...explainInvertedScan(node.inverted));
+  if (node.score !== undefined) lines.push(...explainScoreScan(node.score));
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
   if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
   if (node.ann !== undefined) lines.push(...explainAnnScan({ ...node, ann: node.ann }));

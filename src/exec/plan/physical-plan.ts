@@ -116,6 +116,26 @@ export interface TableScanNode extends PlanNodeBase {
    * none), before any output column is read. Absent: no index predicate.
    */
   readonly inverted?: InvertedScanSpec;
+  /**
+   * BM25 `score()` computed by the scan (src/sql/rules/score-topn-pushdown.ts): one more FLOAT column after
+   * `columns` (before the global row id, if any), each row's relevance to `score.matches`, from the inverted
+   * index files' statistics. Absent: no score column.
+   */
+  readonly score?: ScoreScanSpec;
+}
+
+/** One MATCH predicate score() sums: `column op text` on the inverted index `indexName`. */
+export interface ScoreMatch {
+  readonly indexName: string;
+  readonly column: string;
+  readonly op: 'match_any' | 'match_all' | 'match_phrase' | 'match_phrase_prefix';
+  /** The query text: a string literal or a `?` parameter (bound when the scan starts). */
+  readonly text: BoundExpr;
+}
+
+/** What a scan's score column sums: BM25 of each row for every MATCH predicate of the WHERE clause. */
+export interface ScoreScanSpec {
+  readonly matches: readonly ScoreMatch[];
 }
 
 /** What one inverted-index leaf asks (the reader's InvertedQuery ops, src/storage/inverted/inverted-query.ts). */

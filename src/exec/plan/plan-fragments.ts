@@ -42,8 +42,8 @@ function hasPartialForm(agg: AggregateSpec): boolean {
 
 /** The degree for a fragment over `scan` with these expressions, or 0 when it does not qualify. */
 function degreeFor(scan: PhysicalNode, exprs: readonly BoundExpr[], planning: FragmentPlanning): number {
-  // An ANN scan (TableScanNode.ann) runs its own per-segment search tasks.
-  if (scan.kind !== 'TableScan' || scan.limit !== null || scan.ann !== undefined || !exprs.every(fragmentSafeExpr)) return 0;
+  // An ANN scan (TableScanNode.ann) runs its own per-segment search tasks; a score() scan scores in-thread.
+  if (scan.kind !== 'TableScan' || scan.limit !== null || scan.ann !== undefined || scan.score !== undefined || !exprs.every(fragmentSafeExpr)) return 0;
   return planning.scanDegree(scan.table);
 }
 

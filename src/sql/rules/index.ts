@@ -15,15 +15,17 @@ import { limitPushdown } from './limit-pushdown';
 import { checkPlan, type OptimizerRule } from './optimizer-rule';
 import { predicatePushdown } from './predicate-pushdown';
 import { projectionPruning } from './projection-pruning';
+import { scoreTopnPushdown } from './score-topn-pushdown';
 
 export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 
 /**
  * In run order. Projection pruning renumbers columns the other rules match on; the index pushdowns run
  * after it on the final columns: the inverted one first (it prunes the columns only its predicates read),
- * then the ANN one over the scan it built (its allowed rows include the index predicates' rows).
+ * then the ANN one over the scan it built (its allowed rows include the index predicates' rows); the
+ * score() pushdown last, over the scan both built.
  */
-export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown];
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [constantFolding, predicatePushdown, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown, scoreTopnPushdown];
 
 /**
  * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception

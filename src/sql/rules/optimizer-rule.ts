@@ -54,7 +54,7 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
 function expectedWidth(plan: LogicalPlan): number | null {
   switch (plan.kind) {
     case 'scan':
-      return plan.columns.length + (plan.ann?.distance === true ? 1 : 0);
+      return plan.columns.length + (plan.ann?.distance === true ? 1 : 0) + (plan.score !== undefined ? 1 : 0);
     case 'project':
       return plan.exprs.length;
     case 'aggregate':
