@@ -23,6 +23,7 @@ import { BATCH_SIZE, concatVectors, sliceVector, type Batch, type Vector } from 
 import type { ProfileSink } from '../common/profile';
 import { filterPositions } from '../exec/parallel/run-fragment';
 import type { InvertedFilter, InvertedFilterNode } from '../exec/plan/fragment-spec';
+import { WeightedLru } from '../common/weighted-lru';
 import type { FileOpener } from '../io/file-cache';
 import { mergeSortedRowIds } from '../meta/delete-bitmap';
 import type { SegmentIndexRecord } from '../meta/meta-store';
@@ -134,10 +135,9 @@ function complement(numRows: number, a: Int32Array, b: Int32Array = new Int32Arr
 
 // ---- leaf answers, cached ----------------------------------------------------------------------
 
-/** Leaf answers by `file key + query`: the files are immutable, so an answer never changes. */
-const leafAnswers = new Map<string, Int32Array>();
+/** Leaf answers by `file key + query`, at most LEAF_CACHE_ROWS row ids: the files are immutable, so an answer never changes. */
 const LEAF_CACHE_ROWS = 4 * 1024 * 1024;
-let leafCacheRows = 0;
+const leafAnswers = new WeightedLru<Int32Array>(LEAF_CACHE_ROWS);
 
 function queryKey(key: string, query: InvertedQuery): string {
   return `${key}\u0000${JSON.stringify(query, (_k, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))}`;
@@ -161,19 +161,11 @@ async function ask(seg: SegmentIndexes, indexName: string, query: InvertedQuery)
   const cached = leafAnswers.get(cacheKey);
   if (cached !== undefined) {
     seg.profile.add('InvertedIndexQueryCacheHit', 1);
-    leafAnswers.delete(cacheKey);
-    leafAnswers.set(cacheKey, cached);
     return cached;
   }
   seg.profile.add('InvertedIndexQueryCacheMiss', 1);
   const rows = toRowIds((await reader.query(query, { maxExpansions: seg.maxExpansions, profile: seg.profile })).toArray());
-  leafAnswers.set(cacheKey, rows);
-  leafCacheRows += rows.length;
-  while (leafCacheRows > LEAF_CACHE_ROWS && leafAnswers.size > 1) {
-    const [oldest, value] = leafAnswers.entries().next().value as [string, Int32Array];
-    leafAnswers.delete(oldest);
-    leafCacheRows -= value.length;
-  }
+  leafAnswers.set(cacheKey, rows, rows.length);
   return rows;
 }
 

@@ -10,6 +10,7 @@
  * (written before CREATE INDEX and not yet built by BUILD INDEX) adds nothing to the statistics and its
  * rows score 0 for that predicate.
  */
+import { WeightedLru } from '../common/weighted-lru';
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import type { BoundScoreMatch, ScoreRowsRequest } from '../exec/context';
@@ -45,32 +46,21 @@ function asScoringReader(reader: unknown, key: string): ScoringReader {
  * terms again) decodes nothing. Decoding a segment's lengths costs about as much as scoring its rows.
  */
 const SCORING_CACHE_BYTES = 64 << 20;
-const scoringCache = new Map<string, { readonly value: Promise<Uint32Array | Postings>; readonly bytes: number }>();
-let scoringCacheBytes = 0;
+const scoringCache = new WeightedLru<Promise<Uint32Array | Postings>>(SCORING_CACHE_BYTES);
 
 function cached<T extends Uint32Array | Postings>(key: string, load: () => Promise<T>, bytesOf: (value: T) => number): Promise<T> {
   const hit = scoringCache.get(key);
-  if (hit !== undefined) {
-    scoringCache.delete(key);
-    scoringCache.set(key, hit);
-    return hit.value as Promise<T>;
-  }
+  if (hit !== undefined) return hit as Promise<T>;
   const value = load();
-  const entry = { value, bytes: 0 };
-  scoringCache.set(key, entry);
+  // Weighed once decoded; a load that failed, or was evicted or replaced meanwhile, is not re-added.
+  scoringCache.set(key, value, 0);
   value.then(
     (loaded) => {
-      if (scoringCache.get(key) !== entry) return;
-      const sized = { value, bytes: bytesOf(loaded) };
-      scoringCache.set(key, sized);
-      scoringCacheBytes += sized.bytes;
-      for (const [oldKey, old] of scoringCache) {
-        if (scoringCacheBytes <= SCORING_CACHE_BYTES || oldKey === key) break;
-        scoringCache.delete(oldKey);
-        scoringCacheBytes -= old.bytes;
-      }
+      if (scoringCache.peek(key) === value) scoringCache.set(key, value, bytesOf(loaded));
     },
-    () => scoringCache.delete(key),
+    () => {
+      if (scoringCache.peek(key) === value) scoringCache.delete(key);
+    },
   );
   return value;
 }
