@@ -146,15 +146,18 @@ export async function searchAnnSegment(
   if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexes ?? { records: undefined, open: null }, profile);
   let allowedRows: Int32Array | null = ranges === null ? null : rowsOf(ranges);
   if (spec.filter !== null) {
-    const candidates = allowedRows ?? rowsOf(RowRanges.all(numRows));
-    if (candidates.length > 0) {
-      const candidateRanges = ranges ?? RowRanges.all(numRows);
-      const parts = await readColumns(reader, spec.filterColumns, candidateRanges, candidates.length, profile);
-      const positions = filterPositions(spec.filter, batchesOfParts({ length: candidates.length, parts }));
-      const passed = new Int32Array(positions.length);
-      for (let idx = 0; idx < positions.length; idx++) passed[idx] = candidates[positions[idx]];
-      allowedRows = passed;
-    } else allowedRows = candidates;
+    const candidates = allowedRows;
+    const candidateCount = candidates?.length ?? numRows;
+    if (candidateCount > 0) {
+      const parts = await readColumns(reader, spec.filterColumns, ranges ?? RowRanges.all(numRows), candidateCount, profile);
+      const positions = filterPositions(spec.filter, batchesOfParts({ length: candidateCount, parts }));
+      if (candidates === null) allowedRows = positions; // every row was a candidate: positions are row ordinals
+      else {
+        const passed = new Int32Array(positions.length);
+        for (let idx = 0; idx < positions.length; idx++) passed[idx] = candidates[positions[idx]];
+        allowedRows = passed;
+      }
+    } else allowedRows = candidates ?? new Int32Array(0);
     profile.add('AnnAllowedRows', allowedRows.length);
   }
   if (allowedRows !== null && allowedRows.length === 0) return [];

@@ -74,3 +74,15 @@ test('insert mode: the first bad row throws a Doris error', () => {
   assert.deepEqual(printVector(castVector(column(Types.STRING, ['1', null, '-5']), Types.SMALLINT, 'insert', 'c')), ['1', null, '-5']);
   assert.deepEqual(printVector(castVector(column(Types.STRING, ['1.555']), Types.decimal(5, 2), 'insert', 'c')), ['1.56']);
 });
+
+test('integers to FLOAT / DOUBLE: every width, NULL rows kept NULL, FLOAT rounds as Math.fround', () => {
+  for (const from of [Types.TINYINT, Types.SMALLINT, Types.INT]) {
+    assert.deepEqual(sqlCast(from, [1, null, -7, 0, 100], Types.DOUBLE), ['1', null, '-7', '0', '100']);
+  }
+  const wide = [2147483647, -2147483648, 16777217];
+  const cast = castVector(column(Types.INT, [...wide, null]), Types.FLOAT, 'sql');
+  assert.deepEqual(Array.from((cast as { values: Float32Array }).values.subarray(0, 3)), wide.map(Math.fround));
+  assert.equal(cast.nulls?.[3], 1);
+  const double = castVector(column(Types.INT, wide), Types.DOUBLE, 'sql');
+  assert.deepEqual(Array.from((double as { values: Float64Array }).values), wide);
+});

@@ -342,6 +342,15 @@ function castBetweenNonStrings(vec: Vector, target: DataType, sink: FailureSink)
     return { kind: 'fixed', type: target, length, values: out, nulls: sink.nulls };
   }
 
+  if (dstFamily === 'float' && srcFamily === 'int' && numValues !== null && ArrayBuffer.isView(numValues)) {
+    // Integers to FLOAT/DOUBLE in one typed-array conversion: comparing an INT column with a DOUBLE (a
+    // prepared parameter) casts every row of the column, per query.
+    const out = target.name === 'FLOAT' ? new Float32Array(length) : new Float64Array(length);
+    out.set((numValues as unknown as Int32Array).subarray(0, length));
+    if (nulls !== null) for (let rowIdx = 0; rowIdx < length; rowIdx++) if (nulls[rowIdx] === 1) out[rowIdx] = 0;
+    return { kind: 'fixed', type: target, length, values: out, nulls: sink.nulls };
+  }
+
   if (dstFamily === 'float') {
     const out = target.name === 'FLOAT' ? new Float32Array(length) : new Float64Array(length);
     for (let rowIdx = 0; rowIdx < length; rowIdx++) {
