@@ -41,7 +41,7 @@ export class AnnIndexCache {
    */
   constructor(
     private readonly opener: FileOpener,
-    private readonly localPath: ((key: string) => string) | null,
+    private readonly localPath: ((key: string) => string | null) | null,
     /** Where private copies go (default: the OS temporary directory). */
     private readonly tempDir?: string,
     private readonly capacity = 256,

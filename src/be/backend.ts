@@ -12,6 +12,8 @@ import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-c
 import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
+import { openS3Vault, vaultObjectKey, VaultObjectStore } from '../io/vault-object-store';
+import type { StorageVault } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
@@ -30,7 +32,10 @@ import { ScanWorkerPool } from './scan-worker-pool';
 const SEGMENT_READER_CACHE_SIZE = 4096;
 
 export class Backend implements SegmentOpener, LoadTarget {
-  readonly store: ObjectStore;
+  /** Routes each key to its storage vault's store: the built-in one (plain keys) or a vault's (`vault/<id>/...`). */
+  readonly store: VaultObjectStore;
+  /** Root of the built-in store when it is a local directory (read in place by the workers); null otherwise. */
+  readonly localRoot: string | null;
   readonly fileCache: FileCache;
   readonly pageCache: PageCache;
   readonly catalog: Catalog;
@@ -58,17 +63,17 @@ export class Backend implements SegmentOpener, LoadTarget {
   /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
   writeOptions: TableWriteOptions = {};
 
-  private constructor(catalog: Catalog, store: ObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string) {
+  private constructor(catalog: Catalog, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string) {
     this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
     this.store = store;
+    this.localRoot = store.builtIn instanceof LocalObjectStore ? store.builtIn.root : null;
     this.fileCache = fileCache;
     this.pageCache = pageCache;
     this.scanThreads = scanThreads;
-    const local = store instanceof LocalObjectStore && fileCache.kind === 'in-place' ? store : null;
     this.annTempDir = annTempDir;
-    this.annIndexes = new AnnIndexCache(fileCache, local !== null ? (key) => local.localPath(key) : null, annTempDir);
+    this.annIndexes = new AnnIndexCache(fileCache, this.localRoot !== null ? (key) => store.localPath(key) : null, annTempDir);
     this.invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
     catalog.mergeOnWrite = new MergeOnWriteEngine(this);
@@ -87,8 +92,8 @@ export class Backend implements SegmentOpener, LoadTarget {
       const share = Math.floor(this.pageCache.capacityBytes / 2);
       this.pageCache.capacityBytes -= share;
       const pageCacheBytes = Math.floor(share / this.scanThreads);
-      const inPlace = this.store instanceof LocalObjectStore && this.fileCache.kind === 'in-place';
-      this.pool = new ScanWorkerPool(this.scanThreads, inPlace ? { objectRoot: (this.store as LocalObjectStore).root, pageCacheBytes } : { fileCache: this.fileCache, pageCacheBytes, annTempDir: this.annTempDir });
+      // Local keys in place in the workers, keys of remote vaults through this FileCache.
+      this.pool = new ScanWorkerPool(this.scanThreads, { ...(this.localRoot !== null ? { objectRoot: this.localRoot } : {}), fileCache: this.fileCache, pageCacheBytes, annTempDir: this.annTempDir });
     }
     return this.pool;
   }
@@ -108,13 +113,20 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.serverLog.close();
   }
 
-  /** The BE over the configured object store (a local directory unless one is given). */
+  /**
+   * The BE over the configured object store (a local directory unless one is given) as its built-in
+   * vault, and the catalog's storage vaults (opened now, and again whenever one is created or altered).
+   */
   static async open(config: Config, catalog: Catalog, store?: ObjectStore): Promise<Backend> {
-    const objectStore = store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects'));
+    const objectStore = new VaultObjectStore(store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects')));
+    const openVault = (vault: StorageVault): void => objectStore.setVault(vault.id, openS3Vault(vault.properties));
+    // catalog.vaults is absent only in tests that give a bare catalog.
+    for (const vault of catalog.vaults?.list() ?? []) openVault(vault);
+    catalog.vaults?.onChange(openVault);
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
-    serverLog.log('INFO', 'main', `BE opened object store ${objectStore instanceof LocalObjectStore ? objectStore.root : 'remote'}, file cache ${fileCache.kind}`);
+    serverLog.log('INFO', 'main', `BE opened object store ${objectStore.builtIn instanceof LocalObjectStore ? objectStore.builtIn.root : 'remote'} and ${objectStore.vaultIds().length} storage vault(s), file cache ${fileCache.kind}`);
     const annTempDir = path.join(config.getString('data_dir'), 'ann_index_tmp');
     fs.rmSync(annTempDir, { recursive: true, force: true });
     fs.mkdirSync(annTempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -177,8 +189,17 @@ export class Backend implements SegmentOpener, LoadTarget {
    * index build cut short by a crash), and the temporary files of puts and index builds a crash left.
    */
   async removeOrphans(referenced: Set<string>): Promise<number> {
-    if (this.store instanceof LocalObjectStore) await this.store.removeTempFiles();
+    if (this.store.builtIn instanceof LocalObjectStore) await this.store.builtIn.removeTempFiles();
+    // Every vault's store: its objects are listed under their routed keys (`vault/<id>/data/...`).
     const keys = await this.store.list('data/');
+    for (const vaultId of this.store.vaultIds()) {
+      try {
+        keys.push(...(await this.store.list(vaultObjectKey(vaultId, 'data/'))));
+      } catch (err) {
+        // An unreachable vault must not keep the server from starting: its sweep waits for the next start.
+        this.serverLog.log('WARN', 'main', `orphan sweep skipped storage vault ${vaultId}: ${(err as Error).message}`);
+      }
+    }
     const orphans = keys.filter((key) => !referenced.has(key));
     await this.deleteObjects(orphans);
     return orphans.length;

@@ -6,7 +6,7 @@
  * the components' own stats.
  */
 import { Registry, scrapedCounter, scrapedGauge, type ScrapedValue } from '../common/metrics';
-import { LocalObjectStore } from '../io/local-object-store';
+import { tableVaultId } from '../meta/storage-vaults';
 import type { Catalog } from '../meta/catalog';
 import { groupCommitCounters, groupCommitGauges } from '../load/group-commit';
 import type { Backend } from './backend';
@@ -66,14 +66,17 @@ export function maxTabletVersions(catalog: Catalog): number {
 }
 
 /** Rowsets, segments and their bytes over every table. */
-function storageTotals(catalog: Catalog): { rowsets: number; segments: number; bytes: number } {
-  const totals = { rowsets: 0, segments: 0, bytes: 0 };
+function storageTotals(catalog: Catalog, localBuiltIn: boolean): { rowsets: number; segments: number; bytes: number; localBytes: number } {
+  const totals = { rowsets: 0, segments: 0, bytes: 0, localBytes: 0 };
   for (const db of catalog.listDatabases()) {
     for (const table of catalog.listTables(db.name)) {
+      // Tables of a storage vault are remote; the built-in vault is local when it is a directory.
+      const local = localBuiltIn && tableVaultId(table.schema) === null;
       for (const rowset of table.rowsets) {
         totals.rowsets++;
         totals.segments += rowset.segments.length;
         totals.bytes += rowset.dataSize;
+        if (local) totals.localBytes += rowset.dataSize;
       }
     }
   }
@@ -96,7 +99,8 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   const gauge = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedGauge(registry, name, help, read, labelName);
   const counter = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedCounter(registry, name, help, read, labelName);
   const loaded = catalog.meta.loadedCounts;
-  const localStore = backend.store instanceof LocalObjectStore;
+  const localStore = backend.localRoot !== null;
+  const totals = (): ReturnType<typeof storageTotals> => storageTotals(catalog, localStore);
   // Memory and process
   gauge('doris_be_process_rss_bytes', 'Resident set size', () => process.memoryUsage().rss);
   gauge('doris_be_memory_allocated_bytes', 'Physical memory of the process (resident set size; Doris reads VmRSS)', () => process.memoryUsage().rss);
@@ -122,11 +126,14 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   gauge('doris_be_disks_total_capacity', 'Bytes of the file system holding each data directory', () => diskCapacities(sources.dataDirs).total, 'path');
   gauge('doris_be_disks_avail_capacity', 'Bytes available on the file system holding each data directory', () => diskCapacities(sources.dataDirs).avail, 'path');
   const perDataDir = (read: () => number) => (): Record<string, number> => Object.fromEntries(sources.dataDirs.slice(0, 1).map((dir) => [dir, read()]));
-  gauge('doris_be_disks_local_used_capacity', 'Bytes of table data in the local object store (0 with a remote store)', perDataDir(() => (localStore ? storageTotals(catalog).bytes : 0)), 'path');
-  gauge('doris_be_disks_remote_used_capacity', 'Bytes of table data in the remote object store (0 with a local store)', perDataDir(() => (localStore ? 0 : storageTotals(catalog).bytes)), 'path');
+  gauge('doris_be_disks_local_used_capacity', 'Bytes of table data in the local object store (0 with a remote store)', perDataDir(() => totals().localBytes), 'path');
+  gauge('doris_be_disks_remote_used_capacity', 'Bytes of table data in the remote object store (0 with a local store)', perDataDir(() => {
+    const all = totals();
+    return all.bytes - all.localBytes;
+  }), 'path');
   gauge('doris_be_disks_state', 'Each data directory is usable (1)', () => Object.fromEntries(Object.keys(diskCapacities(sources.dataDirs).total).map((dir) => [dir, 1])), 'path');
-  gauge('doris_be_all_rowsets_num', 'Rowsets of every table', () => storageTotals(catalog).rowsets);
-  gauge('doris_be_all_segments_num', 'Segments of every table', () => storageTotals(catalog).segments);
+  gauge('doris_be_all_rowsets_num', 'Rowsets of every table', () => totals().rowsets);
+  gauge('doris_be_all_segments_num', 'Segments of every table', () => totals().segments);
   // Caches: the decoded page cache under Doris's DataPageCache name, and the block file cache
   const pageCache = (read: (stats: ReturnType<typeof backend.pageCache.stats>) => number) => (): Record<string, number> => ({ DataPageCache: read(backend.pageCache.stats()) });
   gauge('doris_be_cache_capacity', 'Capacity of each cache in bytes (DataPageCache: decoded pages)', pageCache((stats) => stats.capacityBytes), 'name');

@@ -13,7 +13,7 @@
  */
 import { concatVectors, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
-import { LocalObjectStore } from '../io/local-object-store';
+import { tableVaultId } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { BitmapDelta, DeleteBitmap, isMergeOnWrite, subtractSortedRowIds } from '../meta/delete-bitmap';
 import { segmentObjectKeys, type NewRowset, type RowsetRecord } from '../meta/meta-store';
@@ -111,8 +111,7 @@ export class CompactionScheduler {
     private readonly backend: Backend,
     private readonly policy: CompactionPolicy = DEFAULT_COMPACTION_POLICY,
   ) {
-    const root = backend.store instanceof LocalObjectStore ? backend.store.root : null;
-    this.worker = root !== null ? new CompactionWorkerClient(root) : null;
+    this.worker = backend.localRoot !== null ? new CompactionWorkerClient(backend.localRoot) : null;
   }
 
   private readonly worker: CompactionWorkerClient | null;
@@ -242,7 +241,8 @@ export class CompactionScheduler {
     const txnId = this.catalog.meta.nextId('txn');
     // The merge itself (decode, model merge, encode, write) runs in the compaction worker thread when the
     // object store is a local directory, so loads and queries keep the event loop.
-    const written = this.worker ? await this.worker.merge(slice, txnId, this.backend.writeOptions) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId, this.backend.writeOptions);
+    // Tables of a remote storage vault merge in-thread (the worker reads and writes the local directory only).
+    const written = this.worker && tableVaultId(table.schema) === null ? await this.worker.merge(slice, txnId, this.backend.writeOptions) : await mergeTabletRowsets(slice, this.backend.fileCache, this.backend.store, txnId, this.backend.writeOptions);
     const version = Math.max(...inputs.map((rowset) => rowset.version));
     const output = written.rowsets[0] ?? { tabletId, tableId: table.schema.id, segments: [], numRows: 0, dataSize: 0 };
     return { output, version, txnId, objectKeys: written.objectKeys };

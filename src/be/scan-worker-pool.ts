@@ -56,13 +56,16 @@ export interface ScanWorkerOptions {
   readonly pageCacheBytes: number;
   /** A local-directory store's root: workers read its files in place (the FileCache's in-place tier). */
   readonly objectRoot?: string;
-  /** Without objectRoot: every worker read goes to this FileCache through a FileReadService. */
+  /**
+   * Reads of every other key (all of them without objectRoot; with it, keys of remote storage vaults) go
+   * to this FileCache through a FileReadService.
+   */
   readonly fileCache?: FileCache;
-  /** Without objectRoot: where workers keep private copies of ANN index files (the BE empties it). */
+  /** Where workers keep private copies of ANN index files read through the service (the BE empties it). */
   readonly annTempDir?: string;
 }
 
-/** Options a worker starts with (workerData): objectRoot for in-place reads, else readPort. */
+/** Options a worker starts with (workerData): objectRoot for in-place reads, readPort for the others. */
 export interface ScanWorkerData {
   readonly objectRoot: string | null;
   readonly readPort: MessagePort | null;
@@ -106,7 +109,7 @@ export class ScanWorkerPool implements ScanTaskRunner {
     private readonly options: ScanWorkerOptions,
   ) {
     if (options.objectRoot === undefined && options.fileCache === undefined) throw new GaleneError('INTERNAL', ['a scan worker pool needs an objectRoot or a fileCache']);
-    this.reads = options.objectRoot === undefined ? new FileReadService(options.fileCache!) : null;
+    this.reads = options.fileCache !== undefined ? new FileReadService(options.fileCache) : null;
     for (let workerIdx = 0; workerIdx < size; workerIdx++) this.workers.push(this.spawn());
   }
 
@@ -123,7 +126,7 @@ export class ScanWorkerPool implements ScanTaskRunner {
       worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: objectRoot!, readPort: null, pageCacheBytes } satisfies ScanWorkerData });
     } else {
       const channel = new MessageChannel();
-      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: null, readPort: channel.port2, pageCacheBytes, annTempDir: this.options.annTempDir } satisfies ScanWorkerData, transferList: [channel.port2] });
+      worker = new Worker(WORKER_SCRIPT, { workerData: { objectRoot: objectRoot ?? null, readPort: channel.port2, pageCacheBytes, annTempDir: this.options.annTempDir } satisfies ScanWorkerData, transferList: [channel.port2] });
       // A read is counted into the task the worker runs when the read arrives.
       stopReads = this.reads.serve(channel.port1, () => entry.current?.profile ?? NO_PROFILE);
     }

@@ -15,6 +15,7 @@ import type { FileOpener } from '../io/file-cache';
 import { FileReadClient, errorToWire } from '../io/file-read-service';
 import { InPlaceFileCache } from '../io/in-place-file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
+import { VaultObjectStore } from '../io/vault-object-store';
 import { PageCache } from '../storage/page-cache';
 import { RowRanges } from '../storage/row-ranges';
 import { SegmentReader } from '../storage/segment-reader';
@@ -29,10 +30,19 @@ import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } fro
 const READER_CACHE_SIZE = 1024;
 
 const data = workerData as ScanWorkerData;
-const localStore = data.objectRoot !== null ? new LocalObjectStore(data.objectRoot) : null;
-const fileCache: FileOpener = localStore !== null ? new InPlaceFileCache(localStore) : new FileReadClient(data.readPort!);
+/** The local directory read in place; keys of remote storage vaults (kindOf) go to the main thread's FileCache. */
+const localStore = data.objectRoot !== null ? new VaultObjectStore(new LocalObjectStore(data.objectRoot)) : null;
+const fileCache: FileOpener = openerOf(localStore, data.readPort === null ? null : new FileReadClient(data.readPort));
 /** ANN index files, viewed in place on a local store (usearch memory-maps them: every worker shares the pages). */
 const annIndexes = new AnnIndexCache(fileCache, localStore !== null ? (key) => localStore.localPath(key) : null, data.annTempDir);
+
+/** In place for the local store's keys, through the read port for the others. */
+function openerOf(local: VaultObjectStore | null, remote: FileOpener | null): FileOpener {
+  if (local === null) return remote!;
+  const inPlace = new InPlaceFileCache(local);
+  if (remote === null) return inPlace;
+  return { open: (key, profile, knownSize) => (local.kindOf(key) === 'local' ? inPlace : remote).open(key, profile, knownSize) };
+}
 const pageCache = new PageCache(data.pageCacheBytes);
 const invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
 const readers = new Map<string, Promise<SegmentReader>>();

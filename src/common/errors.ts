@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   INVALID_ARGUMENT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]{0}'),
   // administration (Doris AnalysisException / DdlException text: SHOW PROC paths, ADMIN SET CONFIG, CANCEL LOAD)
   ADMIN_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  STORAGE_VAULT_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   LABEL_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Label [{0}] has already been used.'),
   // Stream Load (messages carry Doris's status prefix, as its response JSON does)
   LOAD_INVALID_ARGUMENT: entry(1105, 'HY000', '[INVALID_ARGUMENT]{0}'),

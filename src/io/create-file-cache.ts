@@ -12,6 +12,7 @@ import type { FileCache, FileCacheOptions, FileCachePathEntry } from './file-cac
 import { InPlaceFileCache } from './in-place-file-cache';
 import type { ObjectStore } from './object-store';
 import { ObjectStoreRangeSource } from './object-store-range-source';
+import { VaultFileCache } from './vault-file-cache';
 
 export const DEFAULT_FILE_CACHE_BYTES = 10 * 1024 * 1024 * 1024;
 export const DEFAULT_BLOCK_SIZE = 1024 * 1024;
@@ -58,9 +59,21 @@ export function fileCacheOptionsFromConfig(config: Config): FileCacheOptions {
   return { paths, blockSize: config.getInt('file_cache_each_block_size') };
 }
 
-/** The file cache for a store: in place for local stores, a BlockFileCache over the object store for remote ones. */
+/**
+ * The file cache for a store: in place for local stores, a BlockFileCache over the object store for remote
+ * ones; for a store that routes keys (kindOf: storage vaults) both, composed per key (VaultFileCache).
+ */
 export async function createFileCache(store: ObjectStore, options: FileCacheOptions = {}): Promise<FileCache> {
+  if (store.kindOf !== undefined) {
+    const inPlace = store.kind === 'local' ? new InPlaceFileCache(store, options.maxOpenFiles ?? 512) : null;
+    return new VaultFileCache(store, inPlace, await openBlockFileCache(store, options));
+  }
   if (store.kind === 'local') return new InPlaceFileCache(store, options.maxOpenFiles ?? 512);
+  return openBlockFileCache(store, options);
+}
+
+/** The block cache of `options` reading misses from `store`. */
+async function openBlockFileCache(store: ObjectStore, options: FileCacheOptions): Promise<BlockFileCache> {
   const paths = options.paths ?? [{ path: path.resolve('file_cache'), totalSize: DEFAULT_FILE_CACHE_BYTES, indexPercent: 5, normalPercent: 95 }];
   if (paths.length !== 1) {
     throw new GaleneError('UNSUPPORTED', ['file_cache_path with more than one path (give a single {"path":...,"total_size":...})']);

@@ -19,3 +19,5 @@ export { BlockStore, cacheKeyHash } from './block-store';
 export { CachedReader } from './cached-reader';
 export { ObjectStoreRangeSource } from './object-store-range-source';
 export { FileReadClient, FileReadService } from './file-read-service';
+export { VaultObjectStore, openS3Vault, s3OptionsOfVault, vaultObjectKey } from './vault-object-store';
+export { VaultFileCache } from './vault-file-cache';

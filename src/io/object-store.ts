@@ -22,6 +22,11 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Filesystem path of the object for local stores (the file cache reads it in place); null otherwise. */
   localPath(key: string): string | null;
+  /**
+   * Per-key kind, for a store that routes keys to several stores (vault-object-store.ts); other stores
+   * omit it. Callers ask `store.kindOf?.(key) ?? store.kind`.
+   */
+  kindOf?(key: string): 'local' | 'remote';
   /** Close cached file descriptors (stores that hold none need not implement it). */
   close?(): void;
 }

@@ -7,6 +7,8 @@
 import { Batch, sliceVector, takeNulls, takeRows, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
+import { vaultObjectKey } from '../io/vault-object-store';
+import { tableVaultId } from '../meta/storage-vaults';
 import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import type { TableSchema } from '../meta/schema';
@@ -29,9 +31,12 @@ export function tableCompression(schema: TableSchema): CompressionName {
   throw new GaleneError('INVALID_PROPERTY', ['compression', `${value} (expected LZ4, ZSTD or NONE)`]);
 }
 
-/** Object key of a segment: stable and self-describing (DESIGN §2). */
-export function segmentKey(tabletId: number, txnId: number, segmentIdx: number): string {
-  return `data/${tabletId}/${txnId}_${segmentIdx}.dat`;
+/**
+ * Object key of a segment: stable and self-describing (DESIGN §2), in the table's storage vault (the one
+ * place keys are named: index files take theirs from the segment's, segmentIndexKey).
+ */
+export function segmentKey(schema: Pick<TableSchema, 'properties'>, tabletId: number, txnId: number, segmentIdx: number): string {
+  return vaultObjectKey(tableVaultId(schema), `data/${tabletId}/${txnId}_${segmentIdx}.dat`);
 }
 
 export interface WrittenLoad {
@@ -146,7 +151,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
         const end = Math.min(prepared.length, start + SEGMENT_MAX_ROWS);
         const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
         const parts = await writeSegment(segmentColumns, data, { compression, numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) });
-        const key = segmentKey(tablet.id, txnId, segmentIdx);
+        const key = segmentKey(schema, tablet.id, txnId, segmentIdx);
         written.objectKeys.push(key);
         const put = store.put(key, parts);
         put.catch(() => undefined); // handled once every put has settled (above), never an unhandled rejection

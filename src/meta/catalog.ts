@@ -10,6 +10,7 @@ import type { Batch, Vector } from '../common/column';
 import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, SegmentRecord, TabletRecord } from './meta-store';
 import type { TableSchema } from './schema';
+import { StorageVaults } from './storage-vaults';
 
 /** A table with its tablets and the rowsets visible now. Replaced (not mutated) on every change. */
 export interface TableState {
@@ -107,7 +108,11 @@ export class Catalog {
   private readonly tables = new Map<string, TableState>();
   private readonly tablesById = new Map<number, TableState>();
 
+  /** Storage vaults (CREATE STORAGE VAULT): where tables' objects live besides the local directory. */
+  readonly vaults: StorageVaults;
+
   constructor(readonly meta: MetaStore) {
+    this.vaults = new StorageVaults(meta);
     for (const db of meta.listDatabases()) this.databases.set(db.name, db);
     for (const { schema, dbId, visibleVersion } of meta.listTables()) {
       const deletePredicates = meta.listDeletePredicates(schema.id);

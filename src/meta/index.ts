@@ -8,4 +8,5 @@ export { Catalog } from './catalog';
 export { MetaStore } from './meta-store';
 export type { RowsetRecord, TabletRecord, TransactionRecord } from './meta-store';
 export { findColumn } from './schema';
+export { StorageVaults, tableVaultId, type StorageVault } from './storage-vaults';
 export type { ColumnSchema, KeysType, TableSchema } from './schema';

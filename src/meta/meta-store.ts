@@ -112,6 +112,7 @@ CREATE TABLE IF NOT EXISTS delete_bitmaps (table_id INTEGER NOT NULL, rowset_id 
   bitmap BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS delete_bitmaps_by_table ON delete_bitmaps (table_id, version);
 CREATE INDEX IF NOT EXISTS delete_bitmaps_by_rowset ON delete_bitmaps (rowset_id);
+CREATE TABLE IF NOT EXISTS storage_vaults (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL, properties TEXT NOT NULL, is_default INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS delete_predicates (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, version INTEGER NOT NULL, conditions TEXT NOT NULL);
 `;
 
@@ -649,6 +650,45 @@ export class MetaStore {
   deleteRole(name: string): boolean {
     return this.db.prepare('DELETE FROM roles WHERE name = ?').run(name).changes > 0;
   }
+
+  // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)
+
+  listStorageVaults(): StorageVaultRow[] {
+    return (this.db.prepare('SELECT id, name, type, properties, is_default FROM storage_vaults ORDER BY id').all() as { id: number; name: string; type: string; properties: string; is_default: number }[]).map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      properties: JSON.parse(row.properties) as Record<string, string>,
+      isDefault: row.is_default !== 0,
+    }));
+  }
+
+  /** Insert or replace a vault (by id); `isDefault` makes it the only default one. */
+  putStorageVault(row: StorageVaultRow): void {
+    this.db.transaction(() => {
+      if (row.isDefault) this.db.prepare('UPDATE storage_vaults SET is_default = 0').run();
+      this.db
+        .prepare('INSERT INTO storage_vaults (id, name, type, properties, is_default) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, type = excluded.type, properties = excluded.properties, is_default = excluded.is_default')
+        .run(row.id, row.name, row.type, JSON.stringify(row.properties), row.isDefault ? 1 : 0);
+    })();
+  }
+
+  /** Make vault `id` the default one (null: none). */
+  setDefaultStorageVault(id: number | null): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE storage_vaults SET is_default = 0').run();
+      if (id !== null) this.db.prepare('UPDATE storage_vaults SET is_default = 1 WHERE id = ?').run(id);
+    })();
+  }
+}
+
+/** A storage vault as the meta store keeps it (credentials included: the meta directory is owner-only). */
+export interface StorageVaultRow {
+  readonly id: number;
+  readonly name: string;
+  readonly type: string;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly isDefault: boolean;
 }
 
 // ------------------------------------------------------------------ error boundary

@@ -319,7 +319,8 @@ export type Statement =
   | CancelLoadStatement
   | HelpStatement
   | BuildIndexStatement
-  | CancelBuildIndexStatement;
+  | CancelBuildIndexStatement
+  | StorageVaultStatement;
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';
@@ -670,4 +671,19 @@ export interface CancelBuildIndexStatement extends Span {
   readonly kind: 'cancelBuildIndex';
   readonly database: string | null;
   readonly table: string;
+}
+
+/**
+ * Storage vault DDL (Doris): CREATE STORAGE VAULT [IF NOT EXISTS] v PROPERTIES (...), ALTER STORAGE VAULT v
+ * PROPERTIES (...), SET v AS DEFAULT STORAGE VAULT, UNSET DEFAULT STORAGE VAULT.
+ */
+export type StorageVaultAction =
+  | { readonly op: 'create'; readonly name: string; readonly ifNotExists: boolean; readonly properties: Readonly<Record<string, string>> }
+  | { readonly op: 'alter'; readonly name: string; readonly properties: Readonly<Record<string, string>> }
+  | { readonly op: 'setDefault'; readonly name: string }
+  | { readonly op: 'unsetDefault' };
+
+export interface StorageVaultStatement extends Span {
+  readonly kind: 'storageVault';
+  readonly action: StorageVaultAction;
 }

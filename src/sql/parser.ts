@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { BuildIndexParser } from './parse-build-index';
+import { StorageVaultParser } from './parse-storage-vault';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -83,6 +83,8 @@ const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['PRIVILEGES'], what: 'privileges' },
   { words: ['ROLES'], what: 'roles' },
   { words: ['CATALOGS'], what: 'catalogs' },
+  { words: ['STORAGE', 'VAULTS'], what: 'storage vaults' },
+  { words: ['STORAGE', 'VAULT'], what: 'storage vaults' },
 ];
 
 /** Transaction isolation levels as `transaction_isolation` values. */
@@ -93,7 +95,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends BuildIndexParser {
+class StatementParser extends StorageVaultParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -151,6 +153,7 @@ class StatementParser extends BuildIndexParser {
         return this.parseUpdate();
       case 'CREATE': {
         this.advance();
+        if (this.isStorageVault()) return this.parseCreateStorageVault(start);
         const ddl = this.parseCreateDdl(start);
         if (ddl) return ddl;
         const account = this.parseCreateAccount(start);
@@ -159,6 +162,7 @@ class StatementParser extends BuildIndexParser {
       }
       case 'DROP': {
         this.advance();
+        if (this.isStorageVault()) this.refuseDropStorageVault();
         const ddl = this.parseDropDdl(start);
         if (ddl) return ddl;
         const account = this.parseDropAccount(start);
@@ -169,6 +173,7 @@ class StatementParser extends BuildIndexParser {
       case 'ALTER':
         this.advance();
         if (this.isWord('USER')) return this.parseAlterUser(start);
+        if (this.isStorageVault()) return this.parseAlterStorageVault(start);
         return this.parseAlterTable(start);
       case 'GRANT':
       case 'REVOKE':
@@ -185,7 +190,9 @@ class StatementParser extends BuildIndexParser {
       case 'EXPLAIN':
         return this.parseDescribeOrExplain();
       case 'SET':
-        return this.parseSet();
+        return this.isSetDefaultStorageVault() ? this.parseSetDefaultStorageVault() : this.parseSet();
+      case 'UNSET':
+        return this.parseUnsetDefaultStorageVault();
       case 'BEGIN':
       case 'START':
       case 'COMMIT':

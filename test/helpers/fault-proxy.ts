@@ -8,7 +8,13 @@
  *   - `stall`: no answer at all (the client's timeout must fire);
  *   - `truncate`: the upstream answer is forwarded with its full Content-Length, then cut off mid-body.
  * Requests pass through byte for byte otherwise (the Host header included, so S3 signatures still match).
+ * With `credentials` set, the proxy is also the server's access control (s3rver checks none): a request
+ * signed with an unknown access key gets S3's 403 InvalidAccessKeyId, a wrong secret (its SigV4
+ * signature recomputed with @smithy/signature-v4) 403 SignatureDoesNotMatch, and a write with a
+ * read-only key 403 AccessDenied, each in S3's XML.
  */
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mulberry32 } from '../../src/common/prng';
@@ -25,6 +31,60 @@ export interface FaultSettings {
   readonly faults?: readonly FaultKind[];
   /** Seed of the latency and fault draws. */
   readonly seed?: number;
+  /** Access key -> its secret and rights; absent: every request passes (s3rver's own non-check). */
+  readonly credentials?: Readonly<Record<string, { readonly secretKey: string; readonly readOnly?: boolean }>>;
+}
+
+/** S3's 403 answers of the access check. */
+const AUTH_ERRORS = {
+  InvalidAccessKeyId: 'The AWS Access Key Id you provided does not exist in our records.',
+  SignatureDoesNotMatch: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+  AccessDenied: 'Access Denied',
+} as const;
+
+/** node:crypto as the signer's SHA-256 (an HMAC when given a secret). */
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+const bytesOf = (data: SourceData): string | Uint8Array => (typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+
+class NodeSha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytesOf(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+}
+
+/** `AWS4-HMAC-SHA256 Credential=AK/date/region/s3/aws4_request, SignedHeaders=a;b, Signature=hex`. */
+function parseAuthorization(header: string): { accessKey: string; region: string; signedHeaders: string[]; signature: string } | null {
+  const match = /Credential=([^/]+)\/\d{8}\/([^/]+)\/s3\/aws4_request,\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]+)/.exec(header);
+  return match === null ? null : { accessKey: match[1], region: match[2], signedHeaders: match[3].split(';'), signature: match[4] };
+}
+
+/** The SigV4 signature S3 would compute for `req` with `secretKey`. */
+async function expectedSignature(req: http.IncomingMessage, auth: { accessKey: string; region: string; signedHeaders: string[] }, secretKey: string): Promise<string | null> {
+  const amzDate = String(req.headers['x-amz-date'] ?? '');
+  const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  if (date === null) return null;
+  const url = new URL(req.url ?? '/', 'http://proxy');
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of url.searchParams) {
+    const prior = query[key];
+    query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  const headers: Record<string, string> = {};
+  for (const name of auth.signedHeaders) headers[name] = String(req.headers[name] ?? '');
+  const signer = new SignatureV4({ service: 's3', region: auth.region, credentials: { accessKeyId: auth.accessKey, secretAccessKey: secretKey }, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+  const signed = await signer.sign(
+    { method: req.method ?? 'GET', protocol: 'http:', hostname: headers['host']?.split(':')[0] ?? '127.0.0.1', path: url.pathname, query, headers },
+    { signingDate: new Date(Date.UTC(+date[1], +date[2] - 1, +date[3], +date[4], +date[5], +date[6])), signableHeaders: new Set(auth.signedHeaders), unsignableHeaders: new Set() },
+  );
+  const authorization = String(signed.headers['authorization'] ?? signed.headers['Authorization'] ?? '');
+  return /Signature=([0-9a-f]+)/.exec(authorization)?.[1] ?? null;
 }
 
 /** Which requests an injected fault applies to. */
@@ -98,6 +158,11 @@ export class FaultProxy {
     for (let n = 0; n < count; n++) this.queued.push({ kind, match });
   }
 
+  /** The proxy no longer keeps the process alive (a process-wide proxy of the test matrix). */
+  unref(): void {
+    this.server.unref();
+  }
+
   /** Stop listening; stalled requests are ended by destroying their sockets. */
   async close(): Promise<void> {
     for (const res of this.stalled) res.socket?.destroy();
@@ -114,7 +179,44 @@ export class FaultProxy {
     return faults[Math.floor(this.random() * faults.length)];
   }
 
+  /** The 403 error code for `req` under `credentials`, or null when it may pass. */
+  private async authError(req: http.IncomingMessage): Promise<keyof typeof AUTH_ERRORS | null> {
+    const credentials = this.settings.credentials;
+    if (credentials === undefined) return null;
+    const auth = parseAuthorization(String(req.headers['authorization'] ?? ''));
+    const known = auth === null ? undefined : credentials[auth.accessKey];
+    if (auth === null || known === undefined) return 'InvalidAccessKeyId';
+    if ((await expectedSignature(req, auth, known.secretKey)) !== auth.signature) return 'SignatureDoesNotMatch';
+    if (known.readOnly && req.method !== 'GET' && req.method !== 'HEAD') return 'AccessDenied';
+    return null;
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (this.settings.credentials !== undefined) {
+      // The body stays unread (not flowing) until it is piped upstream or drained for the error.
+      void this.authError(req).then((code) => {
+        if (code === null) {
+          this.admit(req, res);
+          return;
+        }
+        this.sendError(req, res, 403, code, AUTH_ERRORS[code]);
+      });
+      return;
+    }
+    this.admit(req, res);
+  }
+
+  /** An S3 error answer in S3's XML, once the request body has been read. */
+  private sendError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, message: string): void {
+    req.resume();
+    req.on('end', () => {
+      const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+      res.writeHead(status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  }
+
+  private admit(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.stats.requests++;
     const fault = this.pickFault(req);
     if (fault !== null) this.stats.faults[fault]++;
@@ -135,12 +237,7 @@ export class FaultProxy {
     }
     if (fault === 'slowdown' || fault === 'internal') {
       const error = S3_ERRORS[fault];
-      req.resume();
-      req.on('end', () => {
-        const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${error.message}</Message></Error>`;
-        res.writeHead(error.status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
-        res.end(body);
-      });
+      this.sendError(req, res, error.status, error.code, error.message);
       return;
     }
     const upstream = http.request({ host: this.target.host, port: this.target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {

@@ -15,7 +15,8 @@ import type * as mysql from 'mysql2/promise';
 import { SESSION_VARIABLES, type SessionVariableDef } from '../../src/fe/session-variables';
 import { TABLE_PROPERTIES, type TablePropertyDef } from '../../src/fe/statements/table-properties';
 import { insertInfo, waitForRows } from '../group-commit/helpers';
-import { auditLines, GaleneProcess, startGalene } from '../helpers/galene-process';
+import { S3ObjectStore } from '../../src/io/s3-object-store';
+import { auditLines, GaleneProcess, startGalene, testS3Server, testVaultProperties } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 
 let server: GaleneProcess;
@@ -307,8 +308,43 @@ async function createTable(model: string, properties: Record<string, string>): P
   return name;
 }
 
+/** The walker's S3 vault (created on first use) and the object keys under its root path. */
+async function walkerVault(): Promise<{ name: string; id: string; keys: () => Promise<string[]> }> {
+  const { s3, proxy } = await testS3Server();
+  await root.query(`CREATE STORAGE VAULT IF NOT EXISTS walker_vault ${testVaultProperties(s3, proxy, 'walker-vault')}`);
+  const id = (await queryRows(root, 'SHOW STORAGE VAULTS')).find((row) => row[0] === 'walker_vault')![1]!;
+  const keys = async (): Promise<string[]> => {
+    const store = new S3ObjectStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, rootPath: 'walker-vault', accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true });
+    try {
+      return await store.list('data/');
+    } finally {
+      store.close();
+    }
+  };
+  return { name: 'walker_vault', id, keys };
+}
+
+/** A table created with `properties` keeps its rows in the walker's vault (its bucket gets the segment). */
+async function showLivesInVault(properties: (vault: { name: string; id: string }) => Record<string, string>): Promise<void> {
+  const vault = await walkerVault();
+  const before = (await vault.keys()).length;
+  const table = await createTable('DUPLICATE KEY', properties(vault));
+  await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'in the vault')`);
+  assert.deepEqual(await queryRows(root, `SELECT v FROM w.${table}`), [['in the vault']]);
+  assert.equal((await vault.keys()).length, before + 1, 'one segment object in the vault');
+  assert.match((await queryRows(root, `SHOW CREATE TABLE w.${table}`))[0][1]!, new RegExp(`"storage_vault_id" = "${vault.id}"`));
+}
+
 /** Each table property Galene honours, and what it visibly does. */
 const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
+  async storage_vault_name() {
+    await showLivesInVault((vault) => ({ storage_vault_name: vault.name }));
+    await assert.rejects(createTable('DUPLICATE KEY', { storage_vault_name: 'no_such_vault' }), /Storage vault 'no_such_vault' does not exist/);
+  },
+  async storage_vault_id() {
+    await showLivesInVault((vault) => ({ storage_vault_id: vault.id }));
+    await assert.rejects(createTable('DUPLICATE KEY', { storage_vault_id: '1' }), /Storage vault with id 1 does not exist/);
+  },
   async compression() {
     const plain = await createTable('DUPLICATE KEY', { compression: 'NONE' });
     const packed = await createTable('DUPLICATE KEY', { compression: 'ZSTD' });

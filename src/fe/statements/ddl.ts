@@ -24,6 +24,7 @@ import { tablePropertyNotes, validateTableProperties } from './table-properties'
 import { KEYS_NOTE } from './tool-compat';
 import { checkIndexDef, checkTableIndexes, findIndexToDrop } from './index-ddl';
 import { cancelBuildJobsFor, purgeIndexRecords } from './build-index';
+import { withTableVault } from './storage-vault';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
 
@@ -184,7 +185,8 @@ export async function createTable(session: StatementSession, statement: CreateTa
     catalog.createTable(database, { ...source, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
     return okResult();
   }
-  const schema = buildTableSchema(session, statement, database, catalog.newObjectId());
+  const built = buildTableSchema(session, statement, database, catalog.newObjectId());
+  const schema = { ...built, properties: withTableVault(catalog, built.properties) };
   catalog.createTable(database, schema);
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
 }
@@ -221,7 +223,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
         notes.push(KEYS_NOTE);
         break;
       case 'setProperties': {
-        for (const key of ['enable_unique_key_merge_on_write', 'function_column.sequence_col']) {
+        for (const key of ['enable_unique_key_merge_on_write', 'function_column.sequence_col', 'storage_vault_name', 'storage_vault_id']) {
           if (key in action.properties && action.properties[key] !== next.properties[key]) throw bad(`Can not change ${key} of an existing table`);
         }
         const properties = { ...next.properties, ...action.properties };

@@ -17,6 +17,7 @@ import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
 import { checkStatement } from './statement-privileges';
+import { runStorageVault } from './storage-vault';
 import * as toolCompat from './tool-compat';
 
 export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
@@ -58,6 +59,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   help: adminOps.help,
   buildIndex: buildIndex.buildIndex,
   cancelBuildIndex: buildIndex.cancelBuildIndex,
+  storageVault: runStorageVault,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

@@ -22,6 +22,7 @@ import { privilegesOf } from './statement-privileges';
 import { filterRows, type ShowHandler } from './show-filter';
 import { ADMIN_SHOW_HANDLERS } from './show-admin';
 import { BUILD_INDEX_SHOW_HANDLERS } from './build-index';
+import { STORAGE_VAULT_SHOW_HANDLERS } from './show-storage-vault';
 import { transactionRow } from '../proc-tree';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
@@ -202,6 +203,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   collation: () => rowsResult([['Collation'], ['Charset'], ['Id', Types.INT], ['Default'], ['Compiled'], ['Sortlen', Types.INT]], [['utf8mb4_0900_bin', 'utf8mb4', 309, 'Yes', 'Yes', 1]]),
   ...ADMIN_SHOW_HANDLERS,
   ...BUILD_INDEX_SHOW_HANDLERS,
+  ...STORAGE_VAULT_SHOW_HANDLERS,
   ...ACCOUNT_SHOW_HANDLERS,
 };
 

@@ -149,6 +149,8 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   // A session may kill its own statements; others' need ADMIN_PRIV (checked by the handler, which knows the target).
   kill: none,
   sync: none,
+  // Doris: storage vault DDL needs ADMIN_PRIV.
+  storageVault: (session) => requireGlobal(session, 'ADMIN_PRIV'),
 };
 
 /** Throw the denial of `statement` for the session's account, if any. */

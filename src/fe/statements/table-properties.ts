@@ -35,6 +35,8 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   honoured('group_commit_data_bytes', 'A Group Commit batch commits when it holds this many bytes.'),
   honoured('disable_auto_compaction', 'true: background compaction leaves the table alone.'),
   honoured('light_schema_change', 'false: Group Commit loads are refused for the table, as in Doris (schema changes are always light in Galene).'),
+  honoured('storage_vault_name', 'The storage vault (CREATE STORAGE VAULT) the table\'s data lives in; default: the default vault, else the local directory. Fixed at CREATE TABLE.'),
+  honoured('storage_vault_id', 'The table\'s storage vault by id, as SHOW CREATE TABLE prints it (Galene sets it from storage_vault_name).'),
   honoured('function_column.sequence_type', 'Refused: a hidden sequence column is not supported (use function_column.sequence_col).'),
   accepted('replication_num', ['1'], 'Replicas per tablet. Galene keeps one copy, in the object store.'),
   accepted('replication_allocation', ['tag.location.default: 1', 'tag.location.default:1'], 'Replicas per resource tag. Galene keeps one copy, in the object store.'),
