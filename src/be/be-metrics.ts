@@ -7,6 +7,7 @@
  */
 import { Registry, scrapedCounter, scrapedGauge, type ScrapedValue } from '../common/metrics';
 import { tableVaultId } from '../meta/storage-vaults';
+import type { FileCacheQueueStats, FileCacheType } from '../io/file-cache';
 import type { Catalog } from '../meta/catalog';
 import { groupCommitCounters, groupCommitGauges } from '../load/group-commit';
 import type { Backend } from './backend';
@@ -148,6 +149,31 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   counter('doris_be_file_cache_hit_total', 'File cache block reads served from the cache', () => backend.fileCache.stats().hits);
   counter('doris_be_file_cache_miss_total', 'File cache block reads that went to the object store', () => backend.fileCache.stats().misses);
   counter('doris_be_file_cache_evict_total', 'File cache blocks evicted', () => backend.fileCache.stats().evictions);
+  // Slice C (file cache): Doris's BlockFileCache bvar names (file_cache_*), per queue.
+  const fileCacheQueue = (type: FileCacheType, read: (queue: FileCacheQueueStats) => number) => (): number => {
+    const queue = backend.fileCache.stats().queues?.[type];
+    return queue ? read(queue) : 0;
+  };
+  gauge('doris_be_file_cache_capacity', 'File cache capacity in bytes', () => backend.fileCache.stats().capacityBytes);
+  gauge('doris_be_file_cache_cache_size', 'Bytes the file cache holds', () => backend.fileCache.stats().usedBytes);
+  gauge('doris_be_file_cache_hits_ratio', 'Share of file cache block reads served from the cache since start', () => {
+    const stats = backend.fileCache.stats();
+    return stats.hits + stats.misses > 0 ? stats.hits / (stats.hits + stats.misses) : 0;
+  });
+  for (const type of ['normal', 'index', 'disposable'] as const) {
+    gauge(`doris_be_file_cache_${type}_queue_cache_size`, `Bytes in the file cache's ${type} queue`, fileCacheQueue(type, (queue) => queue.bytes));
+    gauge(`doris_be_file_cache_${type}_queue_element_count`, `Blocks in the file cache's ${type} queue`, fileCacheQueue(type, (queue) => queue.elements));
+    counter(`doris_be_file_cache_${type}_queue_evict_size`, `Bytes evicted from the file cache's ${type} queue since start`, fileCacheQueue(type, (queue) => queue.evictedBytes));
+  }
+  gauge('doris_be_file_cache_ttl_cache_size', "Bytes in the file cache's TTL queue", fileCacheQueue('ttl', (queue) => queue.bytes));
+  gauge('doris_be_file_cache_ttl_cache_lru_queue_element_count', "Blocks in the file cache's TTL queue", fileCacheQueue('ttl', (queue) => queue.elements));
+  counter('doris_be_file_cache_ttl_cache_evict_size', "Bytes evicted from the file cache's TTL queue since start", fileCacheQueue('ttl', (queue) => queue.evictedBytes));
+  counter('doris_be_file_cache_total_evict_size', 'Bytes evicted from the file cache since start', () => {
+    const queues = backend.fileCache.stats().queues;
+    return queues ? queues.normal.evictedBytes + queues.index.evictedBytes + queues.disposable.evictedBytes + queues.ttl.evictedBytes : 0;
+  });
+  counter('doris_be_file_cache_evict_in_advance_num', 'File cache blocks evicted by the background (watermark) eviction', () => backend.fileCache.stats().evictionsInAdvance ?? 0);
+  // End of slice C.
   // Compaction
   counter('doris_be_compaction_bytes_total', 'Bytes of the input rowsets of finished compactions, by type', () => ({ base: compaction.baseBytes, cumulative: compaction.cumulativeBytes }), 'type');
   counter('doris_be_compaction_deltas_total', 'Input rowsets of finished compactions, by type', () => ({ base: compaction.baseRowsets, cumulative: compaction.cumulativeRowsets }), 'type');

@@ -6,7 +6,7 @@
  */
 import { Batch, concatVectors } from '../common/column';
 import { QueryProfile } from '../common/profile';
-import type { FileCache } from '../io/file-cache';
+import { withReadKind, type FileCache } from '../io/file-cache';
 import type { ObjectStore } from '../io/object-store';
 import { TableWriteOptions, writeTableRows, WrittenLoad } from '../load/table-writer';
 import type { TableState } from '../meta/catalog';
@@ -21,7 +21,8 @@ export const COMPACTION_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 export async function mergeTabletRowsets(slice: TableState, fileCache: FileCache, store: ObjectStore, txnId: number, writeOptions: TableWriteOptions = {}): Promise<WrittenLoad> {
   const pageCache = new PageCache(COMPACTION_PAGE_CACHE_BYTES);
   const opener: SegmentOpener = {
-    openSegment: async (segment, sink) => SegmentReader.open(await fileCache.open(segment.key, sink, segment.size), { pageCache, profile: sink }),
+    // Compaction's reads fill the file cache's disposable queue (evicted first), as Doris's do.
+    openSegment: async (segment, sink) => SegmentReader.open(withReadKind(await fileCache.open(segment.key, sink, segment.size), 'disposable'), { pageCache, profile: sink }),
   };
   const profile = new QueryProfile('compaction', '', 'compaction', slice.schema.databaseName);
   const source = new OlapTableSource(slice, opener);

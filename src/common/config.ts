@@ -36,8 +36,16 @@ export const SETTINGS: readonly SettingDef[] = [
   def('data_dir', 'string', './galene-data', 'Where metadata, local object-store data, caches and WALs live.'),
   def('meta_dir', 'string', '', 'Metadata directory (SQLite file). Default: <data_dir>/meta.'),
   def('object_store_dir', 'string', '', 'Local-directory object store root. Default: <data_dir>/objects.'),
-  def('file_cache_path', 'string', '', 'File cache locations as a Doris JSON array: [{"path":"/p","total_size":N}]. Used with remote object stores. Default: <data_dir>/file_cache, 10 GiB.'),
+  def('file_cache_path', 'string', '', 'File cache locations as a Doris JSON array: [{"path":"/p","total_size":N}], with optional queue shares ttl_percent (50), normal_percent (40), disposable_percent (5), index_percent (5) summing to 100. Used with remote object stores. Default: <data_dir>/file_cache, 10 GiB.'),
   def('file_cache_each_block_size', 'bytes', 1048576, 'File cache block size in bytes.'),
+  // Slice C (file cache, issue 13): Doris's BE settings of the block file cache.
+  def('clear_file_cache', 'bool', false, 'Wipe the file cache when the BE starts.'),
+  def('enable_evict_file_cache_in_advance', 'bool', true, 'Evict file cache blocks in the background once the cache is file_cache_enter_need_evict_cache_in_advance_percent full, so that reads rarely wait for eviction.'),
+  def('file_cache_enter_need_evict_cache_in_advance_percent', 'int', 88, 'Used share of the file cache (percent) at which the background eviction starts.', false, (v) => ((v as number) > 0 && (v as number) <= 100 ? null : 'must be 1..100')),
+  def('file_cache_exit_need_evict_cache_in_advance_percent', 'int', 85, 'Used share of the file cache (percent) the background eviction brings it down to (below the enter percent).', false, (v) => ((v as number) > 0 && (v as number) < 100 ? null : 'must be 1..99')),
+  def('file_cache_background_lru_dump_interval_ms', 'int', 5000, 'How often the file cache writes the LRU order of each queue to disk when it changed (also written on shutdown), so a restart keeps the order; 0: only on shutdown.', false, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('enable_file_cache_query_limit', 'bool', false, 'Honour the session variable file_cache_query_limit_percent (the share of the file cache one query may hold).', true),
+  // End of slice C.
   def('storage_page_cache_limit', 'string', '20%', 'Decoded page cache capacity: bytes or a percentage of physical memory.'),
   def('max_connections', 'int', 1024, 'Most authenticated MySQL sessions at once (the global variable max_connections starts from it; a change applies to new connections at once).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('qe_max_connection', 'int', 1024, 'Doris name for max_connections (kept as an alias; when set to other than 1024 it wins).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),

@@ -30,6 +30,10 @@ export const PROFILE_COUNTERS = [
   'BytesWriteIntoCache',
   'FileCacheHits',
   'FileCacheMisses',
+  'NumSkipCacheIOTotal',
+  'LocalIOUseTimer',
+  'RemoteIOUseTimer',
+  'WriteCacheIOUseTimer',
   // object store
   'ObjectStoreRequests',
   'ObjectStoreBytes',
@@ -49,6 +53,8 @@ export class QueryProfile {
   /** Plan tree as EXPLAIN prints it, once planned. */
   planText = '';
   readonly counters = new Map<string, number>();
+  /** The query's file-cache settings (set by the session from its variables). */
+  fileCache?: FileCacheQueryPolicy;
   /** Rows and bytes read per column name. */
   readonly columnStats = new Map<string, { rows: number; bytes: number }>();
 
@@ -99,9 +105,36 @@ export class QueryProfile {
   }
 }
 
+/**
+ * A query's file-cache settings (session variables `disable_file_cache`, `file_cache_query_limit_bytes`,
+ * `file_cache_query_limit_percent`) and what its reads have admitted so far; the cached reader reads it
+ * from the profile the query's reads count into.
+ */
+export interface FileCacheQueryPolicy {
+  /** Read remote bytes without the cache (each such read counts NumSkipCacheIOTotal). */
+  readonly skipCache: boolean;
+  /** Bytes of data blocks the query may fill into the cache (<0: no limit; 0: none). */
+  readonly limitBytes: number;
+  /** Most share (percent) of the cache the query's own blocks may hold (<0: no limit). */
+  readonly limitPercent: number;
+  /** Bytes admitted against limitBytes. */
+  admittedBytes: number;
+  /** The query went remote-only on misses (limitBytes reached). */
+  remoteOnly: boolean;
+  /** Blocks the query put, oldest first (for limitPercent): block ids and sizes. */
+  readonly ownBlocks: Map<string, number>;
+  ownBytes: number;
+}
+
+export function fileCacheQueryPolicy(skipCache: boolean, limitBytes: number, limitPercent: number): FileCacheQueryPolicy {
+  return { skipCache, limitBytes, limitPercent, admittedBytes: 0, remoteOnly: false, ownBlocks: new Map(), ownBytes: 0 };
+}
+
 /** Sink for I/O layers that may run without a query (compaction, loads): counters go nowhere. */
 export interface ProfileSink {
   add(name: CounterName | string, delta: number): void;
+  /** The query's file-cache settings; absent: the cache as configured. */
+  readonly fileCache?: FileCacheQueryPolicy;
 }
 
 export const NO_PROFILE: ProfileSink = { add: () => undefined };

@@ -10,6 +10,7 @@ import type { Config } from '../common/config';
 import { formatDatetime } from '../common/datetime';
 import { Types } from '../common/types';
 import type { Catalog, TableState } from '../meta/catalog';
+import type { FileCache } from '../io/file-cache';
 import type { LoadProgress } from './load-progress';
 import type { ProcessListEntry } from './server-services';
 import { DORIS_BUILD_VERSION } from './session-variables';
@@ -24,6 +25,8 @@ export interface ServerFacts {
   readonly loadProgress: LoadProgress;
   /** When this FE started (ms since the epoch). */
   readonly startTime: number;
+  /** The BE's file cache (information_schema.file_cache_info). */
+  readonly backend: { readonly fileCache: FileCache };
 }
 
 /** The id of the one BE of this process (SHOW BACKENDS BackendId, the tablets' BackendId). */

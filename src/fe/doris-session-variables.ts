@@ -162,7 +162,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_scan_node_run_serial', 'bool', false, 'Run scan nodes serially.'],
   ['enable_file_cache', 'bool', false, 'Use the BE file cache for external scans.'],
   ['file_cache_base_path', 'string', 'random', 'File cache path for external scans.'],
-  ['disable_file_cache', 'bool', false, 'Bypass the file cache for this session.'],
   ['enable_page_cache', 'bool', true, 'Use the decoded page cache.'],
   ['enable_segment_cache', 'bool', true, 'Use the segment cache.'],
   ['enable_inverted_index_query', 'bool', true, 'Use inverted indexes to answer predicates.'],

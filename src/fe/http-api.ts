@@ -28,6 +28,7 @@ import { findSetting } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 import { adminHttpRoutes } from './http-admin';
+import { fileCacheHttpRoute } from './http-file-cache';
 import { prepareStreamLoad } from './load-planner';
 import type { Account } from './users';
 import { watchHttpErrors } from './client-error-log';
@@ -251,6 +252,13 @@ function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.Se
   sendJson(res, 200, { status: 'OK', msg: '' });
 }
 
+/** True for an admin; otherwise the refusal is sent (shaped as Doris's BE answers) and false. */
+function adminOrRefuse(fe: Frontend, req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const admin = authenticateAdmin(fe, req);
+  if ('denied' in admin) sendRefusal(res, admin, { status: 'BAD', msg: admin.denied });
+  return !('denied' in admin);
+}
+
 export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http.Server {
   const routes: Record<string, HttpRoute> = {
     // /api/health, /api/bootstrap, /rest/v1/config/fe, /api/show_proc (http-admin.ts).
@@ -276,6 +284,7 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
     };
   }
   if (role === 'be') routes['/api/update_config'] = (req, res) => updateConfigRoute(fe, req, res);
+  if (role === 'be') routes['/api/file_cache'] = fileCacheHttpRoute(fe.backend.fileCache, (req, res) => adminOrRefuse(fe, req, res), fe.backend.serverLog);
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
     watchHttpErrors(role === 'fe' ? fe.serverLog : fe.backend.serverLog, `http-${role}`, req, res);
     Promise.resolve()

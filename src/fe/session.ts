@@ -6,7 +6,7 @@
  */
 import type { RawValue } from '../common/column';
 import { GaleneError, toGaleneError } from '../common/errors';
-import { QueryProfile } from '../common/profile';
+import { fileCacheQueryPolicy, QueryProfile, type FileCacheQueryPolicy } from '../common/profile';
 import type { Batch } from '../common/column';
 import { isStreamed, type ResultColumn, type RowsResult, type StatementResult } from '../common/result';
 import { DataType, Types } from '../common/types';
@@ -355,7 +355,18 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
 
   newProfile(sql: string): QueryProfile {
     // Profiles (SHOW QUERY PROFILE, the audit log) never keep a password typed in the statement.
-    return new QueryProfile(this.fe.newQueryId(), redactSecrets(sql), this.user, this.database ?? '');
+    const profile = new QueryProfile(this.fe.newQueryId(), redactSecrets(sql), this.user, this.database ?? '');
+    profile.fileCache = this.fileCachePolicy();
+    return profile;
+  }
+
+  /** The statement's file-cache settings (slice C); undefined when they are all the defaults. */
+  private fileCachePolicy(): FileCacheQueryPolicy | undefined {
+    const skip = this.getVariable('disable_file_cache') === true;
+    const limitBytes = Number(this.getVariable('file_cache_query_limit_bytes'));
+    const limitPercent = this.fe.config.get<boolean>('enable_file_cache_query_limit') ? Number(this.getVariable('file_cache_query_limit_percent')) : -1;
+    if (!skip && limitBytes < 0 && limitPercent < 0) return undefined;
+    return fileCacheQueryPolicy(skip, limitBytes, limitPercent);
   }
 
   private finishProfile(profile: QueryProfile, err: unknown): void {

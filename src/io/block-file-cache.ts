@@ -7,7 +7,7 @@
 import type { ProfileSink } from '../common/profile';
 import { BlockStore, cacheKeyHash, type BlockStoreOptions } from './block-store';
 import { CachedReader } from './cached-reader';
-import type { FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
+import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
 import type { RangeSource } from './range-source';
 
 export class BlockFileCache implements FileCache {
@@ -69,7 +69,17 @@ export class BlockFileCache implements FileCache {
       remoteBytes: read.remoteBytes,
       bytesWritten: stored.bytesWritten,
       evictions: stored.evictions,
+      evictionsInAdvance: stored.evictionsInAdvance,
+      queues: stored.queues,
     };
+  }
+
+  resetCapacity(capacityBytes: number): Promise<string> {
+    return this.blocks.resetCapacity(capacityBytes);
+  }
+
+  cachedBlocks(): CachedBlockInfo[] {
+    return this.blocks.listBlocks();
   }
 
   close(): Promise<void> {

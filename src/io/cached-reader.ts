@@ -13,8 +13,8 @@
  */
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
-import { blockId, BlockStore, cacheKeyHash, queueOfKind, type BlockEntry, type BlockQueue } from './block-store';
-import type { RandomAccessFile, ReadKind } from './file-cache';
+import { blockId, BlockStore, cacheKeyHash, cacheTypeOfKind, type BlockEntry } from './block-store';
+import type { FileCacheType, RandomAccessFile, ReadKind } from './file-cache';
 import type { RangeSource } from './range-source';
 
 const MAX_KNOWN_SIZES = 100000;
@@ -36,7 +36,7 @@ interface ReadState {
   readonly offset: number;
   readonly length: number;
   readonly out: Buffer;
-  readonly queue: BlockQueue;
+  readonly type: FileCacheType;
   readonly profile: ProfileSink;
 }
 
@@ -82,9 +82,10 @@ export class CachedReader {
     if (offset < 0 || length < 0 || offset + length > size) {
       throw new GaleneError('IO_ERROR', [`read ${key}: range [${offset}, ${offset + length}) outside object of ${size} bytes`]);
     }
+    if (length > 0 && profile.fileCache?.skipCache) return this.readSkippingCache(key, offset, length, profile);
     const out = Buffer.allocUnsafeSlow(length);
     if (length === 0) return out;
-    const state: ReadState = { key, hash, size, offset, length, out, queue: queueOfKind(kind), profile };
+    const state: ReadState = { key, hash, size, offset, length, out, type: cacheTypeOfKind(kind), profile };
     const blockSize = this.blocks.blockSize;
     const firstBlock = Math.floor(offset / blockSize);
     const lastBlock = Math.floor((offset + length - 1) / blockSize);
@@ -133,7 +134,9 @@ export class CachedReader {
     const blockOffset = blockIdx * this.blocks.blockSize;
     const from = Math.max(offset, blockOffset);
     const to = Math.min(offset + length, blockOffset + this.blocks.blockSize);
+    const started = process.hrtime.bigint();
     if (await this.blocks.readInto(entry, from - blockOffset, to - from, state.out, from - offset)) {
+      profile.add('LocalIOUseTimer', Number(process.hrtime.bigint() - started));
       this.hits++;
       profile.add('FileCacheHits', 1);
       profile.add('NumLocalIOTotal', 1);
@@ -148,12 +151,75 @@ export class CachedReader {
     await this.fetchRun(state, blockIdx, blockIdx + 1);
   }
 
+  /** A query with `disable_file_cache`: the range straight from the source, nothing cached or looked up. */
+  private async readSkippingCache(key: string, offset: number, length: number, profile: ProfileSink): Promise<Buffer> {
+    const started = process.hrtime.bigint();
+    this.remoteRequests++;
+    profile.add('NumRemoteIOTotal', 1);
+    profile.add('NumSkipCacheIOTotal', 1);
+    let data: Buffer;
+    try {
+      data = await this.source.read(key, offset, length, profile);
+    } catch (err) {
+      if (err instanceof GaleneError) throw err;
+      throw new GaleneError('IO_ERROR', [`read ${key}: ${(err as Error).message}`], { cause: err });
+    }
+    if (data.length !== length) throw new GaleneError('IO_ERROR', [`read ${key}: ${this.source.name} returned ${data.length} bytes, expected ${length}`]);
+    this.remoteBytes += data.length;
+    profile.add('BytesScannedFromRemote', data.length);
+    profile.add('RemoteIOUseTimer', Number(process.hrtime.bigint() - started));
+    return data;
+  }
+
+  /**
+   * Whether a fetched block of a query may fill the cache (Doris's per-query limits). With
+   * `file_cache_query_limit_bytes` >= 0, data blocks are admitted while their bytes stay within it; the
+   * first that would pass it turns the query remote-only on misses (RemoteOnlyOnMissTriggered) and every
+   * block not stored counts NumSkipCacheIOTotal. Index/footer blocks are not counted (Doris counts segment
+   * metadata only with enable_file_cache_query_limit_segment_meta). With `file_cache_query_limit_percent`,
+   * the query's own oldest blocks are evicted first so that they stay within that share of the capacity.
+   */
+  private admit(profile: ProfileSink, type: FileCacheType, size: number): boolean {
+    const policy = profile.fileCache;
+    if (!policy || type === 'index') return true;
+    if (policy.limitBytes >= 0) {
+      if (!policy.remoteOnly && policy.admittedBytes + size > policy.limitBytes) {
+        policy.remoteOnly = true;
+        profile.add('RemoteOnlyOnMissTriggered', 1);
+      }
+      if (policy.remoteOnly) {
+        profile.add('NumSkipCacheIOTotal', 1);
+        return false;
+      }
+      policy.admittedBytes += size;
+    }
+    if (policy.limitPercent > 0) {
+      const quota = (this.blocks.capacityBytes * policy.limitPercent) / 100;
+      for (const [id, bytes] of policy.ownBlocks) {
+        if (policy.ownBytes + size <= quota) break;
+        policy.ownBlocks.delete(id);
+        policy.ownBytes -= bytes;
+        this.blocks.evictBlock(id);
+      }
+    }
+    return true;
+  }
+
+  /** Remember a block a query with `file_cache_query_limit_percent` put (its own LRU record). */
+  private recordOwn(profile: ProfileSink, type: FileCacheType, id: string, size: number): void {
+    const policy = profile.fileCache;
+    if (!policy || type === 'index' || policy.limitPercent <= 0) return;
+    policy.ownBlocks.set(id, size);
+    policy.ownBytes += size;
+  }
+
   /** Fetch blocks [startBlock, endBlock) of an object in one source read and back-fill the block store. */
   private fetchRun(state: ReadState, startBlock: number, endBlock: number): Promise<void> {
-    const { key, hash, size, queue, profile } = state;
+    const { key, hash, size, type, profile } = state;
     const blockSize = this.blocks.blockSize;
     const start = startBlock * blockSize;
     const end = Math.min(size, endBlock * blockSize);
+    const started = process.hrtime.bigint();
     const request = this.source.read(key, start, end - start, profile);
     this.remoteRequests++;
     profile.add('NumRemoteIOTotal', 1);
@@ -169,16 +235,27 @@ export class CachedReader {
       });
       this.inflight.set(id, blockData);
       blockData.then(
-        (data) =>
-          this.blocks.put(hash, blockOffset, queue, data).then((written) => {
-            if (written) profile.add('BytesWriteIntoCache', data.length);
+        (data) => {
+          if (!this.admit(profile, type, data.length)) {
             this.inflight.delete(id);
-          }),
+            return;
+          }
+          const writeStarted = process.hrtime.bigint();
+          return this.blocks.put(hash, blockOffset, type, data).then((written) => {
+            profile.add('WriteCacheIOUseTimer', Number(process.hrtime.bigint() - writeStarted));
+            if (written) {
+              profile.add('BytesWriteIntoCache', data.length);
+              this.recordOwn(profile, type, id, data.length);
+            }
+            this.inflight.delete(id);
+          });
+        },
         () => this.inflight.delete(id),
       );
       copies.push(blockData.then((data) => this.copyBlock(state, blockIdx, data)));
     }
     const counted = request.then((data) => {
+      profile.add('RemoteIOUseTimer', Number(process.hrtime.bigint() - started));
       this.remoteBytes += data.length;
       profile.add('BytesScannedFromRemote', data.length);
     });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Config } from '../common/config';
 import { GaleneError } from '../common/errors';
 import { BlockFileCache } from './block-file-cache';
+import { DEFAULT_QUEUE_PERCENTS, type BlockStoreOptions } from './block-store';
 import type { FileCache, FileCacheOptions, FileCachePathEntry } from './file-cache';
 import { InPlaceFileCache } from './in-place-file-cache';
 import type { ObjectStore } from './object-store';
@@ -16,10 +17,13 @@ import { VaultFileCache } from './vault-file-cache';
 
 export const DEFAULT_FILE_CACHE_BYTES = 10 * 1024 * 1024 * 1024;
 export const DEFAULT_BLOCK_SIZE = 1024 * 1024;
+/** Doris's watermarks: evict in advance from 88% of the capacity down to 85%. */
+export const DEFAULT_EVICT_IN_ADVANCE = { enterPercent: 88, exitPercent: 85 } as const;
 
 /**
- * Parse Doris's `file_cache_path`: `[{"path":"/p","total_size":N, "index_percent":5, "normal_percent":95}]`.
- * Bad JSON or fields: INVALID_PROPERTY naming the setting.
+ * Parse Doris's `file_cache_path`: `[{"path":"/p","total_size":N, "ttl_percent":50, "normal_percent":40,
+ * "disposable_percent":5, "index_percent":5}]`. Percents not given take Doris's defaults; the four must
+ * sum to 100. Bad JSON or fields: INVALID_PROPERTY naming the setting.
  */
 export function parseFileCachePath(json: string): FileCachePathEntry[] {
   const bad = (why: string): never => {
@@ -41,27 +45,61 @@ export function parseFileCachePath(json: string): FileCachePathEntry[] {
     const percent = (name: string, dflt: number): number => {
       if (rec[name] === undefined) return dflt;
       const value = Number(rec[name]);
-      if (!Number.isFinite(value) || value < 0 || value > 100) return bad(`entry ${itemIdx}: "${name}" must be 0..100`);
+      if (!Number.isInteger(value) || value < 0 || value > 100) return bad(`entry ${itemIdx}: "${name}" must be an integer 0..100`);
       return value;
     };
-    const indexPercent = percent('index_percent', 5);
-    const normalPercent = percent('normal_percent', rec.index_percent === undefined ? 95 : 100 - indexPercent);
-    return { path: rec.path, totalSize, indexPercent, normalPercent };
+    const ttlPercent = percent('ttl_percent', DEFAULT_QUEUE_PERCENTS.ttl);
+    const normalPercent = percent('normal_percent', DEFAULT_QUEUE_PERCENTS.normal);
+    const disposablePercent = percent('disposable_percent', DEFAULT_QUEUE_PERCENTS.disposable);
+    const indexPercent = percent('index_percent', DEFAULT_QUEUE_PERCENTS.index);
+    const sum = ttlPercent + normalPercent + disposablePercent + indexPercent;
+    if (sum !== 100) return bad(`entry ${itemIdx}: ttl_percent + normal_percent + disposable_percent + index_percent is ${sum}, must be 100`);
+    return { path: rec.path, totalSize, ttlPercent, normalPercent, disposablePercent, indexPercent };
   });
 }
 
-/** File-cache options from the server configuration (`file_cache_path`, `file_cache_each_block_size`). */
+/** The default cache location: `<dir>/file_cache`, 10 GiB, Doris's queue shares. */
+function defaultPathEntry(dir: string): FileCachePathEntry {
+  return { path: path.join(dir, 'file_cache'), totalSize: DEFAULT_FILE_CACHE_BYTES, ttlPercent: DEFAULT_QUEUE_PERCENTS.ttl, normalPercent: DEFAULT_QUEUE_PERCENTS.normal, disposablePercent: DEFAULT_QUEUE_PERCENTS.disposable, indexPercent: DEFAULT_QUEUE_PERCENTS.index };
+}
+
+/** File-cache options from the server configuration (`file_cache_path`, block size, watermarks, LRU dump, `clear_file_cache`). */
 export function fileCacheOptionsFromConfig(config: Config): FileCacheOptions {
   const text = config.getString('file_cache_path');
-  const paths = text
-    ? parseFileCachePath(text)
-    : [{ path: path.join(config.getString('data_dir'), 'file_cache'), totalSize: DEFAULT_FILE_CACHE_BYTES, indexPercent: 5, normalPercent: 95 }];
-  return { paths, blockSize: config.getInt('file_cache_each_block_size') };
+  const paths = text ? parseFileCachePath(text) : [defaultPathEntry(config.getString('data_dir'))];
+  const evictInAdvance = config.get<boolean>('enable_evict_file_cache_in_advance')
+    ? { enterPercent: config.getInt('file_cache_enter_need_evict_cache_in_advance_percent'), exitPercent: config.getInt('file_cache_exit_need_evict_cache_in_advance_percent') }
+    : null;
+  return {
+    paths,
+    blockSize: config.getInt('file_cache_each_block_size'),
+    clearOnOpen: config.get<boolean>('clear_file_cache'),
+    evictInAdvance,
+    lruDumpIntervalMs: config.getInt('file_cache_background_lru_dump_interval_ms'),
+  };
+}
+
+/** The block options of a `file_cache_path` entry and the rest of the file-cache options. */
+export function blockStoreOptions(entry: FileCachePathEntry, options: FileCacheOptions): BlockStoreOptions {
+  return {
+    path: entry.path,
+    capacityBytes: entry.totalSize,
+    blockSize: options.blockSize ?? DEFAULT_BLOCK_SIZE,
+    indexPercent: entry.indexPercent,
+    normalPercent: entry.normalPercent,
+    disposablePercent: entry.disposablePercent,
+    ttlPercent: entry.ttlPercent,
+    maxOpenFiles: options.maxOpenFiles,
+    clearOnOpen: options.clearOnOpen,
+    evictInAdvance: options.evictInAdvance === undefined ? DEFAULT_EVICT_IN_ADVANCE : options.evictInAdvance,
+    lruDumpIntervalMs: options.lruDumpIntervalMs,
+  };
 }
 
 /**
  * The file cache for a store: in place for local stores, a BlockFileCache over the object store for remote
- * ones; for a store that routes keys (kindOf: storage vaults) both, composed per key (VaultFileCache).
+ * ones; for a store that routes keys (kindOf: storage vaults) both, composed per key (VaultFileCache), the
+ * block tier opened even when every vault is local (Doris opens its block cache at start).
  */
 export async function createFileCache(store: ObjectStore, options: FileCacheOptions = {}): Promise<FileCache> {
   if (store.kindOf !== undefined) {
@@ -73,18 +111,10 @@ export async function createFileCache(store: ObjectStore, options: FileCacheOpti
 }
 
 /** The block cache of `options` reading misses from `store`. */
-async function openBlockFileCache(store: ObjectStore, options: FileCacheOptions): Promise<BlockFileCache> {
-  const paths = options.paths ?? [{ path: path.resolve('file_cache'), totalSize: DEFAULT_FILE_CACHE_BYTES, indexPercent: 5, normalPercent: 95 }];
+function openBlockFileCache(store: ObjectStore, options: FileCacheOptions): Promise<BlockFileCache> {
+  const paths = options.paths ?? [defaultPathEntry(path.resolve('.'))];
   if (paths.length !== 1) {
     throw new GaleneError('UNSUPPORTED', ['file_cache_path with more than one path (give a single {"path":...,"total_size":...})']);
   }
-  const entry = paths[0];
-  return BlockFileCache.open(new ObjectStoreRangeSource(store), {
-    path: entry.path,
-    capacityBytes: entry.totalSize,
-    blockSize: options.blockSize ?? DEFAULT_BLOCK_SIZE,
-    indexPercent: entry.indexPercent,
-    normalPercent: entry.normalPercent,
-    maxOpenFiles: options.maxOpenFiles,
-  });
+  return BlockFileCache.open(new ObjectStoreRangeSource(store), blockStoreOptions(paths[0], options));
 }

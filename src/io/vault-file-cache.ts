@@ -7,7 +7,7 @@
  */
 import type { ProfileSink } from '../common/profile';
 import type { BlockFileCache } from './block-file-cache';
-import type { FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
+import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
 import type { InPlaceFileCache } from './in-place-file-cache';
 import type { ObjectStore } from './object-store';
 
@@ -50,6 +50,16 @@ export class VaultFileCache implements FileCache {
   stats(): FileCacheStats {
     const block = this.block.stats();
     return { ...block, hits: block.hits + (this.inPlace?.stats().hits ?? 0) };
+  }
+
+  /** `/api/file_cache?op=reset`: the block tier's new capacity. */
+  resetCapacity(capacityBytes: number): Promise<string> {
+    return this.block.resetCapacity(capacityBytes);
+  }
+
+  /** information_schema.file_cache_info: the block tier's blocks. */
+  cachedBlocks(): CachedBlockInfo[] {
+    return this.block.cachedBlocks();
   }
 
   async close(): Promise<void> {

@@ -60,9 +60,9 @@ test('block cache: miss fills, hit makes no remote request, multi-block reads fe
   assert.deepEqual(await file.read(data.length - 50, 50, warm), data.subarray(data.length - 50));
   assert.equal(profile.get('FileCacheMisses'), 4);
   assert.ok(profile.get('BytesWriteIntoCache') >= 4 * BLOCK);
-  // Layout: <path>/<3 hex>/<hash>/<offset>
+  // Layout (Doris): <path>/<3 hex>/<hash>_<expiration>/<offset>
   const hash = cacheKeyHash('data/1/s.dat');
-  assert.ok(fs.existsSync(path.join(cacheDir, hash.slice(0, 3), hash, String(2 * BLOCK))));
+  assert.ok(fs.existsSync(path.join(cacheDir, hash.slice(0, 3), `${hash}_0`, String(2 * BLOCK))));
   await assert.rejects(file.read(data.length - 10, 20, warm), /outside object/);
   await cache.close();
   remote.close();
@@ -145,7 +145,7 @@ test('block cache: a block file deleted behind its back is fetched again', async
   await file.read(0, BLOCK, profile);
   await cache.flush();
   const hash = cacheKeyHash('k');
-  fs.rmSync(path.join(cacheDir, hash.slice(0, 3), hash, '0'));
+  fs.rmSync(path.join(cacheDir, hash.slice(0, 3), `${hash}_0`, '0'));
   remote.resetCounters();
   assert.deepEqual(await file.read(0, BLOCK, profile), data);
   assert.equal(remote.getRequests, 1);

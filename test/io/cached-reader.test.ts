@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { QueryProfile, type ProfileSink } from '../../src/common/profile';
-import { blockId, BlockStore, cacheKeyHash, QUEUE_INDEX, QUEUE_NORMAL } from '../../src/io/block-store';
+import { blockId, BlockStore, cacheKeyHash } from '../../src/io/block-store';
 import { CachedReader } from '../../src/io/cached-reader';
 import type { RangeSource } from '../../src/io/range-source';
 
@@ -54,20 +54,22 @@ test('block store: put, lookup, read back, remove; no source involved', async ()
   const hash = cacheKeyHash('k');
   const data = pattern(BLOCK, 1);
   assert.equal(store.lookup(blockId(hash, 0)), undefined);
-  assert.equal(await store.put(hash, 0, QUEUE_NORMAL, data), true);
-  assert.equal(await store.put(hash, 0, QUEUE_NORMAL, data), false, 'a cached block is not written twice');
-  assert.equal(await store.put(hash, BLOCK, QUEUE_INDEX, data.subarray(0, 100)), true);
+  assert.equal(await store.put(hash, 0, 'normal', data), true);
+  assert.equal(await store.put(hash, 0, 'normal', data), false, 'a cached block is not written twice');
+  assert.equal(await store.put(hash, BLOCK, 'index', data.subarray(0, 100)), true);
   const entry = store.lookup(blockId(hash, 0))!;
   const out = Buffer.alloc(50);
   assert.equal(await store.readInto(entry, 10, 50, out, 0), true);
   assert.deepEqual(out, data.subarray(10, 60));
-  assert.deepEqual(store.stats(), { capacityBytes: 16 * BLOCK, usedBytes: BLOCK + 100, indexBytes: 100, normalBytes: BLOCK, blocks: 2, bytesWritten: BLOCK + 100, evictions: 0 });
+  const { queues, ...totals } = store.stats();
+  assert.deepEqual(totals, { capacityBytes: 16 * BLOCK, usedBytes: BLOCK + 100, indexBytes: 100, normalBytes: BLOCK, blocks: 2, bytesWritten: BLOCK + 100, evictions: 0, evictionsInAdvance: 0 });
+  assert.deepEqual([queues.normal.bytes, queues.normal.elements, queues.index.bytes, queues.index.elements, queues.ttl.elements, queues.disposable.elements], [BLOCK, 1, 100, 1, 0, 0]);
   // Too big for the capacity: refused, nothing evicted.
-  assert.equal(await store.put(cacheKeyHash('big'), 0, QUEUE_NORMAL, Buffer.alloc(17 * BLOCK)), false);
+  assert.equal(await store.put(cacheKeyHash('big'), 0, 'normal', Buffer.alloc(17 * BLOCK)), false);
   await store.removeObject(hash);
   assert.equal(store.stats().blocks, 0);
   // A block whose file vanished reads as false and is forgotten.
-  await store.put(hash, 0, QUEUE_NORMAL, data);
+  await store.put(hash, 0, 'normal', data);
   const again = store.lookup(blockId(hash, 0))!;
   fs.rmSync(again.file);
   assert.equal(await store.readInto(again, 0, 10, out, 0), false);

@@ -86,8 +86,13 @@ test('in-place file cache reads local objects where they lie', async () => {
 });
 
 test('parseFileCachePath: Doris JSON and clear errors', () => {
-  assert.deepEqual(parseFileCachePath('[{"path":"/p","total_size":1024}]'), [{ path: '/p', totalSize: 1024, indexPercent: 5, normalPercent: 95 }]);
-  assert.deepEqual(parseFileCachePath('[{"path":"/p","total_size":1024,"index_percent":20}]')[0].normalPercent, 80);
+  // Doris's default shares: TTL 50, normal 40, disposable 5, index 5.
+  assert.deepEqual(parseFileCachePath('[{"path":"/p","total_size":1024}]'), [{ path: '/p', totalSize: 1024, ttlPercent: 50, normalPercent: 40, disposablePercent: 5, indexPercent: 5 }]);
+  const shares = parseFileCachePath('[{"path":"/p","total_size":1024,"ttl_percent":0,"normal_percent":70,"disposable_percent":10,"index_percent":20}]')[0];
+  assert.deepEqual([shares.ttlPercent, shares.normalPercent, shares.disposablePercent, shares.indexPercent], [0, 70, 10, 20]);
+  // The four shares must sum to 100 (missing ones take the defaults).
+  assert.throws(() => parseFileCachePath('[{"path":"/p","total_size":1024,"index_percent":20}]'), /file_cache_path.*is 115, must be 100/);
+  assert.throws(() => parseFileCachePath('[{"path":"/p","normal_percent":"x"}]'), /file_cache_path.*"normal_percent" must be an integer 0\.\.100/);
   assert.throws(() => parseFileCachePath('{bad'), /file_cache_path.*not JSON/);
   assert.throws(() => parseFileCachePath('[]'), /non-empty JSON array/);
   assert.throws(() => parseFileCachePath('[{"total_size":1}]'), /"path"/);

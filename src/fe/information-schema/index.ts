@@ -20,6 +20,7 @@ import type { RawValue } from '../../common/column';
 import { privilegeTables } from './privilege-tables';
 import { TOOL_TABLES } from './tool-tables';
 import { LIVE_TABLES } from './live-tables';
+import { FILE_CACHE_TABLES } from './file-cache-tables';
 import { columns, SchemaFacts, VirtualTable } from './schema-facts';
 
 export type { InformationSchemaView, SchemaFacts } from './schema-facts';
@@ -195,6 +196,7 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
   ...Object.fromEntries(Object.entries(privilegeTables(S)).map(([name, table]) => [name, { columns: table.columns, rows: ({ view }: SchemaFacts) => (view ? table.rows(view) : []) }])),
   ...TOOL_TABLES,
   ...LIVE_TABLES,
+  ...FILE_CACHE_TABLES,
 };
 
 /** Rows of objects the view may not see left out, by the table's TABLE_SCHEMA / SCHEMA_NAME and TABLE_NAME columns. */
