@@ -17,7 +17,7 @@ import { Config } from '../../src/common/config';
 import { fileCacheQueryPolicy, QueryProfile } from '../../src/common/profile';
 import { Types } from '../../src/common/types';
 import { makeTableSchema } from '../../src/exec/memory-table';
-import type { BlockFileCache } from '../../src/io/block-file-cache';
+import type { VaultFileCache } from '../../src/io/vault-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
 import type { Catalog, TableState } from '../../src/meta/catalog';
@@ -54,7 +54,7 @@ test('a BE reads a remote table through its block cache: queues, counters, skip,
 
   let backend = await Backend.open(config('cache'), {} as Catalog, remote);
   try {
-    const typesHeld = () => new Set((backend.fileCache as BlockFileCache).cachedBlocks().map((block) => block.type));
+    const typesHeld = () => new Set((backend.fileCache as VaultFileCache).block.cachedBlocks().map((block) => block.type));
     const cold = new QueryProfile('cold', '', 'u', 'd');
     assert.equal(await scanAll(backend, table, cold), ROWS);
     await backend.fileCache.flush();
@@ -78,11 +78,11 @@ test('a BE reads a remote table through its block cache: queues, counters, skip,
     assert.equal(skip.get('BytesWriteIntoCache'), 0);
 
     // Restart: the blocks are there, each queue in the order it had.
-    const order = (backend.fileCache as BlockFileCache).blocks.queueOrder('normal');
+    const order = (backend.fileCache as VaultFileCache).block.blocks.queueOrder('normal');
     assert.ok(order.length > 4);
     await backend.close();
     backend = await Backend.open(config('cache'), {} as Catalog, remote);
-    assert.deepEqual((backend.fileCache as BlockFileCache).blocks.queueOrder('normal'), order);
+    assert.deepEqual((backend.fileCache as VaultFileCache).block.blocks.queueOrder('normal'), order);
     await backend.close();
 
     // Compaction on a cold BE: its reads fill the disposable queue only.
