@@ -3,7 +3,9 @@
  * (a) a point lookup by key on a UNIQUE KEY table of 1,000,000 rows (100,000 with --quick) and (b) an
  * aggregate filtered on five columns, each at 1 and 32 concurrent mysql2 connections. Prints QPS, p50/p99
  * latency, the share of server time spent parsing and planning (ParseTimeMs + PlanTimeMs over those plus
- * ExecTimeMs, from the query profiles of the last executions) and the prepared/plain QPS ratio.
+ * ExecTimeMs, from the query profiles of the last executions) and the prepared/plain QPS ratio. Prepared
+ * runs take the short-circuit path where it applies (`enable_short_circuit_query`, on by default: the point
+ * lookup); each workload also runs prepared with it off — the peer — and `sc_ratio` is prepared over that.
  *
  *   npm run bench -- prepared [--quick] [--json FILE]
  */
@@ -76,6 +78,20 @@ interface RunResult {
 
 /** Run `workload` on `connections` for `durationMs`, each connection in a closed loop. */
 async function runLoad(connections: readonly mysql.Connection[], workload: Workload, prepared: boolean, durationMs: number, rowCount: number): Promise<RunResult> {
+  return runLoadWith(connections, workload, prepared, durationMs, rowCount);
+}
+
+/** runLoad with `enable_short_circuit_query` set to `shortCircuit` on every connection for the run. */
+async function runLoadShortCircuit(connections: readonly mysql.Connection[], workload: Workload, durationMs: number, rowCount: number, shortCircuit: boolean): Promise<RunResult> {
+  await Promise.all(connections.map((conn) => conn.query(`SET enable_short_circuit_query = ${shortCircuit}`)));
+  try {
+    return await runLoadWith(connections, workload, true, durationMs, rowCount);
+  } finally {
+    await Promise.all(connections.map((conn) => conn.query('SET enable_short_circuit_query = true')));
+  }
+}
+
+async function runLoadWith(connections: readonly mysql.Connection[], workload: Workload, prepared: boolean, durationMs: number, rowCount: number): Promise<RunResult> {
   // Warm up: every connection prepares (or runs) once, outside the timing.
   await Promise.all(connections.map((conn, worker) => (prepared ? conn.execute(workload.prepared, workload.params(worker, 0, rowCount)) : conn.query(workload.plain(workload.params(worker, 0, rowCount))))));
   const latencies: number[] = [];
@@ -141,11 +157,14 @@ export async function main(args: readonly string[]): Promise<void> {
         const active = connections.slice(0, concurrency);
         const plain = await runLoad(active, workload, false, durationMs, rowCount);
         const prepared = await runLoad(active, workload, true, durationMs, rowCount);
+        const noShortCircuit = await runLoadShortCircuit(active, workload, durationMs, rowCount, false);
         rows.push({
           measure: `${workload.name}, ${concurrency} conn`,
           plain_qps: Math.round(plain.qps),
           prepared_qps: Math.round(prepared.qps),
           ratio: prepared.qps / plain.qps,
+          prepared_sc_off_qps: Math.round(noShortCircuit.qps),
+          sc_ratio: prepared.qps / noShortCircuit.qps,
           plain_p50_ms: plain.p50,
           plain_p99_ms: plain.p99,
           prepared_p50_ms: prepared.p50,

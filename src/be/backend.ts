@@ -27,6 +27,7 @@ import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { InvertedIndexCache, openInvertedReader, type InvertedRowsReader } from './inverted-segment-filter';
 import { ScanWorkerPool } from './scan-worker-pool';
+import { PrimaryKeyIndexReader } from '../storage/primary-key-index';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
@@ -43,6 +44,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
   private readonly annIndexes: AnnIndexCache;
   private readonly invertedIndexes: InvertedIndexCache;
+  /** Open primary-key index readers (trailer, page index and bloom parsed), by object key, LRU. */
+  private readonly primaryKeyIndexes = new Map<string, Promise<PrimaryKeyIndexReader>>();
   /**
    * Private copies of ANN index files read from a non-local store (usearch views files only), by this
    * process and its scan workers: emptied when the BE opens and closes, so a crash leaves nothing behind
@@ -167,6 +170,21 @@ export class Backend implements SegmentOpener, LoadTarget {
     return this.invertedIndexes.open(record, profile);
   }
 
+  /** A segment's primary-key index file through the FileCache; its key pages go to the page cache. */
+  openPrimaryKeyIndex(record: SegmentIndexRecord, profile: ProfileSink): Promise<PrimaryKeyIndexReader> {
+    let reader = this.primaryKeyIndexes.get(record.key);
+    if (reader !== undefined) {
+      this.primaryKeyIndexes.delete(record.key);
+      this.primaryKeyIndexes.set(record.key, reader);
+      return reader;
+    }
+    reader = this.fileCache.open(record.key, profile, record.size).then((file) => PrimaryKeyIndexReader.open(file, profile, this.pageCache));
+    reader.catch(() => this.primaryKeyIndexes.delete(record.key));
+    this.primaryKeyIndexes.set(record.key, reader);
+    if (this.primaryKeyIndexes.size > SEGMENT_READER_CACHE_SIZE) this.primaryKeyIndexes.delete(this.primaryKeyIndexes.keys().next().value as string);
+    return reader;
+  }
+
   openTable(table: TableState): OlapTableSource {
     return new OlapTableSource(table, this);
   }
@@ -175,6 +193,7 @@ export class Backend implements SegmentOpener, LoadTarget {
   async deleteObjects(keys: readonly string[]): Promise<void> {
     for (const key of keys) {
       this.readers.delete(key);
+      this.primaryKeyIndexes.delete(key);
       this.annIndexes.invalidate(key);
       this.invertedIndexes.invalidate(key);
       await this.fileCache.invalidate(key);

@@ -8,13 +8,15 @@
  * the delete bitmap) over all visible rowsets. Segments are sorted by key (the memtable sorts them), so a
  * lookup is a merge of two sorted key lists. Whole segments are skipped by the zone maps of the first key
  * column (a load of new keys usually touches none), and a probe of few distinct leading keys narrows the
- * rows read further through the short-key index.
+ * rows read further through the short-key index. Segments with a primary-key index (every segment written
+ * since it exists) are not read at all: each key probes the index's range, bloom filter and one key page
+ * (primary-key-index.ts), so a publish costs a bloom probe per segment and key, never the bytes stored.
  */
 import { Batch, getRaw, RawValue, takeRows, toPlainStrings, Vector, VectorBuilder } from '../common/column';
 import { compareBytes } from '../common/bytes';
 import { GaleneError } from '../common/errors';
 import { compareRawValues, sortPermutation } from '../common/row-order';
-import { isStringType } from '../common/types';
+import { isStringType, physicalKind, type PhysicalKind } from '../common/types';
 import type { ObjectStore } from '../io/object-store';
 import { computeBuckets } from '../load/bucket-hash';
 import { writeTableRows, type TableWriteOptions } from '../load/table-writer';
@@ -25,6 +27,8 @@ import { ColumnSchema, findColumn } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { SegmentReader } from '../storage/segment-reader';
+import { encodeKeys, type EncodedKeys } from '../storage/primary-key-index';
+import { primaryKeyIndexRecord } from '../storage/primary-key-index-segment';
 import type { SegmentOpener } from './olap-table-source';
 
 /** Probes with at most this many distinct leading-key values use an IN predicate (short-key index lookups). */
@@ -92,6 +96,8 @@ interface Probe {
   readonly firstKeyMax: RawValue;
   readonly firstKeyHasNull: boolean;
   readonly firstKeyValues: RawValue[] | null;
+  /** The keys encoded for primary-key index lookups (primary-key-index.ts), made on first use. */
+  encoded?: EncodedKeys;
 }
 
 /** Comparator of row `probeRow` of one key list with row `otherRow` of another, both sorted the memtable's way. */
@@ -242,7 +248,10 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
         const live = candidates.filter((candidate) => working.deletedCount(candidate) < candidate.record.numRows);
         if (live.length > 0) {
           const reader = await this.opener.openSegment(ref.record, NO_PROFILE);
-          const overlapping = await this.overlappingSegments(live, reader, keyColumns[0]);
+          // Segments with a primary-key index are probed key by key; the others pruned by zone maps first.
+          const unindexed = live.filter((candidate) => !this.hasPrimaryKeyIndex(candidate));
+          const pruned = new Set(unindexed.length === 0 ? [] : await this.overlappingSegments(unindexed, reader, keyColumns[0]));
+          const overlapping = live.filter((candidate) => pruned.has(candidate) || this.hasPrimaryKeyIndex(candidate));
           if (overlapping.length > 0) {
             const probe = await this.readProbe(reader, keyColumns, seqName);
             await this.resolve(ref, probe, overlapping, keyColumns, seqName, working);
@@ -345,6 +354,25 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
     return out;
   }
 
+  private hasPrimaryKeyIndex(ref: SegmentRef): boolean {
+    return this.opener.openPrimaryKeyIndex !== undefined && primaryKeyIndexRecord(ref.record) !== undefined;
+  }
+
+  /**
+   * Row id in `ref` of each probe key (-1: absent) through the segment's primary-key index; null when the
+   * segment has none (written before it existed) or its keys were encoded from other column types.
+   */
+  private async lookupPrimaryKeys(ref: SegmentRef, probe: Probe, keyColumns: readonly ColumnSchema[]): Promise<Int32Array | null> {
+    const record = primaryKeyIndexRecord(ref.record);
+    const open = this.opener.openPrimaryKeyIndex;
+    if (record === undefined || open === undefined) return null;
+    const index = await open.call(this.opener, record, NO_PROFILE);
+    const kinds: PhysicalKind[] = keyColumns.map((column) => physicalKind(column.type));
+    if (!index.matchesKinds(kinds) || index.numRows !== ref.record.numRows) return null;
+    probe.encoded ??= encodeKeys(probe.keys, kinds, probe.length);
+    return index.lookup(probe.encoded, NO_PROFILE);
+  }
+
   /** Candidates whose leading-key zone maps overlap the new segment's leading-key range. */
   private async overlappingSegments(candidates: readonly SegmentRef[], reader: SegmentReader, firstKey: ColumnSchema): Promise<SegmentRef[]> {
     const zones = await reader.zoneMaps(firstKey.name, NO_PROFILE);
@@ -405,6 +433,14 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
   /** Calls onMatch(probeRow, rowId) for each visible row of `ref` whose key is in the probe. */
   private async matchSegment(ref: SegmentRef, probe: Probe, keyColumns: readonly ColumnSchema[], working: WorkingDeletes, onMatch: (probeRow: number, rowId: number) => void): Promise<void> {
     if (probe.length === 0) return;
+    const found = await this.lookupPrimaryKeys(ref, probe, keyColumns);
+    if (found !== null) {
+      for (let probeRow = 0; probeRow < probe.length; probeRow++) {
+        const rowId = found[probeRow];
+        if (rowId >= 0 && !working.isDeleted(ref, rowId)) onMatch(probeRow, rowId);
+      }
+      return;
+    }
     const reader = await this.opener.openSegment(ref.record, NO_PROFILE);
     const first = keyColumns[0].name;
     let predicates: ScanPredicate[] = [];

@@ -14,7 +14,7 @@ import type { FetchRequest, ScanRequest, ScoreRowsRequest, TableSource } from '.
 import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
-import { segmentIndexRecord, type RowsetRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
+import { segmentIndexRecord, type RowsetRecord, type SegmentIndexRecord, type SegmentRecord, type TabletRecord } from '../meta/meta-store';
 import { ColumnSchema, findColumn, IndexSchema, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
@@ -30,6 +30,10 @@ import { ScoreRows } from './score-rows';
 import { fetchOlapRows } from './olap-row-fetcher';
 import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import { readColumns } from './segment-columns';
+import { encodeKeys, type EncodedKeys, type PrimaryKeyIndexReader } from '../storage/primary-key-index';
+import { primaryKeyIndexRecord } from '../storage/primary-key-index-segment';
+import { pinnedTuples, prunedBuckets } from '../storage/bucket-pruning';
+import { physicalKind, type PhysicalKind } from '../common/types';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
 export interface SegmentOpener {
@@ -55,6 +59,8 @@ export interface SegmentOpener {
   searchAnnSegment?(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]>;
   /** Opens a segment's inverted index file (cached); absent: segments are filtered exactly, on their column values. */
   openInvertedIndex?(record: SegmentIndexRecord, profile: ProfileSink): Promise<InvertedRowsReader>;
+  /** Opens a segment's primary-key index file (cached); absent: key lookups read the key columns. */
+  openPrimaryKeyIndex?(record: SegmentIndexRecord, profile: ProfileSink): Promise<PrimaryKeyIndexReader>;
 }
 
 const DEFAULT_PARALLEL_SCAN_MIN_ROWS = 65_536;
@@ -173,6 +179,8 @@ export class OlapTableSource implements TableSource {
   private ordinals: Map<string, number> | null = null;
   /** score()'s statistics and readers for this statement (built on first use). */
   private scorer: ScoreRows | null = null;
+  /** keyProbe's answer per predicate list (a scan's list is one immutable array). */
+  private readonly keyProbes = new WeakMap<readonly ScanPredicate[], { readonly keys: EncodedKeys; readonly kinds: readonly PhysicalKind[] } | null>();
 
   constructor(
     private readonly table: TableState,
@@ -200,7 +208,7 @@ export class OlapTableSource implements TableSource {
     const merging = this.merging;
     // Under a merging model a value column's stored rows may be superseded: prune on key columns only.
     const predicates = merging ? request.predicates.filter((predicate) => findColumn(this.schema, predicate.column)?.isKey) : request.predicates;
-    for (const tablet of this.table.tablets) {
+    for (const tablet of this.tabletsToScan(predicates, request.profile)) {
       const rowsets = rowsetsByTablet.get(tablet.id);
       if (!rowsets) continue;
       const source = merging ? this.mergedTabletBatches(rowsets, columns, predicates, request) : this.duplicateTabletBatches(rowsets, columns, predicates, request);
@@ -234,7 +242,8 @@ export class OlapTableSource implements TableSource {
    * predicates). Null — scan in-thread — for LIMIT scans and whenever scanDegree() is 0 now.
    */
   scanParallel(request: ScanRequest, fragment: FragmentSpec): AsyncIterable<FragmentResult> | null {
-    if (request.limit !== null || this.scanDegree() === 0) return null;
+    // A lookup of pinned full keys reads a row or a few through the primary-key index: in-thread.
+    if (request.limit !== null || this.scanDegree() === 0 || this.keyProbe(request.predicates) !== null) return null;
     const pool = this.opener.scanPool?.() ?? null;
     if (pool === null) return null;
     const totalRows = this.estimatedRowCount();
@@ -242,7 +251,7 @@ export class OlapTableSource implements TableSource {
     const profile = request.profile;
     // At most two tasks per worker in flight: results wait in memory only until the consumer takes them.
     const options = { maxWindow: pool.size * 2, pressure: this.opener.scanDynamicParallelism === false ? undefined : pool, profile };
-    const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(profile);
+    const segmentsToScan = (): Promise<SegmentToScan[]> => this.segmentsToScan(request.predicates, profile);
     const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => this.rowIdFields(segment, fragment.globalRowId === true);
     return (async function* () {
       const tasks = planScanTasks(await segmentsToScan(), policy);
@@ -255,15 +264,61 @@ export class OlapTableSource implements TableSource {
   }
 
   /** Every segment of the version read, in scan order (tablet, then rowset), with its rows not visible. */
-  private async segmentsToScan(profile: ProfileSink): Promise<SegmentToScan[]> {
+  private async segmentsToScan(predicates: readonly ScanPredicate[], profile: ProfileSink): Promise<SegmentToScan[]> {
     const segments: SegmentToScan[] = [];
-    for (const tablet of this.table.tablets) {
+    for (const tablet of this.tabletsToScan(predicates, profile)) {
       for (const rowset of this.table.rowsets) {
         if (rowset.tabletId !== tablet.id) continue;
         for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) segments.push({ segment: rowset.segments[segmentIdx], excludedRows: await this.excludedRows(rowset, segmentIdx, profile) });
       }
     }
     return segments;
+  }
+
+  /**
+   * The tablets a scan with these (must-hold) predicates reads: with every HASH distribution column
+   * pinned by `=` / IN, only the buckets the values hash to (bucket-pruning.ts). Counts TabletsScanned and
+   * TabletsPruned.
+   */
+  private tabletsToScan(predicates: readonly ScanPredicate[], profile: ProfileSink): readonly TabletRecord[] {
+    const all = this.table.tablets;
+    const buckets = prunedBuckets(this.schema, all.length, predicates);
+    const tablets = buckets === null ? all : buckets.map((bucket) => all[bucket]);
+    profile.add('TabletsScanned', tablets.length);
+    if (tablets.length < all.length) profile.add('TabletsPruned', all.length - tablets.length);
+    return tablets;
+  }
+
+  /**
+   * The encoded full keys a merge-on-write scan's predicates pin (every key column by `=` / IN), for
+   * primary-key index lookups; null when they pin none. Computed once per predicate list.
+   */
+  private keyProbe(predicates: readonly ScanPredicate[]): EncodedKeys | null {
+    if (this.merging || !isMergeOnWrite(this.schema) || this.opener.openPrimaryKeyIndex === undefined || predicates.length === 0) return null;
+    let probe = this.keyProbes.get(predicates);
+    if (probe === undefined) {
+      const tuples = pinnedTuples(this.schema, this.schema.keyColumns, predicates);
+      const kinds = this.schema.keyColumns.map((name) => physicalKind(findColumn(this.schema, name)!.type));
+      probe = tuples === null ? null : { keys: encodeKeys(tuples, kinds, tuples[0]?.length ?? 0), kinds };
+      this.keyProbes.set(predicates, probe);
+    }
+    return probe?.keys ?? null;
+  }
+
+  /**
+   * Rows of a segment holding the keys the predicates pin, ascending, through its primary-key index (bloom,
+   * then one key page per key that may be present); null when the predicates pin no full key or the
+   * segment has no usable index (written before it existed): the caller prunes the usual way.
+   */
+  private async primaryKeyRows(segment: SegmentRecord, predicates: readonly ScanPredicate[], profile: ProfileSink): Promise<Int32Array | null> {
+    const keys = this.keyProbe(predicates);
+    const record = keys === null ? undefined : primaryKeyIndexRecord(segment);
+    if (keys === null || record === undefined) return null;
+    const index = await this.opener.openPrimaryKeyIndex!(record, profile);
+    if (!index.matchesKinds(this.keyProbes.get(predicates)!.kinds) || index.numRows !== segment.numRows) return null;
+    profile.add('PrimaryKeyIndexLookups', keys.count);
+    const found = await index.lookup(keys, profile);
+    return Int32Array.from(new Set(found.filter((rowId) => rowId >= 0))).sort();
   }
 
   /**
@@ -303,7 +358,7 @@ export class OlapTableSource implements TableSource {
     // Phase one of a lazily materialized TopN: each found row's global row id after the distance.
     const rowIdFields = (segment: SegmentRecord): { segmentOrdinal?: number } => this.rowIdFields(segment, request.globalRowId === true);
     const profile = request.profile;
-    const segments = (await this.segmentsToScan(profile)).filter(({ segment, excludedRows }) => excludedRows.length < segment.numRows);
+    const segments = (await this.segmentsToScan(request.predicates, profile)).filter(({ segment, excludedRows }) => excludedRows.length < segment.numRows);
     const pool = this.scanDegree() > 0 ? (this.opener.scanPool?.() ?? null) : null;
     if (pool === null || this.annInThread(request, segmentSpec, segments)) {
       const search = this.opener.searchAnnSegment;
@@ -399,8 +454,15 @@ export class OlapTableSource implements TableSource {
   private async readSegmentParts(rowset: RowsetRecord, segmentIdx: number, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<SegmentParts | null> {
     const profile = request.profile;
     const segment = rowset.segments[segmentIdx];
+    const keyRows = await this.primaryKeyRows(segment, predicates, profile);
+    if (keyRows !== null && keyRows.length === 0) {
+      // No pinned key in this segment: its own files are not even opened.
+      profile.add('SegmentsRead', 1);
+      profile.add('SegmentsPruned', 1);
+      return null;
+    }
     const reader = await this.opener.openSegment(segment, profile);
-    let ranges = predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
+    let ranges = keyRows !== null ? RowRanges.of(Array.from(keyRows, (rowId): [number, number] => [rowId, rowId + 1])) : predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
     const excluded = await this.excludedRows(rowset, segmentIdx, profile, reader);
     if (excluded.length > 0) {
       const before = ranges ?? RowRanges.all(reader.numRows);

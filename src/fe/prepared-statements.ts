@@ -30,6 +30,7 @@ import { selectLimitFor } from './sql-select-limit';
 import { bindPlan, buildCachedPlan, isPlanCurrent, normalizeSql, PlanCache, planCacheKey, type CachedPlan, type ParamValue } from '../sql/plan-cache';
 import { planColumns, streamPlan } from '../sql/query';
 import type { ServerServices } from './server-services';
+import { runShortCircuit, shortCircuitShape, type ShortCircuitShape } from './short-circuit-query';
 
 export type { ParamValue } from '../sql/plan-cache';
 
@@ -72,6 +73,8 @@ export class PreparedStatement {
   lastPlan: CachedPlan | null = null;
   lastTypes: readonly DataType[] = [];
   lastDatabase: string | null = null;
+  /** The short-circuit point-query shape (short-circuit-query.ts); null: the statement has none. */
+  readonly shortCircuit: ShortCircuitShape | null;
 
   constructor(
     readonly id: number,
@@ -81,7 +84,9 @@ export class PreparedStatement {
     readonly normalizedSql: string,
     readonly statement: Statement,
     readonly paramCount: number,
-  ) {}
+  ) {
+    this.shortCircuit = shortCircuitShape(statement);
+  }
 }
 
 /** Statement kinds a prepared statement may not hold (MySQL: ER_UNSUPPORTED_PS). */
@@ -315,6 +320,11 @@ export class SessionStatements {
       return this.session.runParsedStatement(bound, prepared.sql, profile);
     }
     const ctx = this.session.statementContext(profile, params);
+    if (prepared.shortCircuit !== null && this.session.getVariable('enable_short_circuit_query') === true) {
+      const rowLimit = selectLimitFor(statement.query, this.session.getVariable('sql_select_limit'));
+      const result = await runShortCircuit(prepared.shortCircuit, ctx, params, prepared.columns, rowLimit, profile);
+      if (result !== null) return result;
+    }
     const entry = this.planFor(prepared, params, profile, ctx);
     const plan = entry.needsBinding ? profile.time('PlanTimeMs', () => bindPlan(entry, params)) : entry.plan;
     return streamPlan(plan, ctx, selectLimitFor(statement.query, this.session.getVariable('sql_select_limit')));

@@ -15,6 +15,7 @@ import type { TableSchema } from '../meta/schema';
 import { prepareTabletRows } from '../storage/memtable';
 import { buildSegmentAnnIndexes, tableAnnIndexes } from '../storage/ann/segment-ann-indexes';
 import { buildSegmentInvertedIndexes, tableInvertedIndexes } from '../storage/inverted/segment-inverted-indexes';
+import { buildSegmentPrimaryKeyIndex } from '../storage/primary-key-index-segment';
 import { writeSegment } from '../storage/segment-writer';
 import { computeBuckets } from './bucket-hash';
 
@@ -161,6 +162,7 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
         // Index files are built from the segment's own rows, beside it (storage/ann, storage/inverted).
         const indexes = annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, annIndexes, data, end - start, key, written.objectKeys, options.annMinSegmentRows);
         if (invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, invertedIndexes, data, key, written.objectKeys)));
+        indexes.push(...(await buildSegmentPrimaryKeyIndex(store, schema, data, end - start, key, written.objectKeys)));
         segments.push(indexes.length === 0 ? { key, numRows: end - start, size } : { key, numRows: end - start, size, indexes });
       }
       nextSegmentIdx?.set(tablet.id, firstSegmentIdx + segments.length);

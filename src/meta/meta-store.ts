@@ -39,7 +39,7 @@ export interface SegmentRecord {
 /** One index file of a segment: which index (by name) it belongs to, its object key and size. */
 export interface SegmentIndexRecord {
   readonly name: string;
-  readonly kind: 'ann' | 'inverted';
+  readonly kind: 'ann' | 'inverted' | 'primary_key';
   readonly key: string;
   readonly size: number;
 }

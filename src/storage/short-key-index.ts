@@ -85,7 +85,8 @@ export function encodeKeyValue(value: RawValue, kind: PhysicalKind, out: number[
   }
 }
 
-function rawAt(vec: Vector, rowIdx: number): RawValue {
+/** The raw value of a key column's row, for encodeKeyValue (dictionary and plain strings as text). */
+export function rawKeyAt(vec: Vector, rowIdx: number): RawValue {
   if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return null;
   switch (vec.kind) {
     case 'fixed':
@@ -108,7 +109,7 @@ export function buildShortKeyIndex(keys: readonly Vector[], kinds: readonly Phys
   if (numRows > 0) rows.push(numRows - 1);
   const entries = rows.map((rowIdx) => {
     const bytes: number[] = [];
-    keys.forEach((vec, colIdx) => encodeKeyValue(rawAt(vec, rowIdx), kinds[colIdx], bytes));
+    keys.forEach((vec, colIdx) => encodeKeyValue(rawKeyAt(vec, rowIdx), kinds[colIdx], bytes));
     return Uint8Array.from(bytes);
   });
   const offsets = new Int32Array(entries.length + 1);

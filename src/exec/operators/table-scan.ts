@@ -3,6 +3,7 @@
  * optimizer pushed down. The predicates only let storage skip data; a Filter above re-checks every row.
  * Counts RowsRead in the query profile.
  */
+import { prunedBuckets } from '../../storage/bucket-pruning';
 import type { Batch } from '../../common/column';
 import { formatValue } from '../../common/convert';
 import type { TableSchema } from '../../meta/schema';
@@ -69,6 +70,8 @@ export function explainTableScan(node: TableScanNode): string[] {
   const lines = [`table: ${node.table.databaseName}.${node.table.name}${node.alias.toLowerCase() !== node.table.name.toLowerCase() ? ` AS ${node.alias}` : ''}`];
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
+  const buckets = prunedBuckets(node.table, node.table.distribution.buckets, node.predicates);
+  if (buckets !== null && buckets.length < node.table.distribution.buckets) lines.push(`tablets=${buckets.length}/${node.table.distribution.buckets}`);
   if (node.inverted !== undefined) lines.push(...explainInvertedScan(node.inverted));
   if (node.score !== undefined) lines.push(...explainScoreScan(node.score));
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
