@@ -28,6 +28,7 @@ import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { InvertedIndexCache, openInvertedReader, type InvertedRowsReader } from './inverted-segment-filter';
 import { ScanWorkerPool } from './scan-worker-pool';
 import { PrimaryKeyIndexReader } from '../storage/primary-key-index';
+import { WritePipeline } from '../load/write-pipeline';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
@@ -65,8 +66,11 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly serverLog: ServerLog;
   /** Settings of every segment write (ann_index_build_min_segment_rows); replaced when a setting changes. */
   writeOptions: TableWriteOptions = {};
+  /** Memtables -> flush pool -> upload pool of every load into this BE (load/write-pipeline). */
+  readonly writePipeline: WritePipeline;
 
-  private constructor(catalog: Catalog, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string) {
+  private constructor(catalog: Catalog, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string, writePipeline: WritePipeline) {
+    this.writePipeline = writePipeline;
     this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
     this.catalog = catalog;
@@ -106,6 +110,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pool = this.pool;
     this.pool = null;
     await pool?.close();
+    await this.writePipeline.close();
     // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
     this.readers.clear();
     this.annIndexes.close();
@@ -133,7 +138,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     const annTempDir = path.join(config.getString('data_dir'), 'ann_index_tmp');
     fs.rmSync(annTempDir, { recursive: true, force: true });
     fs.mkdirSync(annTempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog, annTempDir);
+    const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog, annTempDir, WritePipeline.fromConfig(config));
     backend.writeOptions = { annMinSegmentRows: config.getInt('ann_index_build_min_segment_rows') };
     config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
     backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');

@@ -10,6 +10,7 @@ import { tableVaultId } from '../meta/storage-vaults';
 import type { FileCacheQueueStats, FileCacheType } from '../io/file-cache';
 import type { Catalog } from '../meta/catalog';
 import { groupCommitCounters, groupCommitGauges } from '../load/group-commit';
+import { writePipelineCounters, writePipelineGauges } from '../load/write-pipeline';
 import type { Backend } from './backend';
 import type { CompactionStats } from './compaction';
 import { cpuTimes, diskCapacities, diskCounts, networkCounts, procEntries } from './system-metrics';
@@ -200,5 +201,8 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   counter('doris_be_query_scan_bytes', 'Bytes of column data statements read from tables', () => scans.bytes);
   for (const [name, help, read] of groupCommitGauges(backend)) gauge(name, help, read);
   for (const [name, help, read] of groupCommitCounters(backend)) counter(name, help, read);
+  // Write pipeline (load memory, flush and upload pools, backpressure): load/write-pipeline/pipeline-metrics.ts
+  for (const [name, help, read, labelName] of writePipelineGauges(backend.writePipeline)) gauge(name, help, read, labelName);
+  for (const [name, help, read, labelName] of writePipelineCounters(backend.writePipeline)) counter(name, help, read, labelName);
   return registry;
 }

@@ -74,6 +74,18 @@ export const SETTINGS: readonly SettingDef[] = [
   def('group_commit_wal_max_disk_limit', 'string', '10%', 'Most bytes Group Commit WALs may use: bytes or a percentage of the WAL disk; past it async loads run as sync_mode.', true),
   def('ann_index_build_min_segment_rows', 'int', 10000, 'Segments with fewer rows get no ANN (HNSW) index file and are searched exactly (Doris BE setting). Applies to every segment written from then on: load flush, INSERT, group commit, compaction, BUILD INDEX. Index parameters follow the segment size, not the table size (docs/vector-search.md).', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   def('group_commit_wal_fsync', 'bool', true, 'Test-only: false skips the fsync of async-mode WAL appends (acknowledged rows may then be lost on a crash). For measuring what the fsync costs.', true),
+  // Slice W (write pipeline, issue 13): memtables, flush and upload pools, load memory, backpressure.
+  def('write_buffer_size', 'bytes', 209715200, 'Bytes a tablet memtable of one load accumulates (over all its batches) before it is flushed into a segment (Doris: 200 MB).', true, (v) => ((v as number) >= 1024 ? null : 'must be >= 1024')),
+  def('mem_limit', 'string', '90%', 'Memory the BE process may use: bytes or a percentage of physical memory (Doris: 90%). Load memory is a share of it (load_process_max_memory_limit_percent).'),
+  def('load_process_max_memory_limit_percent', 'int', 50, 'Hard limit of load memory (memtables being filled, flushed or uploaded), percent of mem_limit: at it every load writer waits for flushes (Doris: 50).', true, (v) => ((v as number) >= 1 && (v as number) <= 100 ? null : 'must be 1..100')),
+  def('load_process_soft_mem_limit_percent', 'int', 80, 'Soft limit of load memory, percent of the hard limit: above it the largest memtable is flushed first (Doris: 80).', true, (v) => ((v as number) >= 1 && (v as number) <= 100 ? null : 'must be 1..100')),
+  def('memtable_flush_running_count_limit', 'int', 2, 'A tablet writer waits (10 ms steps, WaitFlushLimitTime) while this many of its memtables are flushing (twice as many for a request that flushes two memtables per logical flush). Loads into a remote store wait on the upload queue instead (Doris: 2).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('enable_s3_upload_queue_backpressure', 'bool', true, 'Loads into a remote (S3) store wait while the upload queue is above s3_upload_queue_busy_threshold (apache/doris #66847). false: the old policy, the flush count, for every store.', true),
+  def('s3_upload_queue_busy_threshold', 'int', 100, 'Upload queue length above which the upload pool is busy: loads into a remote store wait, and the adaptive controller removes flush threads (Doris: kS3QueueBusyThreshold, 100).', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('num_s3_file_upload_thread_pool_max_thread', 'int', 64, 'Segment and index uploads running at once (the upload pool); more wait in its queue (Doris: 64).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('flush_thread_num_per_store', 'int', 6, 'Memtable flush worker threads to start with, and the fewest the adaptive controller keeps (Doris: 6).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('max_flush_thread_num_per_cpu', 'int', 4, 'Most memtable flush threads per CPU core the adaptive controller grows to (every 10 s: a flush queue over 10 adds one, a busy upload queue removes two) (Doris: 4).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  // End of slice W.
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));

@@ -37,6 +37,8 @@ export const PROFILE_COUNTERS = [
   // object store
   'ObjectStoreRequests',
   'ObjectStoreBytes',
+  // load: nanoseconds the load's tablet writers waited for backpressure / the load memory limit (Doris's timer)
+  'WaitFlushLimitTime',
 ] as const;
 
 export type CounterName = (typeof PROFILE_COUNTERS)[number];

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import type { Config } from '../common/config';
+import type { ObjectStore } from '../io/object-store';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
@@ -87,8 +88,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
     };
   }
 
-  /** Open the metadata and storage under the configured data_dir, recovering from a crash. */
-  static async open(config: Config): Promise<Frontend> {
+  /** Open the metadata and storage under the configured data_dir, recovering from a crash (`store`: the BE's object store instead of the local directory). */
+  static async open(config: Config, store?: ObjectStore): Promise<Frontend> {
     const dataDir = config.getString('data_dir');
     const meta = new MetaStore(config.getString('meta_dir') || path.join(dataDir, 'meta'));
     // A load cut short by a crash never became visible: abort its transaction and drop its objects.
@@ -96,7 +97,7 @@ export class Frontend implements ProtocolBackend, ServerServices {
     const catalog = new Catalog(meta);
     catalog.maxTabletVersions = config.getInt('max_tablet_version_num');
     config.onChange('max_tablet_version_num', (value) => (catalog.maxTabletVersions = value as number));
-    const backend = await Backend.open(config, catalog);
+    const backend = await Backend.open(config, catalog, store);
     await backend.removeOrphans(meta.allSegmentKeys());
     // PASSWORD_EXPIRE DEFAULT follows the global default_password_lifetime (days).
     const users = new UserManager(meta, () => Number(frontend.globalVariables.get('default_password_lifetime') ?? 0));

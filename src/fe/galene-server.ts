@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
+import type { ObjectStore } from '../io/object-store';
 import { scheduler } from '../common/cooperative-scheduler';
 import { groupCommitManagerOf, WalReplaySummary } from '../load/group-commit';
 import { lockDataDir } from '../meta/data-dir-lock';
@@ -20,13 +21,14 @@ export interface RunningGalene {
   stop(): Promise<void>;
 }
 
-export async function startGalene(config: Config): Promise<RunningGalene> {
+/** `store`: the BE's object store (benchmarks over S3); default: the configured local directory. */
+export async function startGalene(config: Config, store?: ObjectStore): Promise<RunningGalene> {
   scheduler.sliceMs = config.getInt('exec_yield_slice_ms');
   config.onChange('exec_yield_slice_ms', (value) => (scheduler.sliceMs = value as number));
   const lock = lockDataDir(config.getString('data_dir'));
   let frontend: Frontend;
   try {
-    frontend = await Frontend.open(config);
+    frontend = await Frontend.open(config, store);
   } catch (err) {
     lock.release();
     throw err;

@@ -7,8 +7,10 @@ import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import { partialUpdateOf } from '../meta/catalog';
 import type { Catalog, LoadDeletes, PartialUpdate, TableState } from '../meta/catalog';
-import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
-import { writeTableRows, type TableWriteOptions } from './table-writer';
+import type { NewRowset, TransactionRecord } from '../meta/meta-store';
+import type { TableWriteOptions } from './table-writer';
+import { LoadWriter } from './write-pipeline/load-writer';
+import type { WritePipeline } from './write-pipeline/write-pipeline';
 
 export interface LoadTarget {
   readonly catalog: Catalog;
@@ -17,12 +19,16 @@ export interface LoadTarget {
   deleteObjects(keys: readonly string[]): Promise<void>;
   /** Settings of the segment writes (the BE's config, read at each write); absent: defaults. */
   readonly writeOptions?: TableWriteOptions;
+  /** The BE's memtables -> flush pool -> upload pool, shared by every load. */
+  readonly writePipeline: WritePipeline;
 }
 
 export interface LoadOutcome {
   readonly txn: TransactionRecord;
   readonly label: string;
   readonly loadedRows: number;
+  /** Nanoseconds the load's writers waited for backpressure (the profile's WaitFlushLimitTime). */
+  readonly waitFlushLimitNs: number;
 }
 
 /** A label for a load that was given none (Doris generates one per load). */
@@ -43,28 +49,30 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
   const meta = target.catalog.meta;
   if (meta.findTransactionByLabel(table.dbId, label)) throw new GaleneError('LABEL_EXISTS', [label]);
   const txn = meta.beginTransaction(table.dbId, label, [table.schema.id]);
-  let objectKeys: string[] = [];
+  const writer = new LoadWriter(target.writePipeline, target.store, table, txn.id, target.writeOptions);
   try {
-    if (batch.length > 0) {
-      const written = await writeTableRows(target.store, table, batch, txn.id, undefined, undefined, target.writeOptions);
-      objectKeys = written.objectKeys;
-      await target.catalog.publish(txn.id, written.rowsets, batch.length, partialUpdateOf(batch));
-    } else {
-      await target.catalog.publish(txn.id, [], 0);
-    }
+    await writer.add(batch);
+    await target.catalog.publish(txn.id, await writer.finish(), batch.length, batch.length > 0 ? partialUpdateOf(batch) : null);
   } catch (err) {
-    meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
-    await target.deleteObjects(objectKeys);
+    const reason = err instanceof Error ? err.message : String(err);
+    meta.abortTransaction(txn.id, reason);
+    writer.cancel(reason);
+    await writer.settle();
+    await target.deleteObjects(writer.objectKeys);
     throw err;
+  } finally {
+    writer.close();
   }
-  return { txn, label, loadedRows: batch.length };
+  return { txn, label, loadedRows: batch.length, waitFlushLimitNs: writer.waitFlushLimitNs };
 }
 
 /**
- * A load written in several batches under one transaction (Stream Load flushes a bounded batch at a time):
- * `add` writes a batch's segments at once, `commit` publishes all of them at one new version, `precommit`
- * makes them durable but invisible (two-phase commit), `abort` drops the transaction and every object
- * written. Calls must not overlap (the caller awaits each).
+ * A load written in several batches under one transaction (Stream Load hands over a bounded batch at a
+ * time): `add` appends a batch to the tablets' memtables (the write pipeline flushes and uploads them as
+ * they fill), `commit` flushes the rest, waits for every upload and publishes all segments at one new
+ * version, `precommit` does the same but leaves them durable and invisible (two-phase commit), `abort`
+ * drops the transaction and every object written. Calls must not overlap (the caller awaits each), except
+ * `abort`, which may come while an `add` waits.
  */
 export interface MultiBatchLoad {
   readonly txn: TransactionRecord;
@@ -80,22 +88,27 @@ export interface MultiBatchLoad {
    */
   addDeletes(batch: Batch): void;
   commit(): Promise<LoadOutcome>;
-  precommit(): LoadOutcome;
+  precommit(): Promise<LoadOutcome>;
   abort(reason: string): Promise<void>;
+  /** Nanoseconds the load's writers waited for backpressure so far (WaitFlushLimitTime). */
+  readonly waitFlushLimitNs: number;
+}
+
+export interface BeginLoadOptions {
+  /** Bytes the load's memtables may hold before its largest is flushed (exec_mem_limit); default: no own limit. */
+  readonly memLimitBytes?: number;
 }
 
 /**
  * Begin a multi-batch load of `table` under `label`. Throws LABEL_EXISTS when the label is in use; the
  * label check and the transaction start run without yielding, so two loads can never both take a label.
  */
-export function beginLoad(target: LoadTarget, table: TableState, label: string): MultiBatchLoad {
+export function beginLoad(target: LoadTarget, table: TableState, label: string, options: BeginLoadOptions = {}): MultiBatchLoad {
   const meta = target.catalog.meta;
   if (meta.findTransactionByLabel(table.dbId, label)) throw new GaleneError('LABEL_EXISTS', [label]);
   const txn = meta.beginTransaction(table.dbId, label, [table.schema.id]);
-  const objectKeys: string[] = [];
-  const nextSegmentIdx = new Map<number, number>();
   // One rowset per tablet for the whole load: segments in write order, so "last row wins" holds across batches.
-  const rowsets = new Map<number, { segments: SegmentRecord[]; numRows: number; dataSize: number }>();
+  const writer = new LoadWriter(target.writePipeline, target.store, table, txn.id, target.writeOptions, options.memLimitBytes);
   let loadedRows = 0;
   const keyIdxs = table.schema.keyColumns.map((name) => table.schema.columns.findIndex((column) => column.name === name));
   const deleteParts: Vector[][] = keyIdxs.map(() => []);
@@ -105,31 +118,27 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
   // Partial column update: the oldest version any batch's missing columns were read at.
   let partial: PartialUpdate | null = null;
   let state: 'open' | 'done' = 'open';
-  const finalRowsets = (): NewRowset[] => [...rowsets].map(([tabletId, rowset]) => ({ tabletId, tableId: table.schema.id, ...rowset }));
-  const finish = (): void => {
+  const finish = async (): Promise<NewRowset[]> => {
     if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
     state = 'done';
+    return writer.finish();
   };
+  const outcome = (): LoadOutcome => ({ txn, label, loadedRows, waitFlushLimitNs: writer.waitFlushLimitNs });
   return {
     txn,
     label,
     get loadedRows() {
       return loadedRows;
     },
+    get waitFlushLimitNs() {
+      return writer.waitFlushLimitNs;
+    },
     async add(batch, checkpoint) {
       if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
       if (batch.length === 0) return;
       const batchPartial = partialUpdateOf(batch);
       if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
-      const written = await writeTableRows(target.store, table, batch, txn.id, nextSegmentIdx, checkpoint, target.writeOptions);
-      objectKeys.push(...written.objectKeys);
-      for (const rowset of written.rowsets) {
-        const entry = rowsets.get(rowset.tabletId) ?? { segments: [], numRows: 0, dataSize: 0 };
-        entry.segments.push(...rowset.segments);
-        entry.numRows += rowset.numRows;
-        entry.dataSize += rowset.dataSize;
-        rowsets.set(rowset.tabletId, entry);
-      }
+      await writer.add(batch, checkpoint);
       loadedRows += batch.length;
     },
     addDeletes(batch) {
@@ -140,20 +149,25 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string):
       loadedRows += batch.length;
     },
     async commit() {
-      finish();
-      await target.catalog.publish(txn.id, finalRowsets(), loadedRows, partial, deletes());
-      return { txn, label, loadedRows };
+      const rowsets = await finish();
+      await target.catalog.publish(txn.id, rowsets, loadedRows, partial, deletes());
+      writer.close();
+      return outcome();
     },
-    precommit() {
-      finish();
+    async precommit() {
       if (deleteRows > 0) throw new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE or MERGE yet']);
-      meta.precommitTransaction(txn.id, finalRowsets(), loadedRows);
-      return { txn, label, loadedRows };
+      const rowsets = await finish();
+      meta.precommitTransaction(txn.id, rowsets, loadedRows);
+      writer.close();
+      return outcome();
     },
     async abort(reason) {
       state = 'done';
       meta.abortTransaction(txn.id, reason);
-      await target.deleteObjects(objectKeys);
+      writer.cancel(reason);
+      await writer.settle();
+      writer.close();
+      await target.deleteObjects(writer.objectKeys);
     },
   };
 }

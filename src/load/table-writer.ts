@@ -1,10 +1,11 @@
 /**
- * The write path of one load into one table: rows (already converted to the column types, in schema
- * order) -> bucket per row -> per tablet: memtable (sort, UNIQUE dedup) -> segment files -> object store.
- * Returns the rowsets to publish; nothing is visible until the caller commits the transaction, and the
- * caller deletes the written objects if it aborts.
+ * Writing rows of one table as segments: rows (already converted to the column types, in schema order)
+ * -> bucket per row -> per tablet: memtable (sort, UNIQUE dedup) -> segment files (+ index files) ->
+ * object store. Loads run these steps through the write pipeline (write-pipeline/); writeTableRows runs
+ * them at once for one batch. Nothing is visible until the caller commits the transaction, and the caller
+ * deletes the written objects if it aborts.
  */
-import { Batch, sliceVector, takeNulls, takeRows, Vector } from '../common/column';
+import { Batch, takeNulls, takeRows, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import { vaultObjectKey } from '../io/vault-object-store';
@@ -12,11 +13,11 @@ import { tableVaultId } from '../meta/storage-vaults';
 import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
 import type { TableSchema } from '../meta/schema';
-import { prepareTabletRows } from '../storage/memtable';
-import { buildSegmentAnnIndexes, tableAnnIndexes } from '../storage/ann/segment-ann-indexes';
-import { buildSegmentInvertedIndexes, tableInvertedIndexes } from '../storage/inverted/segment-inverted-indexes';
+import { flushMemtable } from '../storage/memtable';
+import { buildSegmentAnnIndexes, tableAnnIndexes, type TableAnnIndex } from '../storage/ann/segment-ann-indexes';
+import { buildSegmentInvertedIndexes, tableInvertedIndexes, type TableInvertedIndex } from '../storage/inverted/segment-inverted-indexes';
 import { buildSegmentPrimaryKeyIndex } from '../storage/primary-key-index-segment';
-import { writeSegment } from '../storage/segment-writer';
+import type { SegmentColumn, SegmentWriteOptions } from '../storage/segment-writer';
 import { computeBuckets } from './bucket-hash';
 
 /** Rows per segment file: large enough for few files, small enough to prune and to cache well. */
@@ -94,31 +95,79 @@ function rowsByBucket(buckets: Int32Array, bucketCount: number): Int32Array[] {
   return groups;
 }
 
-/**
- * Write a batch of rows of `table` as new segments under transaction `txnId`. The batch's columns are the
- * table's columns in schema order, of the schema's types. A load that calls this several times under one
- * transaction passes `nextSegmentIdx` (tablet id -> next free segment index, updated here) so that segment
- * keys of later batches do not overwrite earlier ones.
- */
 /** Per-write settings from the BE's config. */
 export interface TableWriteOptions {
   /** `ann_index_build_min_segment_rows`: smaller segments get no ANN index file (searched exactly). */
   readonly annMinSegmentRows?: number;
 }
 
-export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>, checkpoint?: () => Promise<void> | undefined, options: TableWriteOptions = {}): Promise<WrittenLoad> {
+/** What every segment write of one table needs, computed once per load. */
+export interface TableSegmentContext {
+  readonly schema: TableSchema;
+  readonly segmentColumns: SegmentColumn[];
+  readonly segmentOptions: SegmentWriteOptions;
+  readonly annIndexes: TableAnnIndex[];
+  readonly invertedIndexes: TableInvertedIndex[];
+  readonly options: TableWriteOptions;
+}
+
+export function tableSegmentContext(schema: TableSchema, options: TableWriteOptions = {}): TableSegmentContext {
+  const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
+  return {
+    schema,
+    segmentColumns,
+    segmentOptions: { compression: tableCompression(schema), numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) },
+    annIndexes: tableAnnIndexes(schema.indexes, segmentColumns.map((column) => column.name)),
+    invertedIndexes: tableInvertedIndexes(schema.indexes, segmentColumns),
+    options,
+  };
+}
+
+/** Rows of one table's batch grouped by tablet (bucket index -> row ids of the batch). */
+export function batchRowsByTablet(table: TableState, batch: Batch, txnId: number): Int32Array[] {
   const schema = table.schema;
-  const compression = tableCompression(schema);
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
   const distributionColumns = schema.distribution.type === 'HASH' ? schema.distribution.columns.map((name) => batch.columns[columnIndex.get(name.toLowerCase())!]) : [];
   const bucketCount = table.tablets.length;
-  const buckets = computeBuckets(distributionColumns, batch.length, bucketCount, txnId);
-  const groups = rowsByBucket(buckets, bucketCount);
-  const segmentColumns = schema.columns.map((column) => ({ name: column.name, type: column.type, uniqueId: column.uniqueId }));
-  const annIndexes = tableAnnIndexes(schema.indexes, segmentColumns.map((column) => column.name));
-  const invertedIndexes = tableInvertedIndexes(schema.indexes, segmentColumns);
+  return rowsByBucket(computeBuckets(distributionColumns, batch.length, bucketCount, txnId), bucketCount);
+}
+
+/** The batch's columns restricted to `rowIds` (the batch itself when it is all of them). */
+export function tabletColumns(batch: Batch, rowIds: Int32Array): Vector[] {
+  return rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => gatherRows(column, rowIds));
+}
+
+/**
+ * Store one encoded segment: `put` writes its file (directly, or through the upload pool), and its index
+ * files are built from its rows beside it (storage/ann, storage/inverted, and the primary-key index of merge-on-write tables). Every key is added to
+ * `objectKeys` before it is written, so an abort deletes whatever did get written. `upload` settles when
+ * the segment file is in the store.
+ */
+export async function storeSegment(ctx: TableSegmentContext, store: ObjectStore, key: string, parts: readonly Uint8Array[], data: readonly Vector[], numRows: number, objectKeys: string[], put: (key: string, parts: readonly Uint8Array[]) => Promise<void>): Promise<{ record: SegmentRecord; upload: Promise<void> }> {
+  objectKeys.push(key);
+  const upload = put(key, parts);
+  upload.catch(() => undefined); // the caller awaits it; never an unhandled rejection meanwhile
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const indexes = ctx.annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, ctx.annIndexes, data, numRows, key, objectKeys, ctx.options.annMinSegmentRows);
+  if (ctx.invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, ctx.invertedIndexes, data, key, objectKeys)));
+  indexes.push(...(await buildSegmentPrimaryKeyIndex(store, ctx.schema, data, numRows, key, objectKeys)));
+  return { record: indexes.length === 0 ? { key, numRows, size } : { key, numRows, size, indexes }, upload };
+}
+
+/**
+ * Write a batch of rows of `table` as new segments under transaction `txnId`, on this thread, at once
+ * (compaction, merge-on-write rewrites, explicit transactions; loads go through the write pipeline,
+ * write-pipeline/load-writer.ts). The batch's columns are the table's columns in schema order, of the
+ * schema's types. A caller that writes several times under one transaction passes `nextSegmentIdx`
+ * (tablet id -> next free segment index, updated here) so that segment keys of later batches do not
+ * overwrite earlier ones.
+ */
+export async function writeTableRows(store: ObjectStore, table: TableState, batch: Batch, txnId: number, nextSegmentIdx?: Map<number, number>, checkpoint?: () => Promise<void> | undefined, options: TableWriteOptions = {}): Promise<WrittenLoad> {
+  const schema = table.schema;
+  const ctx = tableSegmentContext(schema, options);
+  const groups = batchRowsByTablet(table, batch, txnId);
   const written: WrittenLoad = { rowsets: [], objectKeys: [] };
-  // Each put runs while the next segment is encoded (its fsync overlaps CPU work); all settle before return.
+  // Each put runs while the next tablet is encoded (its fsync overlaps CPU work); all settle before return.
   const puts: Promise<void>[] = [];
   let failure: { error: unknown } | null = null;
   try {
@@ -136,37 +185,27 @@ export async function writeTableRows(store: ObjectStore, table: TableState, batc
   return written;
 
   async function encodeTablets(): Promise<void> {
-    for (let bucket = 0; bucket < bucketCount; bucket++) {
+    for (let bucket = 0; bucket < groups.length; bucket++) {
       const rowIds = groups[bucket];
       if (rowIds.length === 0) continue;
       // Between tablets: a statement's write side gives the event loop back when its slice is used up.
       const pause = checkpoint?.();
       if (pause !== undefined) await pause;
       const tablet = table.tablets[bucket];
-      const tabletColumns: Vector[] = rowIds.length === batch.length ? batch.columns : batch.columns.map((column) => gatherRows(column, rowIds));
-      const prepared = prepareTabletRows(tabletColumns, rowIds.length, schema.keyColumns.length, schema.keysType, schema);
+      const flushed = await flushMemtable(tabletColumns(batch, rowIds), rowIds.length, { schema, segmentColumns: ctx.segmentColumns, writeOptions: ctx.segmentOptions, segmentMaxRows: SEGMENT_MAX_ROWS });
       const segments: SegmentRecord[] = [];
       let dataSize = 0;
+      let numRows = 0;
       const firstSegmentIdx = nextSegmentIdx?.get(tablet.id) ?? 0;
-      for (let start = 0, segmentIdx = firstSegmentIdx; start < prepared.length; start += SEGMENT_MAX_ROWS, segmentIdx++) {
-        const end = Math.min(prepared.length, start + SEGMENT_MAX_ROWS);
-        const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
-        const parts = await writeSegment(segmentColumns, data, { compression, numShortKeyColumns: Math.max(1, Math.min(3, schema.keyColumns.length)) });
-        const key = segmentKey(schema, tablet.id, txnId, segmentIdx);
-        written.objectKeys.push(key);
-        const put = store.put(key, parts);
-        put.catch(() => undefined); // handled once every put has settled (above), never an unhandled rejection
-        puts.push(put);
-        const size = parts.reduce((sum, part) => sum + part.length, 0);
-        dataSize += size;
-        // Index files are built from the segment's own rows, beside it (storage/ann, storage/inverted).
-        const indexes = annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, annIndexes, data, end - start, key, written.objectKeys, options.annMinSegmentRows);
-        if (invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, invertedIndexes, data, key, written.objectKeys)));
-        indexes.push(...(await buildSegmentPrimaryKeyIndex(store, schema, data, end - start, key, written.objectKeys)));
-        segments.push(indexes.length === 0 ? { key, numRows: end - start, size } : { key, numRows: end - start, size, indexes });
+      for (const [segIdx, segment] of flushed.entries()) {
+        const { record, upload } = await storeSegment(ctx, store, segmentKey(schema, tablet.id, txnId, firstSegmentIdx + segIdx), segment.parts, segment.columns, segment.numRows, written.objectKeys, (key, parts) => store.put(key, parts));
+        puts.push(upload);
+        dataSize += record.size;
+        numRows += record.numRows;
+        segments.push(record);
       }
       nextSegmentIdx?.set(tablet.id, firstSegmentIdx + segments.length);
-      written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows: prepared.length, dataSize });
+      written.rowsets.push({ tabletId: tablet.id, tableId: schema.id, segments, numRows, dataSize });
     }
   }
 }

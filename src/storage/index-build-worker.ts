@@ -23,15 +23,19 @@ interface BuildRequest<Req> {
 type BuildReply<Res> = { readonly id: number; readonly ok: true; readonly result: Res } | { readonly id: number; readonly ok: false; readonly code: ErrorCode | null; readonly message: string };
 
 /** Worker side: answer each request with `handler`'s result or its error. Call once from the worker's entry file. */
-export function serveBuildRequests<Req, Res>(handler: (request: Req) => Res): void {
+export function serveBuildRequests<Req, Res>(handler: (request: Req) => Res | Promise<Res>): void {
   parentPort!.on('message', ({ id, request }: BuildRequest<Req>) => {
-    let reply: BuildReply<Res>;
+    const failed = (err: unknown): BuildReply<Res> => ({ id, ok: false, code: err instanceof GaleneError ? err.code : null, message: err instanceof Error ? err.message : String(err) });
+    let result: Res | Promise<Res>;
     try {
-      reply = { id, ok: true, result: handler(request) };
+      result = handler(request);
     } catch (err) {
-      reply = { id, ok: false, code: err instanceof GaleneError ? err.code : null, message: err instanceof Error ? err.message : String(err) };
+      parentPort!.postMessage(failed(err));
+      return;
     }
-    parentPort!.postMessage(reply);
+    // An asynchronous handler (the load flush pool's segment encode) answers when its promise settles.
+    if (result instanceof Promise) result.then((value) => parentPort!.postMessage({ id, ok: true, result: value } satisfies BuildReply<Res>), (err: unknown) => parentPort!.postMessage(failed(err)));
+    else parentPort!.postMessage({ id, ok: true, result } satisfies BuildReply<Res>);
   });
 }
 

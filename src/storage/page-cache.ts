@@ -105,16 +105,16 @@ export class PageCache {
  * `storage_page_cache_limit`: a byte count ('1073741824', '1g') or a percentage of physical memory
  * ('20%'). Bad values: INVALID_PROPERTY naming the setting.
  */
-export function parsePageCacheLimit(text: string, totalMemory = os.totalmem()): number {
+export function parsePageCacheLimit(text: string, totalMemory = os.totalmem(), setting = 'storage_page_cache_limit'): number {
   const trimmed = text.trim();
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed);
   if (percent) {
     const value = Number(percent[1]);
-    if (value > 100) throw new GaleneError('INVALID_PROPERTY', ['storage_page_cache_limit', `${text} (a percentage must be 0..100)`]);
+    if (value > 100) throw new GaleneError('INVALID_PROPERTY', [setting, `${text} (a percentage must be 0..100)`]);
     return Math.floor((totalMemory * value) / 100);
   }
   const bytes = /^(\d+)\s*([kmgt]?)b?$/i.exec(trimmed);
-  if (!bytes) throw new GaleneError('INVALID_PROPERTY', ['storage_page_cache_limit', `${text} (expected bytes like 1073741824 or 1g, or a percentage like 20%)`]);
+  if (!bytes) throw new GaleneError('INVALID_PROPERTY', [setting, `${text} (expected bytes like 1073741824 or 1g, or a percentage like 20%)`]);
   const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[bytes[2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
   return Number(bytes[1]) * unit;
 }

@@ -94,10 +94,11 @@ async function useTestVault(port: number, dataDir: string): Promise<void> {
   }
 }
 
-export async function startGalene(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; storage?: 'local' | 's3' } = {}): Promise<GaleneProcess> {
+/** `script`: another entry point taking the same arguments (bench/lib/galene-over-s3.js); default bin/galene.js. */
+export async function startGalene(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; storage?: 'local' | 's3'; script?: string } = {}): Promise<GaleneProcess> {
   const dataDir = options.dataDir ?? makeDataDir();
   fs.mkdirSync(dataDir, { recursive: true });
-  const args = [path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir, ...(options.args ?? [])];
+  const args = [options.script ?? path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: dataDir, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderrText = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderrText += chunk.toString()));

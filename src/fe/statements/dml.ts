@@ -383,6 +383,7 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   if (grouped !== null) return okResult(rowCount, grouped);
   const label = statement.label ?? generateLabel('insert');
   const outcome = await loadBatch(fe.backend, table, batch, label);
+  profile.add('WaitFlushLimitTime', outcome.waitFlushLimitNs);
   return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
 }
 
@@ -440,6 +441,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
     if (pendingRows > 0) await writeChunk();
     ctx.task.throwIfStopped();
     const outcome = await load.commit();
+    profile.add('WaitFlushLimitTime', outcome.waitFlushLimitNs);
     return okResult(outcome.loadedRows, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
   } catch (err) {
     await load.abort(err instanceof Error ? err.message : String(err));

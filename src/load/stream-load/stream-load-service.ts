@@ -124,7 +124,7 @@ export class StreamLoadService {
     }
     let load: MultiBatchLoad;
     try {
-      load = beginLoad(this.host.target, table, label);
+      load = beginLoad(this.host.target, table, label, { memLimitBytes: options.memLimit });
     } catch (err) {
       return refusedLoad(label, options, messageOf(err), started);
     }
@@ -211,7 +211,7 @@ export class StreamLoadService {
     if (signal.cancelled !== null) return this.finishFailed(state, result, bodyFailureMessage(signal, null, (error) => error.message), timing.readMs, writeMs);
     const commitStart = performance.now();
     try {
-      if (options.twoPhaseCommit) load.precommit();
+      if (options.twoPhaseCommit) await load.precommit();
       else await load.commit();
     } catch (err) {
       return this.finishFailed(state, result, messageOf(err), timing.readMs, writeMs);

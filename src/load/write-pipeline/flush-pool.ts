@@ -1,0 +1,48 @@
+/**
+ * The memtable flush pool (Doris's MemTableFlushExecutor): memtables are sorted, merged and encoded as
+ * segment files in worker threads, off the event loop; at most `threads` flushes run at once and the rest
+ * wait in a FIFO queue (its length drives the adaptive flush-thread controller). Each thread is an
+ * IndexBuildWorker (started on first use, unref'd while idle); a shrinking pool closes idle threads.
+ */
+import * as path from 'node:path';
+import type { Vector } from '../../common/column';
+import type { FlushedSegment, MemtableFlushSpec } from '../../storage/memtable';
+import { IndexBuildWorker } from '../../storage/index-build-worker';
+import type { FlushRequest } from './flush-worker';
+import { TaskQueue } from './task-queue';
+
+const FLUSH_WORKER_SCRIPT = path.join(__dirname, 'flush-worker.js');
+
+type FlushThread = IndexBuildWorker<FlushRequest, FlushedSegment[]>;
+
+export class FlushPool {
+  /** Flushes: completed (doris_be_memtable_flush_total), durationUs (doris_be_memtable_flush_duration_us). */
+  readonly tasks: TaskQueue;
+  private readonly idle: FlushThread[] = [];
+
+  constructor(threads: number) {
+    this.tasks = new TaskQueue(threads);
+  }
+
+  setThreads(threads: number): void {
+    this.tasks.setLimit(threads);
+    while (this.idle.length > this.tasks.limit) void this.idle.pop()!.close();
+  }
+
+  /** Flush one memtable's rows (columns in schema order) into segment files. */
+  flush(columns: Vector[], length: number, spec: MemtableFlushSpec): Promise<FlushedSegment[]> {
+    return this.tasks.run(async () => {
+      const thread = this.idle.pop() ?? new IndexBuildWorker<FlushRequest, FlushedSegment[]>(FLUSH_WORKER_SCRIPT, 'memtable flush');
+      try {
+        return await thread.run({ columns, length, spec });
+      } finally {
+        if (this.idle.length < this.tasks.limit) this.idle.push(thread);
+        else void thread.close();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((thread) => thread.close()));
+  }
+}
