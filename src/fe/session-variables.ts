@@ -130,13 +130,15 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('hnsw_ef_search', 'int', 32, 'Candidates an HNSW (ANN index) search keeps: larger is better recall and slower. Each segment searches with max(hnsw_ef_search, LIMIT + OFFSET), so a query never returns fewer rows than LIMIT because of it.', {
     validate: between(1, 100000),
   }),
-  // Slice C (file cache): the per-query file-cache controls (read when a statement starts).
-  v('disable_file_cache', 'bool', false, 'Read remote objects without the BE file cache: nothing is looked up or filled (each read counts NumSkipCacheIOTotal in the profile).'),
-  v('file_cache_query_limit_bytes', 'int', -1, "Bytes of data blocks one query may fill into the file cache on this BE; the block that would pass it turns the query remote-only on misses (RemoteOnlyOnMissTriggered; later misses count NumSkipCacheIOTotal). Footer and index blocks are not counted. -1: no limit; 0: no fills. Doris's default: -1.", {
+  // Slice C (file cache): the per-query file-cache controls, read when a statement starts. They act on
+  // reads through the block cache (tables in a remote vault); over the local directory store every read
+  // is in place, so they are listed as accepted (SET answers the Note) until remote vaults are in use.
+  accepted('disable_file_cache', 'bool', false, 'Read remote objects without the BE file cache: nothing is looked up or filled (each read counts NumSkipCacheIOTotal in the profile).'),
+  accepted('file_cache_query_limit_bytes', 'int', -1, "Bytes of data blocks one query may fill into the file cache on this BE; the block that would pass it turns the query remote-only on misses (RemoteOnlyOnMissTriggered; later misses count NumSkipCacheIOTotal). Footer and index blocks are not counted. -1: no limit; 0: no fills. Doris's default: -1.", {
     validate: (value) => (Number(value) >= -1 ? null : 'must be -1 or more'),
   }),
-  v('file_cache_query_limit_percent', 'int', -1, "Most share (percent) of the file cache one query's own blocks may hold, with the BE setting enable_file_cache_query_limit on: past it the query's oldest blocks are evicted first. -1: no limit. Doris's default: -1.", {
-    validate: (value) => (Number(value) === -1 || (Number(value) >= 1 && Number(value) <= 100) ? null : 'must be -1 or between 1 and 100'),
+  accepted('file_cache_query_limit_percent', 'int', -1, "Most share (percent, 1-100) of the file cache one query's own blocks may hold, with the BE setting enable_file_cache_query_limit on: past it the query's oldest blocks are evicted first. -1 (or 0): no limit. Doris's default: -1.", {
+    validate: (value) => (Number(value) >= -1 && Number(value) <= 100 ? null : 'must be between -1 and 100'),
   }),
   // End of slice C.
   ...DORIS_ACCEPTED_VARIABLES.map(([name, type, defaultValue, description]) => accepted(name, type, defaultValue, description, GLOBAL_ONLY_ACCEPTED.has(name) ? { globalOnly: true } : {})),

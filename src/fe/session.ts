@@ -365,7 +365,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     const skip = this.getVariable('disable_file_cache') === true;
     const limitBytes = Number(this.getVariable('file_cache_query_limit_bytes'));
     const limitPercent = this.fe.config.get<boolean>('enable_file_cache_query_limit') ? Number(this.getVariable('file_cache_query_limit_percent')) : -1;
-    if (!skip && limitBytes < 0 && limitPercent < 0) return undefined;
+    if (!skip && limitBytes < 0 && limitPercent <= 0) return undefined;
     return fileCacheQueryPolicy(skip, limitBytes, limitPercent);
   }
 

@@ -86,7 +86,7 @@ describe('file cache admin: /api/file_cache, information_schema.file_cache_info,
     await conn.query('SET file_cache_query_limit_percent = 50');
     const rows = await queryRows(conn, "SHOW VARIABLES LIKE 'file_cache_query_limit%'");
     assert.deepEqual(rows.map((row) => row.slice(0, 2)), [['file_cache_query_limit_bytes', '1048576'], ['file_cache_query_limit_percent', '50']]);
-    await assert.rejects(conn.query('SET file_cache_query_limit_percent = 0'), /file_cache_query_limit_percent/);
+    await assert.rejects(conn.query('SET file_cache_query_limit_percent = 101'), /file_cache_query_limit_percent/);
     await assert.rejects(conn.query('SET file_cache_query_limit_bytes = -2'), /file_cache_query_limit_bytes/);
     // A query under the limits runs as usual.
     await conn.query('CREATE DATABASE IF NOT EXISTS fc');
