@@ -126,8 +126,11 @@ for (const change of ['DROP TABLE', 'TRUNCATE TABLE'] as const) {
       await assert.rejects(conn.query(`SELECT * FROM ${name}`), /Unknown table|doesn't exist/);
     }
     // The merged segments of the failed compaction are gone: only visible rowsets' files stay.
-    const merged = fs.readdirSync(path.join(dataDir, 'objects', 'data', String(table.tablets[0].id))).length;
-    assert.equal(merged, change === 'TRUNCATE TABLE' ? 1 : 0);
+    const files = fs.readdirSync(path.join(dataDir, 'objects', 'data', String(table.tablets[0].id)));
+    const segments = files.filter((file) => file.endsWith('.dat'));
+    assert.equal(segments.length, change === 'TRUNCATE TABLE' ? 1 : 0);
+    // Index files (the primary-key index of merge-on-write segments) only beside a kept segment.
+    for (const file of files) assert.ok(segments.includes(`${file.split('.')[0]}.dat`), `${file} belongs to a kept segment`);
     assert.deepEqual(await queryRows(conn, 'SELECT 1'), [['1']]);
   });
 }
