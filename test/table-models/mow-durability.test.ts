@@ -39,7 +39,9 @@ test('SIGKILL during merge-on-write publishes leaves rowsets and delete bitmaps 
       }
     }
   })();
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Kill once a few loads are acknowledged (however busy the machine), while the writer keeps publishing.
+  for (let waited = 0; acknowledged <= 5 && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 200));
   await first.kill('SIGKILL');
   stop = true;
   await writer;
