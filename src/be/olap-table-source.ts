@@ -318,6 +318,7 @@ export class OlapTableSource implements TableSource {
     if (!index.matchesKinds(this.keyProbes.get(predicates)!.kinds) || index.numRows !== segment.numRows) return null;
     profile.add('PrimaryKeyIndexLookups', keys.count);
     const found = await index.lookup(keys, profile);
+    if (found.length === 1) return found[0] >= 0 ? found : NO_ROWS;
     return Int32Array.from(new Set(found.filter((rowId) => rowId >= 0))).sort();
   }
 
@@ -457,10 +458,12 @@ export class OlapTableSource implements TableSource {
     const keyRows = await this.primaryKeyRows(segment, predicates, profile);
     if (keyRows !== null && keyRows.length === 0) {
       // No pinned key in this segment: its own files are not even opened.
+      profile.add('RowsPrunedByPrimaryKeyIndex', segment.numRows);
       profile.add('SegmentsRead', 1);
       profile.add('SegmentsPruned', 1);
       return null;
     }
+    if (keyRows !== null) profile.add('RowsPrunedByPrimaryKeyIndex', segment.numRows - keyRows.length);
     const reader = await this.opener.openSegment(segment, profile);
     let ranges = keyRows !== null ? RowRanges.of(Array.from(keyRows, (rowId): [number, number] => [rowId, rowId + 1])) : predicates.length > 0 ? await reader.pruneRows(predicates, profile) : null;
     const excluded = await this.excludedRows(rowset, segmentIdx, profile, reader);

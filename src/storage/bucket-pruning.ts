@@ -92,8 +92,9 @@ function dedupe(values: readonly RawValue[]): RawValue[] {
  * them: only HASH-distributed tables with every distribution column pinned prune.
  */
 export function prunedBuckets(schema: TableSchema, bucketCount: number, predicates: readonly ScanPredicate[]): number[] | null {
-  if (schema.distribution.type !== 'HASH' || schema.distribution.columns.length === 0 || bucketCount <= 1) return null;
-  const tuples = pinnedTuples(schema, schema.distribution.columns, predicates);
+  const distribution = schema.distribution as TableSchema['distribution'] | undefined; // absent in hand-made test schemas
+  if (bucketCount <= 1 || distribution?.type !== 'HASH' || distribution.columns.length === 0) return null;
+  const tuples = pinnedTuples(schema, distribution.columns, predicates);
   if (tuples === null) return null;
   const buckets = computeBuckets(tuples, tuples[0].length, bucketCount);
   return [...new Set(buckets)].sort((a, b) => a - b);

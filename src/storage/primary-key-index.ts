@@ -56,8 +56,12 @@ export interface EncodedKeys {
 
 /** Growable byte buffer for key encoding (no per-value arrays on the fast paths). */
 class KeyBytes {
-  bytes = new Uint8Array(1024);
+  bytes: Uint8Array;
   length = 0;
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(16, capacity));
+  }
 
   ensure(extra: number): void {
     if (this.length + extra <= this.bytes.length) return;
@@ -95,7 +99,7 @@ export function encodeKeys(keys: readonly Vector[], kinds: readonly PhysicalKind
 }
 
 function encodeColumn(vec: Vector, kind: PhysicalKind, numRows: number): EncodedKeys {
-  const out = new KeyBytes();
+  const out = new KeyBytes(numRows * 8);
   const offsets = new Int32Array(numRows + 1);
   const nulls = vec.nulls;
   const isNull = (rowIdx: number): boolean => nulls !== null && nulls[rowIdx] === 1;

@@ -12,6 +12,7 @@ import type { Connection } from 'mysql2/promise';
 import { CompactionScheduler, DEFAULT_COMPACTION_POLICY } from '../../src/be/compaction';
 import { Config } from '../../src/common/config';
 import { buildJobsIdle } from '../../src/fe/statements/build-index';
+import type { SegmentIndexRecord, SegmentRecord } from '../../src/meta/meta-store';
 import { RunningGalene, startGalene } from '../../src/fe/galene-server';
 import { AnnIndexReader } from '../../src/storage/ann';
 import { makeDataDir } from '../helpers/galene-process';
@@ -57,6 +58,11 @@ async function waitGone(files: readonly string[]): Promise<void> {
   assert.deepEqual(files.filter((file) => fs.existsSync(file)), [], 'retired index files are deleted');
 }
 
+/** A segment's ANN index records (merge-on-write segments also carry their primary-key index). */
+function annRecords(segment: SegmentRecord): SegmentIndexRecord[] {
+  return (segment.indexes ?? []).filter((record) => record.kind === 'ann');
+}
+
 async function compactAll(table: string): Promise<void> {
   const state = server.frontend.catalog.getTable('anncompact', table);
   await compaction.compactTablet(state, state.tablets[0].id, state.rowsets);
@@ -92,13 +98,13 @@ test('a merge-on-write compaction indexes only visible rows: replaced and delete
   await conn.query('DELETE FROM mow WHERE id >= 500');
   const visible = Number((await queryRows(conn, 'SELECT count(*) FROM mow'))[0][0]);
   assert.equal(visible, 500);
-  const inputFiles = tableSegments('mow').flatMap((segment) => (segment.indexes ?? []).map((record) => objectFile(record.key)));
+  const inputFiles = tableSegments('mow').flatMap((segment) => annRecords(segment).map((record) => objectFile(record.key)));
   assert.equal(inputFiles.length, 3, 'each load of >= 100 rows built a file');
   await compactAll('mow');
   const segments = tableSegments('mow');
   assert.equal(segments.length, 1);
   assert.equal(segments[0].numRows, visible);
-  const file = objectFile(segments[0].indexes![0].key);
+  const file = objectFile(annRecords(segments[0])[0].key);
   const reader = await AnnIndexReader.openFile(file, { verify: true });
   try {
     assert.equal(reader.header.vectorCount, visible, 'no replaced or deleted row is in the index');
@@ -123,13 +129,13 @@ test('index files a BUILD INDEX attaches to compaction inputs during the merge a
   await pause.reached;
   await conn.query('BUILD INDEX ann_e ON late');
   await buildJobsIdle(server.frontend);
-  const attached = tableSegments('late').flatMap((segment) => (segment.indexes ?? []).map((record) => objectFile(record.key)));
+  const attached = tableSegments('late').flatMap((segment) => annRecords(segment).map((record) => objectFile(record.key)));
   assert.equal(attached.length, 3, 'the build attached a file to each input segment');
   assert.ok(attached.every((file) => fs.existsSync(file)));
   pause.release();
   await compacting;
   const [merged] = tableSegments('late');
   assert.equal(merged.numRows, 450);
-  assert.equal(merged.indexes?.length, 1, 'the merge (begun after CREATE INDEX) built its own file');
+  assert.equal(annRecords(merged).length, 1, 'the merge (begun after CREATE INDEX) built its own file');
   await waitGone(attached);
 });

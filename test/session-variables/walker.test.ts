@@ -17,7 +17,7 @@ import { TABLE_PROPERTIES, type TablePropertyDef } from '../../src/fe/statements
 import { insertInfo, waitForRows } from '../group-commit/helpers';
 import { S3ObjectStore } from '../../src/io/s3-object-store';
 import { auditLines, GaleneProcess, startGalene, testS3Server, testVaultProperties } from '../helpers/galene-process';
-import { connect, queryRows } from '../helpers/mysql-client';
+import { connect, lastQueryProfile, queryRows } from '../helpers/mysql-client';
 
 let server: GaleneProcess;
 let root: mysql.Connection;
@@ -148,6 +148,22 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await conn.execute('SELECT ? AS walker_audited', [1]);
       assert.ok((await auditLines(server.dataDir, 'walker_audited', 1)).length >= 1, 'the prepared execution is audited');
     });
+  },
+  async enable_short_circuit_query() {
+    await root.query('CREATE TABLE w.sc (k INT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2');
+    await root.query('INSERT INTO w.sc VALUES (1, 10), (2, 20)');
+    await withConnection(
+      async (conn) => {
+        const lookup = async (): Promise<[unknown, string | undefined]> => {
+          const [rows] = await conn.execute({ sql: 'SELECT v FROM sc WHERE k = ?', rowsAsArray: true }, [2]);
+          return [rows, (await lastQueryProfile(conn)).get('ShortCircuitQueries')];
+        };
+        assert.deepEqual(await lookup(), [[[20]], '1'], 'on (the default): EXECUTE takes the short-circuit path');
+        await conn.query('SET enable_short_circuit_query = false');
+        assert.deepEqual(await lookup(), [[[20]], undefined], 'off: planned like any query');
+      },
+      { typeCast: true },
+    );
   },
   async max_prepared_stmt_count() {
     await withConnection(async (conn) => {

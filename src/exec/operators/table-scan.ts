@@ -70,8 +70,9 @@ export function explainTableScan(node: TableScanNode): string[] {
   const lines = [`table: ${node.table.databaseName}.${node.table.name}${node.alias.toLowerCase() !== node.table.name.toLowerCase() ? ` AS ${node.alias}` : ''}`];
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
-  const buckets = prunedBuckets(node.table, node.table.distribution.buckets, node.predicates);
-  if (buckets !== null && buckets.length < node.table.distribution.buckets) lines.push(`tablets=${buckets.length}/${node.table.distribution.buckets}`);
+  const bucketCount = (node.table.distribution as TableSchema['distribution'] | undefined)?.buckets ?? 1;
+  const buckets = prunedBuckets(node.table, bucketCount, node.predicates);
+  if (buckets !== null && buckets.length < bucketCount) lines.push(`tablets=${buckets.length}/${bucketCount}`); // Doris's OlapScanNode line
   if (node.inverted !== undefined) lines.push(...explainInvertedScan(node.inverted));
   if (node.score !== undefined) lines.push(...explainScoreScan(node.score));
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
