@@ -46,10 +46,13 @@ function table(buckets: number, keysType: 'DUPLICATE' | 'UNIQUE' = 'DUPLICATE'):
   return { schema, dbId: 1, tablets: Array.from({ length: buckets }, (_v, bucket) => ({ id: 100 + bucket, tableId: 9, bucket })), rowsets: [], visibleVersion: 1 };
 }
 
-/** Rows [start, start + count): k = row number, s = 'v<k>'. */
+/** s of row k: 'v000123' (fixed width, so that every batch of a size has the same bytes). */
+const sOf = (key: number, tag = 'v'): string => `${tag}${String(key).padStart(6, '0')}`;
+
+/** Rows [start, start + count): k = row number, s = sOf(k). */
 function batchOf(start: number, count: number, tag = 'v'): Batch {
   const keys = Array.from({ length: count }, (_v, rowIdx) => start + rowIdx);
-  return { length: count, columns: [vectorFromRaw(Types.INT, keys), vectorFromRaw(Types.varchar(16), keys.map((key) => `${tag}${key}`))] };
+  return { length: count, columns: [vectorFromRaw(Types.INT, keys), vectorFromRaw(Types.varchar(16), keys.map((key) => sOf(key, tag)))] };
 }
 
 function tempStore(): LocalObjectStore {
@@ -86,7 +89,7 @@ test('memtables accumulate across batches and flush at write_buffer_size; the se
   assert.equal(rowsets[0].segments.length, 3, 'one segment per memtable, not one per batch');
   assert.equal(rowsets[0].numRows, 10_000);
   assert.deepEqual(rowsets[0].segments.map((segment) => segment.numRows), [4000, 4000, 2000]);
-  const expected = Array.from({ length: 10_000 }, (_v, key) => `${key}:v${key}`).sort();
+  const expected = Array.from({ length: 10_000 }, (_v, key) => `${key}:${sOf(key)}`).sort();
   assert.deepEqual(await readBack(store, rowsets), expected);
 
   // A large buffer: the whole load is one memtable per tablet (four tablets -> four segments).
@@ -100,9 +103,21 @@ test('memtables accumulate across batches and flush at write_buffer_size; the se
   assert.deepEqual(await readBack(store, bigRowsets), expected);
 });
 
+test('a batch larger than write_buffer_size is split over memtables of that size', async () => {
+  const store = tempStore();
+  const oneBatch = batchBytes(batchOf(0, 1000));
+  const writer = new LoadWriter(pipelineWith({ writeBufferSize: Math.ceil(oneBatch / 4) }), store, table(1), 5);
+  await writer.add(batchOf(0, 1000));
+  assert.equal(writer.memtableFlushes, 4, 'one batch filled four memtables');
+  const rowsets = await writer.finish();
+  writer.close();
+  assert.deepEqual(rowsets[0].segments.map((segment) => segment.numRows), [250, 250, 250, 250]);
+  assert.deepEqual(await readBack(store, rowsets), Array.from({ length: 1000 }, (_v, key) => `${key}:${sOf(key)}`).sort());
+});
+
 test('a UNIQUE KEY load keeps the last row of a key across batches of one memtable and across memtables', async () => {
   const store = tempStore();
-  const oneBatch = batchBytes(batchOf(0, 500));
+  const oneBatch = batchBytes(batchOf(0, 500, 'r0_'));
   const writer = new LoadWriter(pipelineWith({ writeBufferSize: 2 * oneBatch - 1 }), store, table(1, 'UNIQUE'), 3);
   for (let round = 0; round < 5; round++) await writer.add(batchOf(0, 500, `r${round}_`));
   const rowsets = await writer.finish();
@@ -110,7 +125,7 @@ test('a UNIQUE KEY load keeps the last row of a key across batches of one memtab
   // Memtables of rounds (0,1), (2,3), (4): in write order, so the newest segment wins on read.
   assert.deepEqual(rowsets[0].segments.map((segment) => segment.numRows), [500, 500, 500]);
   const lastSegment = await readBack(store, [{ ...rowsets[0], segments: [rowsets[0].segments[2]] }]);
-  assert.equal(lastSegment[0], '0:r4_0');
+  assert.equal(lastSegment[0], `0:${sOf(0, 'r4_')}`);
   const firstSegment = await readBack(store, [{ ...rowsets[0], segments: [rowsets[0].segments[0]] }]);
   assert.ok(firstSegment.every((row) => row.includes(':r1_')), 'within a memtable the later batch wins');
 });

@@ -8,7 +8,7 @@
  * writes and `finish` throw it), and `settle` waits for whatever is still in flight so that an abort can
  * delete every object written.
  */
-import { batchBytes, concatVectors, type Batch, type Vector } from '../../common/column';
+import { batchBytes, concatVectors, sliceVector, type Batch, type Vector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { ObjectStore } from '../../io/object-store';
 import type { TableState } from '../../meta/catalog';
@@ -121,13 +121,23 @@ export class LoadWriter {
       const pause = checkpoint?.();
       if (pause !== undefined) await pause;
       const memtable = this.memtable(this.table.tablets[bucket].id);
-      await this.waitForBackpressure(memtable);
       const columns = tabletColumns(batch, rowIds);
-      const bytes = batchBytes({ length: rowIds.length, columns });
-      memtable.append(columns, rowIds.length, bytes);
-      this.pipeline.memory.reserve(bytes);
-      if (memtable.activeBytes >= this.pipeline.settings.writeBufferSize) this.submit(memtable);
-      else this.keepUnderLoadLimit();
+      const rows = rowIds.length;
+      const bytes = batchBytes({ length: rows, columns });
+      // A memtable takes what fits in write_buffer_size; the rest of the tablet's rows go to the next one
+      // (Doris writes a block at a time), each piece after its own backpressure check.
+      for (let start = 0; start < rows; ) {
+        await this.waitForBackpressure(memtable);
+        const room = Math.max(1, Math.ceil(((this.pipeline.settings.writeBufferSize - memtable.activeBytes) * rows) / bytes));
+        const end = Math.min(rows, start + room);
+        const whole = start === 0 && end === rows;
+        const pieceBytes = whole ? bytes : Math.ceil((bytes * (end - start)) / rows);
+        memtable.append(whole ? columns : columns.map((column) => sliceVector(column, start, end)), end - start, pieceBytes);
+        this.pipeline.memory.reserve(pieceBytes);
+        if (memtable.activeBytes >= this.pipeline.settings.writeBufferSize) this.submit(memtable);
+        else this.keepUnderLoadLimit();
+        start = end;
+      }
     }
   }
 
