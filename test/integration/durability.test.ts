@@ -28,7 +28,9 @@ test('acknowledged inserts survive SIGKILL; nothing half-written is visible afte
       }
     }
   })();
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Kill once a few inserts are acknowledged (however busy the machine), while the writer keeps inserting.
+  for (let waited = 0; acknowledged.length <= 3 && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const code = await first.kill('SIGKILL');
   stop = true;
   await writer;
