@@ -288,16 +288,27 @@ export class VectorBuilder {
   appendBytes(src: Uint8Array, start: number, end: number): void {
     if (this.length === this.nulls.length) this.grow();
     const rowIdx = this.length++;
-    this.appendStringBytes(src.subarray(start, end), rowIdx);
+    const length = end - start;
+    // A short string is copied byte by byte: a subarray of a Buffer costs more than the copy.
+    if (length > 32) return this.appendStringBytes(src.subarray(start, end), rowIdx);
+    const need = this.byteLength + length;
+    if (need > this.bytes!.length) this.growBytes(need);
+    const bytes = this.bytes!;
+    let out = this.byteLength;
+    for (let pos = start; pos < end; pos++) bytes[out++] = src[pos];
+    this.byteLength = need;
+    this.offsets![rowIdx + 1] = need;
+  }
+
+  private growBytes(need: number): void {
+    const next = new Uint8Array(Math.max(need, this.bytes!.length * 2));
+    next.set(this.bytes!.subarray(0, this.byteLength));
+    this.bytes = next;
   }
 
   private appendStringBytes(encoded: Uint8Array, rowIdx: number): void {
     const need = this.byteLength + encoded.length;
-    if (need > this.bytes!.length) {
-      const next = new Uint8Array(Math.max(need, this.bytes!.length * 2));
-      next.set(this.bytes!.subarray(0, this.byteLength));
-      this.bytes = next;
-    }
+    if (need > this.bytes!.length) this.growBytes(need);
     this.bytes!.set(encoded, this.byteLength);
     this.byteLength = need;
     this.offsets![rowIdx + 1] = this.byteLength;

@@ -24,6 +24,7 @@ import { isIntegerType, typesEqual, Types, type DataType } from '../common/types
 import type { PlanningContext, StatementContext } from '../exec/context';
 import { literalValue } from '../exec/expr';
 import type { BinaryParam } from '../protocol/binary-params';
+import { bindInsertParams } from './prepared-insert';
 import type { Expr, LiteralExpr, Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
 import { selectLimitFor } from './sql-select-limit';
@@ -316,7 +317,7 @@ export class SessionStatements {
     if (params.length !== prepared.paramCount) throw new GaleneError('WRONG_ARGUMENTS', [command]);
     const statement = prepared.statement;
     if (statement.kind !== 'query') {
-      const bound = prepared.paramCount === 0 ? statement : profile.time('PlanTimeMs', () => substituteParamLiterals(statement, params));
+      const bound = prepared.paramCount === 0 ? statement : profile.time('PlanTimeMs', () => bindInsertParams(statement, params, paramLiteral) ?? substituteParamLiterals(statement, params));
       return this.session.runParsedStatement(bound, prepared.sql, profile);
     }
     const ctx = this.session.statementContext(profile, params);

@@ -111,6 +111,12 @@ function readValue(reader: PacketReader, wire: ParamWireType): BinaryParam {
     case MysqlType.LONGLONG: {
       const start = reader.offset;
       reader.skip(8);
+      // Most values fit a number exactly: read the two words, no BigInt (the high word below 2^21 in magnitude).
+      const high = wire.unsigned ? payload.readUInt32LE(start + 4) : payload.readInt32LE(start + 4);
+      if (high >= -0x200000 && high < 0x200000) {
+        const exact = high * 0x100000000 + payload.readUInt32LE(start);
+        if (Number.isSafeInteger(exact)) return { kind: 'int', value: exact, unsigned: wire.unsigned };
+      }
       const value = wire.unsigned ? payload.readBigUInt64LE(start) : payload.readBigInt64LE(start);
       const small = value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER);
       return { kind: 'int', value: small ? Number(value) : value, unsigned: wire.unsigned };

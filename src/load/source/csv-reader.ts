@@ -13,7 +13,7 @@
  * and their fields unescaped in place. `trimDoubleQuotes` removes the outermost double quotes of each
  * field (trim_double_quotes).
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
 import type { BodyReader } from './body-blocks';
 import type { RowConverter } from './row-converter';
@@ -79,8 +79,17 @@ export class CsvReader implements BodyReader {
       this.keepTail(buf, 0);
       return;
     }
-    const checkEachLine = !isUtf8(buf.subarray(0, completeEnd));
-    this.converter.setBlockBuffer(buf);
+    const complete = buf.subarray(0, completeEnd);
+    const ascii = isAscii(complete);
+    const checkEachLine = !ascii && !isUtf8(complete);
+    // ASCII: the block as a one-byte string lets numbers and dates be read without a string per field.
+    this.converter.setBlockBuffer(buf, ascii ? buf.toString('latin1', 0, completeEnd) : null);
+    const sep = this.options.columnSeparator;
+    if (delim.length === 1 && sep.length === 1 && delim[0] !== sep[0]) {
+      this.scanSingleBytes(buf, completeEnd, delim[0], sep[0], checkEachLine);
+      this.keepTail(buf, completeEnd);
+      return;
+    }
     let pos = 0;
     let searchFrom = this.searchFrom;
     while (pos < completeEnd) {
@@ -254,7 +263,38 @@ export class CsvReader implements BodyReader {
     }
   }
 
-  private parseLine(buf: Buffer, lineStart: number, lineEnd: number, checkUtf8: boolean): void {
+  /**
+   * Lines and fields of buf[0, completeEnd) in one pass when the line delimiter and the column separator
+   * are single bytes (the common case): each byte is looked at once.
+   */
+  private scanSingleBytes(buf: Buffer, completeEnd: number, delimByte: number, sepByte: number, checkUtf8: boolean): void {
+    const starts = this.starts;
+    const ends = this.ends;
+    const maxFields = starts.length - 1;
+    let lineStart = 0;
+    let fieldStart = 0;
+    let count = 0;
+    for (let pos = 0; pos < completeEnd; pos++) {
+      const byte = buf[pos];
+      if (byte === sepByte) {
+        if (count < maxFields) {
+          starts[count] = fieldStart;
+          ends[count] = pos;
+        }
+        count++;
+        fieldStart = pos + 1;
+      } else if (byte === delimByte) {
+        this.finishLine(buf, lineStart, pos, count, fieldStart, checkUtf8);
+        lineStart = fieldStart = pos + 1;
+        count = 0;
+      }
+    }
+    // The body's last line, without a delimiter after it.
+    if (lineStart < completeEnd) this.finishLine(buf, lineStart, completeEnd, count, fieldStart, checkUtf8);
+  }
+
+  /** A line whose first `count` fields are in starts / ends and whose last field starts at `fieldStart`. */
+  private finishLine(buf: Buffer, lineStart: number, lineEnd: number, count: number, fieldStart: number, checkUtf8: boolean): void {
     this.line++;
     if (this.line <= this.options.skipLines) return;
     if (lineEnd === lineStart) return;
@@ -262,6 +302,18 @@ export class CsvReader implements BodyReader {
       this.converter.rejectRow(this.line, 'invalid UTF-8 data', buf.toString('utf8', lineStart, lineEnd));
       return;
     }
+    if (count < this.starts.length - 1) {
+      this.starts[count] = fieldStart;
+      this.ends[count] = lineEnd;
+    }
+    count++;
+    this.fieldCount = count;
+    this.trimQuotes(buf);
+    this.converter.addFields(buf, this.starts, this.ends, count, this.line, lineStart, lineEnd, this.describe);
+  }
+
+  /** One line found by the delimiter search: its fields split, then finishLine. */
+  private parseLine(buf: Buffer, lineStart: number, lineEnd: number, checkUtf8: boolean): void {
     const starts = this.starts;
     const ends = this.ends;
     const maxFields = starts.length - 1;
@@ -292,13 +344,6 @@ export class CsvReader implements BodyReader {
         offset = line.indexOf(sep, offset + sep.length);
       }
     }
-    if (count < maxFields) {
-      starts[count] = fieldStart;
-      ends[count] = lineEnd;
-    }
-    count++;
-    this.fieldCount = count;
-    this.trimQuotes(buf);
-    this.converter.addFields(buf, starts, ends, count, this.line, lineStart, lineEnd, this.describe);
+    this.finishLine(buf, lineStart, lineEnd, count, fieldStart, checkUtf8);
   }
 }

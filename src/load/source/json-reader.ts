@@ -10,12 +10,14 @@
  * at once, up to the load's buffer limit). Values are matched to source columns by `jsonpaths` when
  * given, else by key (exact, then ignoring case); with `fuzzy_parse` by the first row's key positions.
  * Numbers become their JavaScript text (integers beyond 2^53 lose precision unless quoted), or with
- * `num_as_string` their exact text.
+ * `num_as_string` their exact text. Lines of flat objects of plain values are read without JSON.parse by
+ * a byte scanner (flat-json.ts) that gives the same values; any other line is parsed.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { GaleneError } from '../../common/errors';
 import type { JsonPath } from '../load-plan';
 import type { BodyReader } from './body-blocks';
+import { FlatJsonScanner } from './flat-json';
 import type { RowConverter } from './row-converter';
 
 export interface JsonReaderOptions {
@@ -98,12 +100,20 @@ export class JsonReader implements BodyReader {
   private readonly lowerKeys: string[];
   /** fuzzy_parse: per source column, the position of its key in the first row's keys (-1: absent). */
   private fuzzyPositions: Int32Array | null = null;
+  /** The byte scanner of flat objects (flat-json.ts) when the options allow it, and its value spans. */
+  private readonly flat: FlatJsonScanner | null;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
 
   constructor(
     private readonly converter: RowConverter,
     private readonly options: JsonReaderOptions,
   ) {
     this.lowerKeys = converter.sourceNames.map((name) => name.toLowerCase());
+    const plainRows = options.byLine && !options.stripOuterArray && options.jsonPaths === null && options.jsonRoot === null && !options.fuzzyParse && !options.numAsString;
+    this.flat = plainRows ? new FlatJsonScanner(converter.sourceNames) : null;
+    this.starts = new Int32Array(converter.sourceNames.length);
+    this.ends = new Int32Array(converter.sourceNames.length);
     if (options.jsonPaths !== null && options.jsonPaths.length !== converter.sourceNames.length) {
       throw new GaleneError('LOAD_INVALID_ARGUMENT', [`jsonpaths has ${options.jsonPaths.length} paths but there are ${converter.sourceNames.length} source columns`]);
     }
@@ -126,12 +136,16 @@ export class JsonReader implements BodyReader {
     const delim = this.options.lineDelimiter;
     const lastDelim = buf.lastIndexOf(delim);
     const completeEnd = final ? buf.length : lastDelim < 0 ? 0 : lastDelim + delim.length;
+    const complete = buf.subarray(0, completeEnd);
+    const flat = this.flat !== null && isUtf8(complete) ? this.flat : null;
+    if (flat !== null) this.converter.setBlockBuffer(buf, isAscii(complete) ? buf.toString('latin1', 0, completeEnd) : null);
     let pos = 0;
     while (pos < completeEnd) {
       let lineEnd = buf.indexOf(delim, pos);
       if (lineEnd < 0 || lineEnd > completeEnd) lineEnd = completeEnd;
       this.line++;
-      this.document(buf, pos, lineEnd, this.line);
+      if (flat !== null && flat.scan(buf, pos, lineEnd, this.starts, this.ends)) this.converter.addSpans(buf, this.starts, this.ends, this.line, flat.rowStart, flat.rowEnd);
+      else this.document(buf, pos, lineEnd, this.line);
       pos = Math.min(completeEnd, lineEnd + delim.length);
     }
     this.keepTail(buf, completeEnd);

@@ -26,6 +26,7 @@ import type { CompiledExpr } from '../../exec/expr-api';
 import type { ColumnSchema, TableSchema } from '../../meta/schema';
 import { hasBatchStage, type LoadPlan } from '../load-plan';
 import type { LoadErrorLog } from './load-error-log';
+import { spanParserFor, type SpanParser } from './span-parse';
 import { annVectorChecks, badRowReason, type AnnVectorCheck } from '../ann-vector-check';
 
 const NULL_MARKER_0 = 0x5c; // '\'
@@ -41,6 +42,8 @@ interface SourceSlot {
   readonly isString: boolean;
   /** Character limit for strings (Infinity for STRING and scratch text). */
   readonly charLimit: number;
+  /** The type's fast text shape (span-parse.ts), tried before parseValue; null for strings and types without one. */
+  readonly fast: SpanParser | null;
 }
 
 interface DerivedColumn {
@@ -118,6 +121,8 @@ export class RowConverter {
   private blockRawStart: number[] = [];
   private blockRawEnd: number[] = [];
   private blockBuf: Uint8Array = new Uint8Array(0);
+  /** `blockBuf` as a one-byte string when it is ASCII (offsets are the same), for the slots' fast parsers; else null. */
+  private blockText: string | null = null;
 
   constructor(
     plan: LoadPlan,
@@ -129,10 +134,11 @@ export class RowConverter {
     this.ctx = loadTaskContext(schema.databaseName);
     this.batchStage = hasBatchStage(plan);
     this.slots = plan.sourceColumns.map((source): SourceSlot => {
-      if (source.mode !== 'direct') return { name: source.name, mode: source.mode, column: null, type: source.type, isString: true, charLimit: Infinity };
+      if (source.mode !== 'direct') return { name: source.name, mode: source.mode, column: null, type: source.type, isString: true, charLimit: Infinity, fast: null };
       const column = schema.columns[source.colIdx];
       const charLimit = column.type.name === 'STRING' ? Infinity : column.type.length ?? 65533;
-      return { name: source.name, mode: 'direct', column, type: source.type, isString: isStringType(column.type), charLimit };
+      const isString = isStringType(column.type);
+      return { name: source.name, mode: 'direct', column, type: source.type, isString, charLimit, fast: isString ? null : spanParserFor(source.type) };
     });
     this.sourceNames = this.slots.map((slot) => slot.name);
     this.directSlotOf = new Int32Array(schema.columns.length).fill(-1);
@@ -196,9 +202,13 @@ export class RowConverter {
     this.errors.add(line, reason, raw);
   }
 
-  /** The buffer that `addFields` byte offsets point into, for the rest of this block. */
-  setBlockBuffer(buf: Uint8Array): void {
+  /**
+   * The buffer that `addFields` byte offsets point into, for the rest of this block; `asciiText`: the same
+   * bytes as a string, when the reader knows them to be ASCII and unchanged until the block is finished.
+   */
+  setBlockBuffer(buf: Uint8Array, asciiText: string | null = null): void {
     this.blockBuf = buf;
+    this.blockText = asciiText;
   }
 
   /** Convert one text value into slot `slotIdx` of the pending row; a reason when the row must be filtered. */
@@ -214,6 +224,14 @@ export class RowConverter {
       this.pendingState[slotIdx] = 3;
       this.pendingRaw[slotIdx] = text;
       return null;
+    }
+    if (slot.fast !== null) {
+      const value = slot.fast(text, 0, text.length);
+      if (value === value) {
+        this.pendingState[slotIdx] = 1;
+        this.pendingRaw[slotIdx] = value;
+        return null;
+      }
     }
     const parsed = parseValue(slot.type, text);
     if (parsed.failure !== null) {
@@ -272,15 +290,26 @@ export class RowConverter {
       this.rejectRow(line, `actual column number in csv file is ${relation} than schema column number. actual number: ${fieldCount}, ${describeSeparators()}, schema column number: ${slotCount}`, raw());
       return;
     }
+    this.addSpans(buf, starts, ends, line, lineStart, lineEnd, rawText);
+  }
+
+  /**
+   * One row given as a byte span of `buf` per source column (`[starts[i], ends[i])`; a negative start or
+   * the text `\N` is NULL), from the row text at `[lineStart, lineEnd)` (or `rawText` when the spans were
+   * unescaped in place): CSV fields, and the values of a flat JSON object read by JsonReader's byte scanner.
+   */
+  addSpans(buf: Uint8Array, starts: Int32Array, ends: Int32Array, line: number, lineStart: number, lineEnd: number, rawText: string | null = null): void {
+    const slotCount = this.slots.length;
     this.countRow();
     this.rowBuf = buf;
+    const blockText = buf === this.blockBuf ? this.blockText : null;
     for (let slotIdx = 0; slotIdx < slotCount; slotIdx++) {
       const slot = this.slots[slotIdx];
       if (slot.mode === 'skip') continue;
       const start = starts[slotIdx];
       const end = ends[slotIdx];
       let reason: string | null = null;
-      if (end - start === 2 && buf[start] === NULL_MARKER_0 && buf[start + 1] === NULL_MARKER_1) reason = this.setNull(slotIdx, null);
+      if (start < 0 || (end - start === 2 && buf[start] === NULL_MARKER_0 && buf[start + 1] === NULL_MARKER_1)) reason = this.setNull(slotIdx, null);
       else if (slot.isString) {
         if (end - start > slot.charLimit) {
           const chars = utf8CharCount(buf, start, end);
@@ -290,11 +319,15 @@ export class RowConverter {
         this.pendingStart[slotIdx] = start;
         this.pendingEnd[slotIdx] = end;
       } else {
-        reason = this.convertText(slotIdx, decodeUtf8(buf, start, end));
+        const value = slot.fast !== null && blockText !== null ? slot.fast(blockText, start, end) : NaN;
+        if (value === value) {
+          this.pendingState[slotIdx] = 1;
+          this.pendingRaw[slotIdx] = value;
+        } else reason = this.convertText(slotIdx, decodeUtf8(buf, start, end));
       }
       if (reason !== null) {
         this.filteredRows++;
-        this.errors.add(line, reason, raw());
+        this.errors.add(line, reason, rawText ?? decodeUtf8(buf, lineStart, lineEnd));
         return;
       }
     }
