@@ -6,12 +6,15 @@
  */
 import * as path from 'node:path';
 import type { Vector } from '../../common/column';
-import type { FlushedSegment, MemtableFlushSpec } from '../../storage/memtable';
+import { flushMemtable, type FlushedSegment, type MemtableFlushSpec } from '../../storage/memtable';
 import { IndexBuildWorker } from '../../storage/index-build-worker';
 import type { FlushRequest } from './flush-worker';
 import { TaskQueue } from './task-queue';
 
 const FLUSH_WORKER_SCRIPT = path.join(__dirname, 'flush-worker.js');
+
+/** Memtables smaller than this are flushed on the calling thread: a worker round trip costs more than their encode (single-row INSERTs). */
+export const IN_THREAD_FLUSH_BYTES = 64 * 1024;
 
 type FlushThread = IndexBuildWorker<FlushRequest, FlushedSegment[]>;
 
@@ -29,9 +32,10 @@ export class FlushPool {
     while (this.idle.length > this.tasks.limit) void this.idle.pop()!.close();
   }
 
-  /** Flush one memtable's rows (columns in schema order) into segment files. */
-  flush(columns: Vector[], length: number, spec: MemtableFlushSpec): Promise<FlushedSegment[]> {
+  /** Flush one memtable's rows (columns in schema order, `bytes` of them) into segment files. */
+  flush(columns: Vector[], length: number, spec: MemtableFlushSpec, bytes = Number.POSITIVE_INFINITY): Promise<FlushedSegment[]> {
     return this.tasks.run(async () => {
+      if (bytes < IN_THREAD_FLUSH_BYTES) return flushMemtable(columns, length, spec);
       const thread = this.idle.pop() ?? new IndexBuildWorker<FlushRequest, FlushedSegment[]>(FLUSH_WORKER_SCRIPT, 'memtable flush');
       try {
         return await thread.run({ columns, length, spec });

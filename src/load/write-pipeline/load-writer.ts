@@ -197,7 +197,7 @@ export class LoadWriter {
     memtable.running++;
     this.memtableFlushes++;
     const columns = chunks.map((parts, colIdx) => (parts.length === 1 ? parts[0] : concatVectors(this.table.schema.columns[colIdx].type, parts)));
-    const job: Promise<void> = this.flushAndUpload(memtable.tabletId, columns, rows, firstSegmentIdx, slot)
+    const job: Promise<void> = this.flushAndUpload(memtable.tabletId, columns, rows, bytes, firstSegmentIdx, slot)
       .catch((error: unknown) => {
         this.failure ??= { error };
       })
@@ -209,8 +209,8 @@ export class LoadWriter {
     this.inFlight.add(job);
   }
 
-  private async flushAndUpload(tabletId: number, columns: Vector[], rows: number, firstSegmentIdx: number, slot: SegmentRecord[]): Promise<void> {
-    const segments = await this.pipeline.flushPool.flush(columns, rows, { schema: this.table.schema, segmentColumns: this.ctx.segmentColumns, writeOptions: this.ctx.segmentOptions, segmentMaxRows: SEGMENT_MAX_ROWS });
+  private async flushAndUpload(tabletId: number, columns: Vector[], rows: number, bytes: number, firstSegmentIdx: number, slot: SegmentRecord[]): Promise<void> {
+    const segments = await this.pipeline.flushPool.flush(columns, rows, { schema: this.table.schema, segmentColumns: this.ctx.segmentColumns, writeOptions: this.ctx.segmentOptions, segmentMaxRows: SEGMENT_MAX_ROWS }, bytes);
     if (this.failure !== null) return; // the load failed meanwhile: write nothing more
     const uploads: Promise<void>[] = [];
     const put = (key: string, parts: readonly Uint8Array[]): Promise<void> => this.pipeline.uploadPool.put(this.store, key, parts);
