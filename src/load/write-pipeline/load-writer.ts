@@ -20,7 +20,7 @@ import type { WritePipeline } from './write-pipeline';
 
 /** Whether `key` lives in a remote store (a routing store answers per key; others by their kind). */
 function storeKindOf(store: ObjectStore, key: string): 'local' | 'remote' {
-  return (store as ObjectStore & { kindOf?(key: string): 'local' | 'remote' }).kindOf?.(key) ?? store.kind;
+  return store.kindOf?.(key) ?? store.kind;
 }
 
 class TabletMemtable implements LimitedMemtable {
