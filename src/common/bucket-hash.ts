@@ -9,7 +9,8 @@ import { formatValue } from './convert';
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-function mix32(h: number): number {
+/** A 32-bit finalizer (murmur3's fmix32): spreads every input bit over the output. */
+export function mix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -22,6 +22,7 @@
  * Built by writeTableRows for every segment of a merge-on-write table (load flush, INSERT, compaction,
  * partial-update rewrites); segments written before it have no such file and take the older path.
  */
+import { mix32 } from '../common/bucket-hash';
 import type { RawValue, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
@@ -213,15 +214,6 @@ function keyHashes(bytes: Uint8Array, start: number, end: number): [number, numb
     h2 = Math.imul(h2 + byte, 0x5bd1e995) ^ (h2 >>> 15);
   }
   return [mix32(h1), mix32(h2) | 1];
-}
-
-function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** A bloom filter over encoded keys (double hashing, BLOOM_HASHES probes, ~1% false positives). */
