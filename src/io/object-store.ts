@@ -24,11 +24,16 @@ export interface ObjectStore {
   localPath(key: string): string | null;
   /**
    * Per-key kind, for a store that routes keys to several stores (vault-object-store.ts); other stores
-   * omit it. Callers ask `store.kindOf?.(key) ?? store.kind`.
+   * omit it. Callers ask `storeKindOf(store, key)`.
    */
   kindOf?(key: string): 'local' | 'remote';
   /** Close cached file descriptors (stores that hold none need not implement it). */
   close?(): void;
+}
+
+/** Where `key` lives: a routing store answers per key, any other store by its kind. */
+export function storeKindOf(store: ObjectStore, key: string): 'local' | 'remote' {
+  return store.kindOf?.(key) ?? store.kind;
 }
 
 /** Parts given to `put` as one list. */

@@ -9,7 +9,7 @@ import type { ProfileSink } from '../common/profile';
 import type { BlockFileCache } from './block-file-cache';
 import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
 import type { InPlaceFileCache } from './in-place-file-cache';
-import type { ObjectStore } from './object-store';
+import { storeKindOf, type ObjectStore } from './object-store';
 
 export class VaultFileCache implements FileCache {
   /** 'in-place' when the built-in store is local (its keys never reach the block tier), else 'block'. */
@@ -26,8 +26,7 @@ export class VaultFileCache implements FileCache {
 
   /** The tier that reads `key`. */
   tierOf(key: string): FileCache {
-    const kind = this.store.kindOf?.(key) ?? this.store.kind;
-    return kind === 'local' && this.inPlace !== null ? this.inPlace : this.block;
+    return storeKindOf(this.store, key) === 'local' && this.inPlace !== null ? this.inPlace : this.block;
   }
 
   open(key: string, profile: ProfileSink, knownSize?: number): Promise<RandomAccessFile> {

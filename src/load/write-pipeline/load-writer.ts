@@ -10,7 +10,7 @@
  */
 import { batchBytes, concatVectors, sliceVector, type Batch, type Vector } from '../../common/column';
 import { GaleneError } from '../../common/errors';
-import type { ObjectStore } from '../../io/object-store';
+import { storeKindOf, type ObjectStore } from '../../io/object-store';
 import type { TableState } from '../../meta/catalog';
 import type { NewRowset, SegmentRecord } from '../../meta/meta-store';
 import { batchRowsByTablet, SEGMENT_MAX_ROWS, segmentKey, storeSegment, tableSegmentContext, tabletColumns, type TableSegmentContext, type TableWriteOptions } from '../table-writer';
@@ -18,10 +18,6 @@ import { needBackpressure, waitWhile } from './backpressure';
 import type { LimitedMemtable } from './load-memory';
 import type { WritePipeline } from './write-pipeline';
 
-/** Whether `key` lives in a remote store (a routing store answers per key; others by their kind). */
-function storeKindOf(store: ObjectStore, key: string): 'local' | 'remote' {
-  return store.kindOf?.(key) ?? store.kind;
-}
 
 class TabletMemtable implements LimitedMemtable {
   private chunks: Vector[][];
