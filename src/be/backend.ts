@@ -16,6 +16,7 @@ import { openS3Vault, vaultObjectKey, VaultObjectStore } from '../io/vault-objec
 import type { StorageVault } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
+import { releaseProcessBuilders, retainProcessBuilders } from '../storage/index-build-worker';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
 import type { LoadTarget } from '../load/load-transaction';
@@ -111,6 +112,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.pool = null;
     await pool?.close();
     await this.writePipeline.close();
+    await releaseProcessBuilders(); // an index build in flight must not write under data_dir after stop
     // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
     this.readers.clear();
     this.annIndexes.close();
@@ -139,6 +141,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     fs.rmSync(annTempDir, { recursive: true, force: true });
     fs.mkdirSync(annTempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const backend = new Backend(catalog, objectStore, fileCache, pageCache, config.getInt('scan_thread_num'), config.getInt('parallel_scan_min_rows_per_scanner'), serverLog, annTempDir, WritePipeline.fromConfig(config));
+    retainProcessBuilders();
     backend.writeOptions = { annMinSegmentRows: config.getInt('ann_index_build_min_segment_rows') };
     config.onChange('ann_index_build_min_segment_rows', (value) => (backend.writeOptions = { ...backend.writeOptions, annMinSegmentRows: value as number }));
     backend.scanDynamicParallelism = config.get<boolean>('enable_scan_dynamic_parallelism');

@@ -102,6 +102,8 @@ const hasAnnIndex = (table: TableState): boolean => table.schema.indexes.some((i
 export class CompactionScheduler {
   readonly stats: CompactionStats = { cumulativeRuns: 0, baseRuns: 0, rowsetsMerged: 0, baseRowsets: 0, cumulativeRowsets: 0, baseBytes: 0, cumulativeBytes: 0, failures: 0, lastError: '' };
   private running = false;
+  /** The pass under way, so stop() can wait for it (its merge writes under data_dir). */
+  private pass: Promise<number> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly retiredTimers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -129,17 +131,27 @@ export class CompactionScheduler {
     this.timer = null;
   }
 
-  stop(): void {
+  /**
+   * No new passes; the merge worker is terminated (its merge fails, its output is swept at the next start)
+   * and the pass under way is awaited, so nothing writes under data_dir once this resolves.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
-    void this.worker?.close();
     if (this.timer) clearInterval(this.timer);
     for (const timer of this.retiredTimers) clearTimeout(timer);
+    await this.worker?.close();
+    await this.pass?.catch(() => undefined);
   }
 
   /** One pass over every table; compactions run one at a time. Returns how many tablets were compacted. */
-  async runOnce(): Promise<number> {
-    if (this.running || this.stopped) return 0;
+  runOnce(): Promise<number> {
+    if (this.running || this.stopped) return Promise.resolve(0);
     this.running = true;
+    this.pass = this.runPass();
+    return this.pass;
+  }
+
+  private async runPass(): Promise<number> {
     let compacted = 0;
     try {
       for (const db of this.catalog.listDatabases()) {

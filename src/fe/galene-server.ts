@@ -65,7 +65,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
       ports,
       startup: { walReplay },
       async stop() {
-        compaction.stop();
+        await compaction.stop(); // before the lock is released: a merge writes under data_dir
         await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

@@ -97,6 +97,32 @@ export class IndexBuildWorker<Req, Res> {
   }
 }
 
+/**
+ * The process's shared builders (the ANN and inverted ones: one worker each for every BE in the process)
+ * and how many open BEs use them. The last BE to close terminates their threads, so a build in flight
+ * cannot write under data_dir after the server released its lock; a later build starts a new thread.
+ */
+const processBuilders = new Set<{ close(): Promise<void> }>();
+let processBuilderUsers = 0;
+
+/** Register `builder` as one of the process's shared builders; returns it. */
+export function processBuilder<T extends { close(): Promise<void> }>(builder: T): T {
+  processBuilders.add(builder);
+  return builder;
+}
+
+/** A BE opened: it may use the shared builders until releaseProcessBuilders(). */
+export function retainProcessBuilders(): void {
+  processBuilderUsers++;
+}
+
+/** A BE closed: when it was the last, terminate the shared builders' threads (awaited). */
+export async function releaseProcessBuilders(): Promise<void> {
+  processBuilderUsers = Math.max(0, processBuilderUsers - 1);
+  if (processBuilderUsers > 0) return;
+  await Promise.all([...processBuilders].map((builder) => builder.close()));
+}
+
 let tempCounter = 0;
 
 /**

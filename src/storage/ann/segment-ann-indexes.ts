@@ -12,6 +12,7 @@ import type { Vector } from '../../common/column';
 import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
 import type { ObjectStore } from '../../io/object-store';
+import { processBuilder } from '../index-build-worker';
 import { segmentIndexKey } from '../segment-format';
 import { indexedColumns } from '../table-indexes';
 import { AnnBuilder } from './ann-builder';
@@ -56,7 +57,7 @@ let sharedBuilder: AnnBuilder | null = null;
 
 /** The process's one builder (a worker thread started on first use, unref'd while idle). */
 export function annBuilder(): AnnBuilder {
-  sharedBuilder ??= new AnnBuilder();
+  sharedBuilder ??= processBuilder(new AnnBuilder());
   return sharedBuilder;
 }
 

@@ -11,6 +11,7 @@ import { elementType, isArrayType } from '../../common/types';
 import type { ObjectStore } from '../../io/object-store';
 import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
+import { processBuilder } from '../index-build-worker';
 import { segmentIndexKey } from '../segment-format';
 import { indexedColumns } from '../table-indexes';
 import type { AnalyzerConfig } from './analyzer';
@@ -57,7 +58,7 @@ let sharedBuilder: InvertedBuilder | null = null;
 
 /** The process's one inverted-index builder (a worker thread started on first use, unref'd while idle). */
 export function invertedBuilder(): InvertedBuilder {
-  sharedBuilder ??= new InvertedBuilder();
+  sharedBuilder ??= processBuilder(new InvertedBuilder());
   return sharedBuilder;
 }
 
