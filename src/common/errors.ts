@@ -84,6 +84,8 @@ export const ERROR_CODES = {
   SPECIFIC_ACCESS_DENIED: entry(1227, '42000', 'errCode = 2, detailMessage = Access denied; you need (at least one of) the ({0}) privilege(s) for this operation'),
   DB_ACCESS_DENIED: entry(1044, '42000', "errCode = 2, detailMessage = Access denied for user '{0}' to database '{1}'"),
   // Doris ERR_TABLEACCESS_DENIED_ERROR; the table is Doris's `ctl: db: t` (SELECT) or `db: t` (LOAD, CREATE, ...).
+  // Doris's USAGE check on a storage vault at CREATE TABLE (worded as its resource USAGE checks).
+  STORAGE_VAULT_USAGE_DENIED: entry(1105, 'HY000', "errCode = 2, detailMessage = USAGE denied to user '{0}'@'{1}' for storage vault '{2}'"),
   TABLE_ACCESS_DENIED: entry(1142, '42000', "errCode = 2, detailMessage = {0} command denied to user '{1}'@'{2}' for table '{3}'"),
   // Doris ERR_NONEXISTING_GRANT, ERR_MUST_CHANGE_PASSWORD_LOGIN, ERR_USER_ACCESS_DENIED_FOR_USER_ACCOUNT_BLOCKED_BY_PASSWORD_LOCK
   NONEXISTING_GRANT: entry(1141, '42000', "errCode = 2, detailMessage = There is no such grant defined for user '{0}' on host '{1}'"),

@@ -47,8 +47,8 @@ export function grantLevel(catalog: string, database: string, table: string): Gr
  * Why the privileges cannot be granted at that level (Doris GrantStmt's checks), or null.
  */
 export function grantProblem(level: GrantEntry['level'], privileges: readonly Privilege[]): string | null {
-  if (level === 'resource') return privileges.every((privilege) => privilege === 'USAGE_PRIV') ? null : 'Only USAGE_PRIV can be granted on a resource, compute group or workload group';
-  if (privileges.includes('USAGE_PRIV')) return 'USAGE_PRIV can only be granted on a resource, compute group or workload group';
+  if (level === 'resource') return privileges.every((privilege) => privilege === 'USAGE_PRIV') ? null : 'Only USAGE_PRIV can be granted on a resource, compute group, workload group or storage vault';
+  if (privileges.includes('USAGE_PRIV')) return 'USAGE_PRIV can only be granted on a resource, compute group, workload group or storage vault';
   if (level !== 'global' && (privileges.includes('ADMIN_PRIV') || privileges.includes('NODE_PRIV'))) return 'ADMIN_PRIV and NODE_PRIV can only be granted/revoke on/from *.*.*';
   if (level !== 'global' && privileges.some((privilege) => !TABLE_PRIVILEGES.has(privilege))) return 'invalid privilege for this level';
   return null;

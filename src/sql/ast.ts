@@ -586,7 +586,7 @@ export interface PasswordOptions {
 /** A GRANT / REVOKE target: `ctl.db.tbl` with `*` wildcards (`db.tbl` means catalog internal), or a named resource. */
 export type PrivilegeTarget =
   | { readonly kind: 'table'; readonly catalog: string; readonly database: string; readonly table: string }
-  | { readonly kind: 'resource'; readonly resourceType: 'COMPUTE GROUP' | 'RESOURCE' | 'WORKLOAD GROUP'; readonly name: string };
+  | { readonly kind: 'resource'; readonly resourceType: 'COMPUTE GROUP' | 'RESOURCE' | 'WORKLOAD GROUP' | 'STORAGE VAULT'; readonly name: string };
 
 /** The grantee of GRANT / REVOKE: an account or ROLE 'r'. */
 export type Grantee = { readonly kind: 'user'; readonly user: UserIdentity } | { readonly kind: 'role'; readonly role: string };

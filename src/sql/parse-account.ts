@@ -183,9 +183,14 @@ export abstract class AccountParser extends DdlParser {
     out.push(...mapped);
   }
 
-  /** `*.*.*`, `ctl.db.tbl`, `db.tbl`, `db.*`, `*.*`, or RESOURCE / COMPUTE GROUP / WORKLOAD GROUP 'name'. */
+  /** `*.*.*`, `ctl.db.tbl`, `db.tbl`, `db.*`, `*.*`, or RESOURCE / COMPUTE GROUP / WORKLOAD GROUP / STORAGE VAULT 'name'. */
   private parsePrivilegeTarget(): PrivilegeTarget {
     if (this.acceptWord('RESOURCE')) return { kind: 'resource', resourceType: 'RESOURCE', name: this.parseIdentOrString() };
+    if (this.isWord('STORAGE') && this.isWordAt(1, 'VAULT')) {
+      this.advance();
+      this.advance();
+      return { kind: 'resource', resourceType: 'STORAGE VAULT', name: this.parseIdentOrString() };
+    }
     for (const kind of ['COMPUTE', 'WORKLOAD'] as const) {
       if (this.isWord(kind) && this.isWordAt(1, 'GROUP')) {
         this.advance();

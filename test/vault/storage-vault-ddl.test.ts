@@ -133,6 +133,32 @@ test('vault DDL needs ADMIN_PRIV', async () => {
   }
 });
 
+test('a table in a vault needs USAGE_PRIV on it; SHOW STORAGE VAULTS lists only usable vaults', async () => {
+  await conn.query("CREATE USER 'vaultuser'@'%' IDENTIFIED BY 'pw'");
+  await conn.query("GRANT CREATE_PRIV, SELECT_PRIV ON vddl.* TO 'vaultuser'@'%'");
+  const user = await connect(server.ports.query_port, { user: 'vaultuser', password: 'pw' });
+  const create = (name: string, vaultProperty: string): Promise<unknown> => user.query(`CREATE TABLE vddl.${name} (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 ${vaultProperty}`);
+  try {
+    await assert.rejects(create('u1', 'PROPERTIES ("storage_vault_name" = "s3_renamed")'), /USAGE denied to user 'vaultuser'@'[^']+' for storage vault 's3_renamed'/);
+    assert.deepEqual(await queryRows(user, 'SHOW STORAGE VAULTS'), [], 'no usable vault, none shown');
+    // The default vault is used without the property: the same check.
+    await conn.query('SET s3_renamed AS DEFAULT STORAGE VAULT');
+    await assert.rejects(create('u1', ''), /USAGE denied to user 'vaultuser'@'[^']+' for storage vault 's3_renamed'/);
+    await conn.query('UNSET DEFAULT STORAGE VAULT');
+    await create('local_ok', ''); // the built-in local directory needs no grant
+    await assert.rejects(conn.query("GRANT SELECT_PRIV ON STORAGE VAULT s3_renamed TO 'vaultuser'@'%'"), /Only USAGE_PRIV can be granted on a resource, compute group, workload group or storage vault/);
+    await conn.query("GRANT USAGE_PRIV ON STORAGE VAULT s3_renamed TO 'vaultuser'@'%'");
+    await create('u1', 'PROPERTIES ("storage_vault_name" = "s3_renamed")');
+    assert.deepEqual((await queryRows(user, 'SHOW STORAGE VAULTS')).map((row) => row[0]), ['s3_renamed']);
+    const [grants] = await queryRecords(conn, "SHOW GRANTS FOR 'vaultuser'@'%'");
+    assert.equal(grants.StorageVaultPrivs, 's3_renamed: Usage_priv');
+    await conn.query("REVOKE USAGE_PRIV ON STORAGE VAULT s3_renamed FROM 'vaultuser'@'%'");
+    await assert.rejects(create('u2', 'PROPERTIES ("storage_vault_name" = "s3_renamed")'), /USAGE denied/);
+  } finally {
+    await user.end();
+  }
+});
+
 test('the secret key is in no audit line and no log', async () => {
   const lines = await auditLines(server.dataDir, 'STORAGE VAULT', 3);
   assert.ok(lines.length >= 3);

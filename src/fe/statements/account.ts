@@ -112,7 +112,7 @@ function grantColumns(grants: readonly GrantEntry[]): RawValue[] {
   return [global.length ? privilegeList(global) : null, byLevel(['catalog']), byLevel(['database']), byLevel(['table']), byLevel(['resource'])];
 }
 
-const GRANTS_COLUMNS: [string][] = [['UserIdentity'], ['Comment'], ['Password'], ['Roles'], ['GlobalPrivs'], ['CatalogPrivs'], ['DatabasePrivs'], ['TablePrivs'], ['ColPrivs'], ['ResourcePrivs'], ['WorkloadGroupPrivs'], ['ComputeGroupPrivs']];
+const GRANTS_COLUMNS: [string][] = [['UserIdentity'], ['Comment'], ['Password'], ['Roles'], ['GlobalPrivs'], ['CatalogPrivs'], ['DatabasePrivs'], ['TablePrivs'], ['ColPrivs'], ['ResourcePrivs'], ['WorkloadGroupPrivs'], ['ComputeGroupPrivs'], ['StorageVaultPrivs']];
 
 function grantsRow(users: UserManager, account: Account): RawValue[] {
   const record = users.list().find((candidate) => candidate.user === account.user && candidate.host === account.host);
@@ -124,7 +124,7 @@ function grantsRow(users: UserManager, account: Account): RawValue[] {
     const parts = resources.filter((entry) => entry.resource.startsWith(prefix)).map((entry) => `${entry.resource.slice(prefix.length)}: ${privilegeList(entry.privileges)}`);
     return parts.length ? parts.join('; ') : null;
   };
-  return [`'${account.user}'@'${account.host}'`, '', record && record.passwordHash !== '' ? 'Yes' : 'No', roles.join(','), global, catalog, database, table, null, ofType('RESOURCE '), ofType('WORKLOAD GROUP '), ofType('COMPUTE GROUP ')];
+  return [`'${account.user}'@'${account.host}'`, '', record && record.passwordHash !== '' ? 'Yes' : 'No', roles.join(','), global, catalog, database, table, null, ofType('RESOURCE '), ofType('WORKLOAD GROUP '), ofType('COMPUTE GROUP '), ofType('STORAGE VAULT ')];
 }
 
 /** SHOW GRANTS [FOR u]: one account (the session's own by default); SHOW ALL GRANTS: every account. */

@@ -186,7 +186,7 @@ export async function createTable(session: StatementSession, statement: CreateTa
     return okResult();
   }
   const built = buildTableSchema(session, statement, database, catalog.newObjectId());
-  const schema = { ...built, properties: withTableVault(catalog, built.properties) };
+  const schema = { ...built, properties: withTableVault(session, built.properties) };
   catalog.createTable(database, schema);
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
 }

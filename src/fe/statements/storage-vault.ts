@@ -16,6 +16,7 @@ import type { Catalog } from '../../meta/catalog';
 import { STORAGE_VAULT_ID_PROPERTY, STORAGE_VAULT_NAME_PROPERTY, type StorageVault } from '../../meta/storage-vaults';
 import type { StorageVaultStatement } from '../../sql/ast';
 import { okResult } from './result-rows';
+import { privilegesOf } from './statement-privileges';
 import type { StatementSession } from './statement-session';
 
 const vaultError = (message: string): GaleneError => new GaleneError('STORAGE_VAULT_ERROR', [message]);
@@ -148,11 +149,18 @@ export async function runStorageVault(session: StatementSession, statement: Stor
   }
 }
 
+/** USAGE_PRIV on the vault (ADMIN_PRIV holds it too): needed to create a table in it and to see it in SHOW. */
+export function mayUseVault(session: StatementSession, vault: StorageVault): boolean {
+  return privilegesOf(session).hasResource(`STORAGE VAULT ${vault.name}`);
+}
+
 /**
  * CREATE TABLE's properties with the table's vault by id: the one `storage_vault_name` names (Doris's error
- * when it does not exist), else the default vault, else none (the built-in local directory).
+ * when it does not exist), else the default vault, else none (the built-in local directory). The creator
+ * needs USAGE_PRIV on that vault (the built-in directory needs none).
  */
-export function withTableVault(catalog: Catalog, properties: Readonly<Record<string, string>>): Record<string, string> {
+export function withTableVault(session: StatementSession, properties: Readonly<Record<string, string>>): Record<string, string> {
+  const catalog = session.fe.catalog;
   const out = { ...properties };
   const name = out[STORAGE_VAULT_NAME_PROPERTY];
   delete out[STORAGE_VAULT_NAME_PROPERTY];
@@ -166,7 +174,10 @@ export function withTableVault(catalog: Catalog, properties: Readonly<Record<str
   } else {
     vault = catalog.vaults.defaultVault();
   }
-  if (vault !== null) out[STORAGE_VAULT_ID_PROPERTY] = String(vault.id);
+  if (vault !== null) {
+    if (!mayUseVault(session, vault)) throw new GaleneError('STORAGE_VAULT_USAGE_DENIED', [session.user, session.host, vault.name]);
+    out[STORAGE_VAULT_ID_PROPERTY] = String(vault.id);
+  }
   return out;
 }
 
