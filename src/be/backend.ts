@@ -16,6 +16,7 @@ import { openS3Vault, vaultObjectKey, VaultObjectStore } from '../io/vault-objec
 import type { StorageVault } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
+import { FileCacheTtl } from './file-cache-ttl';
 import { releaseProcessBuilders, retainProcessBuilders } from '../storage/index-build-worker';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
@@ -134,6 +135,8 @@ export class Backend implements SegmentOpener, LoadTarget {
     for (const vault of catalog.vaults?.list() ?? []) openVault(vault);
     catalog.vaults?.onChange(openVault);
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
+    const fileCacheTtl = new FileCacheTtl(catalog);
+    fileCache.setTtlResolver?.((key) => fileCacheTtl.expirationOf(key));
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore.builtIn instanceof LocalObjectStore ? objectStore.builtIn.root : 'remote'} and ${objectStore.vaultIds().length} storage vault(s), file cache ${fileCache.kind}`);

@@ -7,7 +7,7 @@
 import type { ProfileSink } from '../common/profile';
 import { BlockStore, cacheKeyHash, type BlockStoreOptions } from './block-store';
 import { CachedReader } from './cached-reader';
-import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
+import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile, TtlResolver } from './file-cache';
 import type { RangeSource } from './range-source';
 
 export class BlockFileCache implements FileCache {
@@ -38,6 +38,10 @@ export class BlockFileCache implements FileCache {
 
   open(key: string, profile: ProfileSink, knownSize?: number): Promise<RandomAccessFile> {
     return this.reader.open(key, profile, knownSize);
+  }
+
+  setTtlResolver(resolve: TtlResolver): void {
+    this.reader.ttlOf = resolve;
   }
 
   async invalidate(key: string): Promise<void> {

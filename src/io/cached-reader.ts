@@ -14,7 +14,7 @@
 import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import { blockId, BlockStore, cacheKeyHash, cacheTypeOfKind, type BlockEntry } from './block-store';
-import type { FileCacheType, RandomAccessFile, ReadKind } from './file-cache';
+import type { FileCacheType, RandomAccessFile, ReadKind, TtlResolver } from './file-cache';
 import type { RangeSource } from './range-source';
 
 const MAX_KNOWN_SIZES = 100000;
@@ -37,6 +37,8 @@ interface ReadState {
   readonly length: number;
   readonly out: Buffer;
   readonly type: FileCacheType;
+  /** TTL blocks: their expiry (seconds since the epoch); 0 otherwise. */
+  readonly expiration: number;
   readonly profile: ProfileSink;
 }
 
@@ -47,6 +49,8 @@ export class CachedReader {
   private misses = 0;
   private remoteRequests = 0;
   private remoteBytes = 0;
+  /** Objects of tables with `file_cache_ttl_seconds` fill the TTL queue (set by the BE). */
+  ttlOf: TtlResolver | null = null;
 
   constructor(
     readonly blocks: BlockStore,
@@ -85,7 +89,15 @@ export class CachedReader {
     if (length > 0 && profile.fileCache?.skipCache) return this.readSkippingCache(key, offset, length, profile);
     const out = Buffer.allocUnsafeSlow(length);
     if (length === 0) return out;
-    const state: ReadState = { key, hash, size, offset, length, out, type: cacheTypeOfKind(kind), profile };
+    let type = cacheTypeOfKind(kind);
+    let expiration = 0;
+    // Compaction's reads stay disposable; a table's data and index blocks go to the TTL queue until expiry.
+    if (type !== 'disposable' && this.ttlOf !== null) {
+      expiration = this.ttlOf(key);
+      if (expiration > Date.now() / 1000) type = 'ttl';
+      else expiration = 0;
+    }
+    const state: ReadState = { key, hash, size, offset, length, out, type, expiration, profile };
     const blockSize = this.blocks.blockSize;
     const firstBlock = Math.floor(offset / blockSize);
     const lastBlock = Math.floor((offset + length - 1) / blockSize);
@@ -215,7 +227,7 @@ export class CachedReader {
 
   /** Fetch blocks [startBlock, endBlock) of an object in one source read and back-fill the block store. */
   private fetchRun(state: ReadState, startBlock: number, endBlock: number): Promise<void> {
-    const { key, hash, size, type, profile } = state;
+    const { key, hash, size, type, expiration, profile } = state;
     const blockSize = this.blocks.blockSize;
     const start = startBlock * blockSize;
     const end = Math.min(size, endBlock * blockSize);
@@ -241,7 +253,7 @@ export class CachedReader {
             return;
           }
           const writeStarted = process.hrtime.bigint();
-          return this.blocks.put(hash, blockOffset, type, data).then((written) => {
+          return this.blocks.put(hash, blockOffset, type, data, expiration).then((written) => {
             profile.add('WriteCacheIOUseTimer', Number(process.hrtime.bigint() - writeStarted));
             if (written) {
               profile.add('BytesWriteIntoCache', data.length);

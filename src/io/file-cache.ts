@@ -19,6 +19,9 @@ import type { ProfileSink } from '../common/profile';
  */
 export type ReadKind = 'data' | 'index' | 'disposable';
 
+/** The TTL expiry of an object's blocks (seconds since the epoch; 0 or past: none), from its table's `file_cache_ttl_seconds`. */
+export type TtlResolver = (key: string) => number;
+
 /** Doris's four cache queues (information_schema.file_cache_info TYPE). */
 export type FileCacheType = 'normal' | 'index' | 'ttl' | 'disposable';
 
@@ -94,6 +97,8 @@ export interface FileCache extends FileOpener {
    * Doris's message. Tiers without blocks omit it.
    */
   resetCapacity?(capacityBytes: number): Promise<string>;
+  /** Block tiers: which objects' blocks go to the TTL queue, and until when. */
+  setTtlResolver?(resolve: TtlResolver): void;
   /** The blocks the block tier holds (information_schema.file_cache_info); tiers without blocks omit it. */
   cachedBlocks?(): CachedBlockInfo[];
   /** Finish background work and close descriptors. */

@@ -7,7 +7,7 @@
  */
 import type { ProfileSink } from '../common/profile';
 import type { BlockFileCache } from './block-file-cache';
-import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile } from './file-cache';
+import type { CachedBlockInfo, FileCache, FileCacheStats, RandomAccessFile, TtlResolver } from './file-cache';
 import type { InPlaceFileCache } from './in-place-file-cache';
 import { storeKindOf, type ObjectStore } from './object-store';
 
@@ -31,6 +31,11 @@ export class VaultFileCache implements FileCache {
 
   open(key: string, profile: ProfileSink, knownSize?: number): Promise<RandomAccessFile> {
     return this.tierOf(key).open(key, profile, knownSize);
+  }
+
+  /** Only remote keys reach the block tier, so only they can be TTL blocks. */
+  setTtlResolver(resolve: TtlResolver): void {
+    this.block.setTtlResolver(resolve);
   }
 
   invalidate(key: string): Promise<void> {

@@ -140,12 +140,21 @@ export class Catalog {
     return this.publishLocks.run(tableIds, fn);
   }
 
+  /** Bumped by every change of a table's state (schema, rowsets, versions): caches built from tables compare it. */
+  get generation(): number {
+    return this.tableGeneration;
+  }
+
+  private tableGeneration = 0;
+
   private putTable(state: TableState): void {
+    this.tableGeneration++;
     this.tables.set(`${state.dbId}/${state.schema.name}`, state);
     this.tablesById.set(state.schema.id, state);
   }
 
   private removeTable(state: TableState): void {
+    this.tableGeneration++;
     this.tables.delete(`${state.dbId}/${state.schema.name}`);
     this.tablesById.delete(state.schema.id);
   }

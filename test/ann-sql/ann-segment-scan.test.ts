@@ -18,12 +18,13 @@ import { makeTableSchema } from '../../src/exec/memory-table';
 import type { AnnScanRequest } from '../../src/exec/plan/fragment-spec';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
-import type { Catalog, TableState } from '../../src/meta/catalog';
+import type { TableState } from '../../src/meta/catalog';
 import type { SegmentRecord } from '../../src/meta/meta-store';
 import { buildSegmentAnnIndexes, tableAnnIndexes } from '../../src/storage/ann/segment-ann-indexes';
 import { exactTopK } from '../../src/storage/ann/exact-scan';
 import { writeSegment } from '../../src/storage/segment-writer';
 import { mixtureDataSet } from '../../bench/lib/vector-data';
+import { BARE_CATALOG } from '../helpers/bare-catalog';
 
 const DIM = 8;
 const SEGMENTS = 2;
@@ -73,8 +74,8 @@ test('ANN scan over a non-local store: index files through the FileCache, per-se
     return rows.sort((a, b) => a[1] - b[1]).slice(0, K);
   };
   const fileCache = JSON.stringify([{ path: path.join(root, 'file_cache'), total_size: 64 << 20 }]);
-  const parallel = await Backend.open(new Config({ data_dir: root, scan_thread_num: 2, parallel_scan_min_rows_per_scanner: 1000, ann_search_in_thread_max_segments: 0, file_cache_path: fileCache }), {} as Catalog, remote);
-  const inThread = await Backend.open(new Config({ data_dir: path.join(root, 'b'), scan_thread_num: 0, file_cache_path: JSON.stringify([{ path: path.join(root, 'file_cache_b'), total_size: 64 << 20 }]) }), {} as Catalog, remote);
+  const parallel = await Backend.open(new Config({ data_dir: root, scan_thread_num: 2, parallel_scan_min_rows_per_scanner: 1000, ann_search_in_thread_max_segments: 0, file_cache_path: fileCache }), BARE_CATALOG, remote);
+  const inThread = await Backend.open(new Config({ data_dir: path.join(root, 'b'), scan_thread_num: 0, file_cache_path: JSON.stringify([{ path: path.join(root, 'file_cache_b'), total_size: 64 << 20 }]) }), BARE_CATALOG, remote);
   try {
     assert.equal(parallel.fileCache.kind, 'block');
     const workers = new QueryProfile('workers', '', 'u', 'd');

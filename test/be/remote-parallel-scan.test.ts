@@ -20,9 +20,10 @@ import type { FragmentResult, FragmentSpec } from '../../src/exec/plan/fragment-
 import { makeTableSchema } from '../../src/exec/memory-table';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
-import type { Catalog, TableState } from '../../src/meta/catalog';
+import type { TableState } from '../../src/meta/catalog';
 import type { SegmentRecord } from '../../src/meta/meta-store';
 import { writeSegment } from '../../src/storage/segment-writer';
+import { BARE_CATALOG } from '../helpers/bare-catalog';
 
 const SEGMENTS = 3;
 const SEGMENT_ROWS = 20_000;
@@ -71,7 +72,7 @@ test('parallel scans stay on over a non-local store, through the one FileCache, 
   const runAll = async (pool: ScanWorkerPool, profile: QueryProfile): Promise<RawValue[][]> => rowsOf(batchesOf(await Promise.all(tasks.map((task) => pool.run(task, profile)))));
 
   const config = new Config({ data_dir: root, scan_thread_num: 2, file_cache_path: JSON.stringify([{ path: path.join(root, 'file_cache'), total_size: 64 << 20 }]) });
-  const backend = await Backend.open(config, {} as Catalog, remote);
+  const backend = await Backend.open(config, BARE_CATALOG, remote);
   const inPlace = new ScanWorkerPool(2, { objectRoot: local.root, pageCacheBytes: 1 << 20 });
   try {
     assert.equal(backend.fileCache.kind, 'block');

@@ -20,8 +20,9 @@ import { makeTableSchema } from '../../src/exec/memory-table';
 import type { VaultFileCache } from '../../src/io/vault-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { RemoteLikeObjectStore } from '../../src/io/remote-like-store';
-import type { Catalog, TableState } from '../../src/meta/catalog';
+import type { TableState } from '../../src/meta/catalog';
 import { writeSegment } from '../../src/storage/segment-writer';
+import { BARE_CATALOG } from '../helpers/bare-catalog';
 
 const ROWS = 30_000;
 
@@ -52,7 +53,7 @@ test('a BE reads a remote table through its block cache: queues, counters, skip,
   // 4 KiB blocks so that the segment spans many.
   const config = (cacheDir: string) => new Config({ data_dir: root, scan_thread_num: 0, file_cache_each_block_size: 4096, file_cache_path: JSON.stringify([{ path: path.join(root, cacheDir), total_size: 64 << 20 }]) });
 
-  let backend = await Backend.open(config('cache'), {} as Catalog, remote);
+  let backend = await Backend.open(config('cache'), BARE_CATALOG, remote);
   try {
     const typesHeld = () => new Set((backend.fileCache as VaultFileCache).block.cachedBlocks().map((block) => block.type));
     const cold = new QueryProfile('cold', '', 'u', 'd');
@@ -81,12 +82,12 @@ test('a BE reads a remote table through its block cache: queues, counters, skip,
     const order = (backend.fileCache as VaultFileCache).block.blocks.queueOrder('normal');
     assert.ok(order.length > 4);
     await backend.close();
-    backend = await Backend.open(config('cache'), {} as Catalog, remote);
+    backend = await Backend.open(config('cache'), BARE_CATALOG, remote);
     assert.deepEqual((backend.fileCache as VaultFileCache).block.blocks.queueOrder('normal'), order);
     await backend.close();
 
     // Compaction on a cold BE: its reads fill the disposable queue only.
-    backend = await Backend.open(config('cache-compaction'), {} as Catalog, remote);
+    backend = await Backend.open(config('cache-compaction'), BARE_CATALOG, remote);
     await mergeTabletRowsets(table, backend.fileCache, remote, 99);
     await backend.fileCache.flush();
     assert.deepEqual([...typesHeld()], ['disposable']);

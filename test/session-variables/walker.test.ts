@@ -361,6 +361,25 @@ const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
     await showLivesInVault((vault) => ({ storage_vault_id: vault.id }));
     await assert.rejects(createTable('DUPLICATE KEY', { storage_vault_id: '1' }), /Storage vault with id 1 does not exist/);
   },
+  async file_cache_ttl_seconds() {
+    const vault = await walkerVault();
+    const kept = await createTable('DUPLICATE KEY', { storage_vault_name: vault.name, file_cache_ttl_seconds: '3600' });
+    const plain = await createTable('DUPLICATE KEY', { storage_vault_name: vault.name });
+    const cacheTypes = async (table: string): Promise<string[]> => {
+      const tablets = (await queryRows(root, `SHOW TABLETS FROM w.${table}`)).map((row) => row[0]);
+      return (await queryRows(root, `SELECT DISTINCT TYPE FROM information_schema.file_cache_info WHERE TABLET_ID IN (${tablets.join(', ')}) ORDER BY TYPE`)).map((row) => row[0]!);
+    };
+    for (const table of [kept, plain]) {
+      await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'cached'), (2, 2, 'blocks')`);
+      assert.deepEqual(await queryRows(root, `SELECT count(*), max(v) FROM w.${table}`), [['2', 'cached']]);
+    }
+    // Blocks are written into the cache in the background: wait for them to show.
+    for (let attempt = 0; attempt < 50 && ((await cacheTypes(kept)).length === 0 || (await cacheTypes(plain)).length === 0); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(await cacheTypes(kept), ['ttl'], 'every block of the TTL table is in the TTL queue');
+    const plainTypes = await cacheTypes(plain);
+    assert.ok(plainTypes.length > 0 && !plainTypes.includes('ttl'), `the other table's blocks are not TTL blocks: ${plainTypes.join(', ')}`);
+    await assert.rejects(createTable('DUPLICATE KEY', { file_cache_ttl_seconds: 'soon' }), /file_cache_ttl_seconds/);
+  },
   async compression() {
     const plain = await createTable('DUPLICATE KEY', { compression: 'NONE' });
     const packed = await createTable('DUPLICATE KEY', { compression: 'ZSTD' });

@@ -37,6 +37,7 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   honoured('light_schema_change', 'false: Group Commit loads are refused for the table, as in Doris (schema changes are always light in Galene).'),
   honoured('storage_vault_name', 'The storage vault (CREATE STORAGE VAULT) the table\'s data lives in; default: the default vault, else the local directory. Fixed at CREATE TABLE.'),
   honoured('storage_vault_id', 'The table\'s storage vault by id, as SHOW CREATE TABLE prints it (Galene sets it from storage_vault_name).'),
+  honoured('file_cache_ttl_seconds', 'Seconds after a load during which the file cache keeps its blocks in the TTL queue (never evicted by other queries before they expire); 0: none. Tables in S3 vaults (the local directory is read in place).'),
   honoured('function_column.sequence_type', 'Refused: a hidden sequence column is not supported (use function_column.sequence_col).'),
   accepted('replication_num', ['1'], 'Replicas per tablet. Galene keeps one copy, in the object store.'),
   accepted('replication_allocation', ['tag.location.default: 1', 'tag.location.default:1'], 'Replicas per resource tag. Galene keeps one copy, in the object store.'),
@@ -58,7 +59,6 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   accepted('time_series_compaction_empty_rowsets_threshold', ['5'], 'time_series compaction only.'),
   accepted('time_series_compaction_level_threshold', ['1'], 'time_series compaction only.'),
   accepted('estimate_partition_size', [], 'Sizing hint of BUCKETS AUTO; Galene uses default_bucket_num.'),
-  accepted('file_cache_ttl_seconds', ['0'], 'TTL queue of the file cache for the table; Galene caches every table alike.'),
   accepted('skip_write_index_on_load', ['false'], 'Build inverted indexes at compaction only.'),
   accepted('enable_mow_light_delete', ['false'], 'DELETE on merge-on-write tables as a delete predicate.'),
   accepted('enable_duplicate_without_keys_by_default', ['false'], 'DUPLICATE tables without sort keys; Galene picks the leading columns.'),
@@ -84,7 +84,7 @@ const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEF
 export function validateTableProperties(properties: Readonly<Record<string, string>>, forSchema?: { keysType: KeysType; columns: readonly ColumnSchema[] }): void {
   for (const [key, value] of Object.entries(properties)) {
     findTableProperty(key);
-    if ((key === 'replication_num' || key === 'group_commit_interval_ms' || key === 'group_commit_data_bytes') && !/^\d+$/.test(value.trim())) {
+    if ((key === 'replication_num' || key === 'file_cache_ttl_seconds' || key === 'group_commit_interval_ms' || key === 'group_commit_data_bytes') && !/^\d+$/.test(value.trim())) {
       throw new GaleneError('INVALID_PROPERTY', [key, value]);
     }
     if (key === 'group_commit_mode' && !['off_mode', 'sync_mode', 'async_mode'].includes(value.toLowerCase())) {
