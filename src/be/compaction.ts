@@ -13,6 +13,7 @@
  */
 import { concatVectors, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
+import { binlogMaxHistoryNums, binlogTtlSeconds } from '../meta/row-binlog';
 import { tableVaultId } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { BitmapDelta, DeleteBitmap, isMergeOnWrite, subtractSortedRowIds } from '../meta/delete-bitmap';
@@ -236,6 +237,9 @@ export class CompactionScheduler {
       await this.backend.deleteObjects(merged.objectKeys);
       throw err;
     }
+    // Row binlog retention (meta/row-binlog.ts): the tablet's change-log rowsets past binlog.ttl_seconds or
+    // beyond binlog.max_history_nums go when its data rowsets are compacted (their files after the grace).
+    retired.push(...this.catalog.meta.expireBinlogRowsets(tableId, tabletId, Date.now() - binlogTtlSeconds(table.schema) * 1000, binlogMaxHistoryNums(table.schema)));
     const timer = setTimeout(() => {
       this.retiredTimers.delete(timer);
       void this.backend.deleteObjects(retired);

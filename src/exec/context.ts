@@ -137,6 +137,11 @@ export interface PlanningContext {
   readonly sessionInfo: SessionFacts;
   /** Table schema by name (database null = the current one); throws UNKNOWN_DATABASE / UNKNOWN_TABLE / NO_DATABASE_SELECTED. */
   getTable(database: string | null, name: string): TableSchema;
+  /**
+   * The schema of a table-valued function's rows (`FROM binlog("db.tbl", 2)`), its arguments evaluated to
+   * constants; the schema carries what `openTable` needs to read them. Throws for an unknown function.
+   */
+  getTableFunction?(name: string, args: readonly RawValue[]): TableSchema;
   /** Row count estimate of a table at the version the statement reads (join sides, parallelism), from metadata. */
   estimatedRowCount(schema: TableSchema): number;
   /**

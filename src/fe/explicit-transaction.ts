@@ -10,11 +10,29 @@ import type { LoadTarget } from '../load/load-transaction';
 import { writeTableRows } from '../load/table-writer';
 import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
+import { loadOp, rowBinlogEnabled } from '../meta/row-binlog';
+import { writeBinlogRows, type BinlogPosition } from '../load/row-binlog-writer';
+
+/** Add `rowsets` to the transaction's rowset per tablet (segments appended in write order). */
+function mergeRowsets(byTablet: Map<number, NewRowset & { segments: SegmentRecord[] }>, rowsets: readonly NewRowset[]): void {
+  for (const rowset of rowsets) {
+    const entry = byTablet.get(rowset.tabletId);
+    if (entry) {
+      entry.segments.push(...rowset.segments);
+      byTablet.set(rowset.tabletId, { ...entry, numRows: entry.numRows + rowset.numRows, dataSize: entry.dataSize + rowset.dataSize });
+    } else {
+      byTablet.set(rowset.tabletId, { ...rowset, segments: [...rowset.segments] });
+    }
+  }
+}
 
 export class ExplicitTransaction {
   private txn: TransactionRecord | null = null;
   private readonly rowsets = new Map<number, NewRowset & { segments: SegmentRecord[] }>();
   private readonly nextSegmentIdx = new Map<number, number>();
+  /** The row binlog's change-log rowsets by tablet, and where its next rows go. */
+  private readonly binlogRowsets = new Map<number, NewRowset & { segments: SegmentRecord[] }>();
+  private readonly binlogPosition: BinlogPosition = { nextSegmentIdx: new Map(), loggedRows: 0 };
   private readonly objectKeys: string[] = [];
   private loadedRows = 0;
   private dbId: number | null = null;
@@ -43,14 +61,12 @@ export class ExplicitTransaction {
     if (batch.length === 0) return 0;
     const written = await writeTableRows(this.target.store, table, batch, this.txn.id, this.nextSegmentIdx, undefined, this.target.writeOptions);
     this.objectKeys.push(...written.objectKeys);
-    for (const rowset of written.rowsets) {
-      const entry = this.rowsets.get(rowset.tabletId);
-      if (entry) {
-        entry.segments.push(...rowset.segments);
-        this.rowsets.set(rowset.tabletId, { ...entry, numRows: entry.numRows + rowset.numRows, dataSize: entry.dataSize + rowset.dataSize });
-      } else {
-        this.rowsets.set(rowset.tabletId, { ...rowset, segments: [...rowset.segments] });
-      }
+    mergeRowsets(this.rowsets, written.rowsets);
+    if (rowBinlogEnabled(table.schema)) {
+      // The row binlog logs the rows too, published with them at COMMIT.
+      const logged = await writeBinlogRows(this.target.store, table, batch, loadOp(table.schema), this.txn.id, this.target.writeOptions, this.binlogPosition);
+      this.objectKeys.push(...logged.objectKeys);
+      mergeRowsets(this.binlogRowsets, logged.rowsets);
     }
     this.loadedRows += batch.length;
     return batch.length;
@@ -59,7 +75,7 @@ export class ExplicitTransaction {
   /** Publish everything written; returns the transaction (null when nothing was inserted). */
   async commit(): Promise<TransactionRecord | null> {
     if (!this.txn) return null;
-    await this.target.catalog.publish(this.txn.id, [...this.rowsets.values()], this.loadedRows);
+    await this.target.catalog.publish(this.txn.id, [...this.rowsets.values(), ...this.binlogRowsets.values()], this.loadedRows);
     return this.txn;
   }
 

@@ -13,6 +13,7 @@ import { DataType, Types } from '../common/types';
 import type { ParamValue, SessionFacts, StatementContext, TableSource } from '../exec/context';
 import { QueryTask } from '../exec/query-task';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
+import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource } from './table-functions/binlog-table-function';
 import type { TableSchema } from '../meta/schema';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
@@ -472,16 +473,25 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         if (!own) requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
         return schema;
       },
+      getTableFunction: (name, args) => {
+        if (name.toLowerCase() !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
+        return binlogFunctionSchema(catalog, args, (database, table) => {
+          const schema = this.resolveTable(database, table);
+          requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
+          return schema;
+        });
+      },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : olapTable(schema).estimatedRowCount()),
-      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? 0 : olapTable(schema).scanDegree()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
+      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) ? 0 : olapTable(schema).scanDegree()),
       // One reader per table for the whole statement: every operator reading it sees the same version set
       // (a lazily materialized TopN reads a table twice, the second time by the first read's row ids).
       openTable: (schema): TableSource => {
         if (schema.databaseName === INFORMATION_SCHEMA) return openInformationSchemaTable(schemaFacts, schema);
-        const key = `${schema.databaseName}.${schema.name}`.toLowerCase();
+        const binlog = isBinlogSource(schema);
+        const key = `${binlog ? 'binlog:' : ''}${schema.databaseName}.${schema.name}`.toLowerCase();
         let source = opened.get(key);
-        if (source === undefined) opened.set(key, (source = olapTable(schema)));
+        if (source === undefined) opened.set(key, (source = binlog ? openBinlogSource(catalog, this.fe.backend, schema) : olapTable(schema)));
         return source;
       },
       getSystemVariable: (name, scope) => {

@@ -84,9 +84,10 @@ export interface MultiBatchLoad {
   /**
    * Rows (full rows, table columns) whose keys the load deletes at commit — merge_type DELETE / MERGE, a
    * loaded delete sign; merge-on-write UNIQUE KEY tables only. Only the key columns are kept, in memory
-   * until the commit, which looks them up and hides their visible rows at the load's version.
+   * until the commit, which looks them up and hides their visible rows at the load's version. A
+   * row-binlog table also logs the rows as DELETE (through the write pipeline, hence the promise).
    */
-  addDeletes(batch: Batch): void;
+  addDeletes(batch: Batch): Promise<void>;
   commit(): Promise<LoadOutcome>;
   precommit(): Promise<LoadOutcome>;
   abort(reason: string): Promise<void>;
@@ -141,12 +142,13 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string, 
       await writer.add(batch, checkpoint);
       loadedRows += batch.length;
     },
-    addDeletes(batch) {
+    async addDeletes(batch) {
       if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
       if (batch.length === 0) return;
       keyIdxs.forEach((colIdx, keyIdx) => deleteParts[keyIdx].push(batch.columns[colIdx]));
       deleteRows += batch.length;
       loadedRows += batch.length;
+      await writer.addDeletes(batch);
     },
     async commit() {
       const rowsets = await finish();

@@ -9,6 +9,7 @@ import { Batch, takeNulls, takeRows, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { ObjectStore } from '../io/object-store';
 import { vaultObjectKey } from '../io/vault-object-store';
+import { ROW_BINLOG_SEGMENT_MARKER } from '../meta/row-binlog';
 import { tableVaultId } from '../meta/storage-vaults';
 import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord } from '../meta/meta-store';
@@ -38,7 +39,9 @@ export function tableCompression(schema: TableSchema): CompressionName {
  * place keys are named: index files take theirs from the segment's, segmentIndexKey).
  */
 export function segmentKey(schema: Pick<TableSchema, 'properties'>, tabletId: number, txnId: number, segmentIdx: number): string {
-  return vaultObjectKey(tableVaultId(schema), `data/${tabletId}/${txnId}_${segmentIdx}.dat`);
+  // Change-log segments of a row binlog (meta/row-binlog.ts) sit beside the transaction's data segments.
+  const kind = schema.properties[ROW_BINLOG_SEGMENT_MARKER] === 'true' ? 'binlog_' : '';
+  return vaultObjectKey(tableVaultId(schema), `data/${tabletId}/${txnId}_${kind}${segmentIdx}.dat`);
 }
 
 export interface WrittenLoad {

@@ -269,13 +269,17 @@ export class Catalog {
    * `deletes` (a Stream Load MERGE / DELETE): the visible rows with these keys of that merge-on-write
    * table are hidden at the same version (the keys are looked up under the same lock).
    */
-  async publish(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, partial: PartialUpdate | null = null, deletes: LoadDeletes | null = null): Promise<void> {
+  async publish(txnId: number, allRowsets: readonly NewRowset[], loadedRows: number, partial: PartialUpdate | null = null, deletes: LoadDeletes | null = null): Promise<void> {
+    // Change-log rowsets (row binlog) go into the same meta-store transaction, after the data rowsets
+    // (whose indexes the bitmap deltas name); merge-on-write never looks at them.
+    const rowsets = allRowsets.filter((rowset) => !rowset.rowBinlog);
+    const binlog = allRowsets.filter((rowset) => rowset.rowBinlog);
     const mowTableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(deletes === null ? [] : [deletes.tableId])])].filter((tableId) => {
       const state = this.tablesById.get(tableId);
       return state !== undefined && isMergeOnWrite(state.schema);
     });
     if (mowTableIds.length === 0) {
-      this.publishNow(txnId, rowsets, loadedRows, {});
+      this.publishNow(txnId, allRowsets, loadedRows, {});
       return;
     }
     const publisher = this.mergeOnWrite;
@@ -302,7 +306,7 @@ export class Catalog {
           bitmaps.push(...(await publisher.computeDeleteBitmaps(state, publishing, idxs)));
           if (deletes !== null && deletes.tableId === tableId && deletes.length > 0) bitmaps.push(...(await publisher.deleteKeys(state, deletes.keys, deletes.length)).bitmaps);
         }
-        this.publishNow(txnId, publishing, loadedRows, { bitmaps, tableIds: mowTableIds });
+        this.publishNow(txnId, [...publishing, ...binlog], loadedRows, { bitmaps, tableIds: mowTableIds });
       });
     } catch (err) {
       await publisher.deleteObjects(written);
@@ -313,6 +317,7 @@ export class Catalog {
 
   private checkVersionLimit(rowsets: readonly NewRowset[]): void {
     for (const rowset of rowsets) {
+      if (rowset.rowBinlog) continue;
       const state = this.tablesById.get(rowset.tableId);
       const versions = state ? state.rowsets.reduce((count, existing) => count + (existing.tabletId === rowset.tabletId ? 1 : 0), 0) : 0;
       if (versions >= this.maxTabletVersions) throw new GaleneError('TOO_MANY_VERSIONS', [versions, rowset.tabletId, this.maxTabletVersions]);
@@ -331,7 +336,7 @@ export class Catalog {
       // publish O(rowsets) of synchronous SQLite + JSON work, which starved readers under many small loads.
       const added: RowsetRecord[] = [];
       rowsets.forEach((rowset, idx) => {
-        if (rowset.tableId === tableId) added.push({ id: rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime });
+        if (rowset.tableId === tableId && !rowset.rowBinlog) added.push({ id: rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime });
       });
       const rowsetList = added.length === 0 ? state.rowsets : [...state.rowsets, ...added];
       const ids = new Set(bitmaps.length === 0 ? [] : rowsetList.map((rowset) => rowset.id));
@@ -366,13 +371,16 @@ export class Catalog {
    * DELETE on a merge-on-write table: mark rows deleted at a new table version, writing no data. The
    * caller holds the table's lock (withTableLock) while it finds the rows and calls this.
    */
-  publishDeletes(txnId: number, tableId: number, bitmaps: readonly PendingBitmapDelta[], deletedRows: number): void {
-    this.publishNow(txnId, [], deletedRows, { bitmaps, tableIds: [tableId] });
+  publishDeletes(txnId: number, tableId: number, bitmaps: readonly PendingBitmapDelta[], deletedRows: number, binlog: readonly NewRowset[] = []): void {
+    this.publishNow(txnId, binlog, deletedRows, { bitmaps, tableIds: [tableId] });
   }
 
-  /** DELETE on the other models: a delete predicate at a new table version (applies to older rowsets). */
-  publishDeletePredicate(txnId: number, tableId: number, conditions: readonly DeleteCondition[], deletedRows: number): void {
-    this.publishNow(txnId, [], deletedRows, { tableIds: [tableId], deletePredicate: { tableId, conditions } });
+  /**
+   * DELETE on the other models: a delete predicate at a new table version (applies to older rowsets).
+   * `binlog`: the change-log rowsets of a row-binlog table (the deleted rows), published with it.
+   */
+  publishDeletePredicate(txnId: number, tableId: number, conditions: readonly DeleteCondition[], deletedRows: number, binlog: readonly NewRowset[] = []): void {
+    this.publishNow(txnId, binlog, deletedRows, { tableIds: [tableId], deletePredicate: { tableId, conditions } });
   }
 
   /**

@@ -114,6 +114,9 @@ CREATE INDEX IF NOT EXISTS delete_bitmaps_by_table ON delete_bitmaps (table_id, 
 CREATE INDEX IF NOT EXISTS delete_bitmaps_by_rowset ON delete_bitmaps (rowset_id);
 CREATE TABLE IF NOT EXISTS storage_vaults (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL, properties TEXT NOT NULL, is_default INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS delete_predicates (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, version INTEGER NOT NULL, conditions TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id INTEGER NOT NULL, table_id INTEGER NOT NULL, txn_id INTEGER NOT NULL,
+  version INTEGER NOT NULL, segments TEXT NOT NULL, num_rows INTEGER NOT NULL, data_size INTEGER NOT NULL, create_time INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
 `;
 
 interface RowsetRow {
@@ -171,6 +174,11 @@ export interface NewRowset {
   readonly segments: readonly SegmentRecord[];
   readonly numRows: number;
   readonly dataSize: number;
+  /**
+   * A change-log rowset of the table's row binlog (meta/row-binlog.ts): published with the data rowsets at
+   * the same version, but kept in row_binlog_rowsets, apart from the rowsets scans and compaction read.
+   */
+  readonly rowBinlog?: true;
 }
 
 export class MetaStore {
@@ -305,8 +313,9 @@ export class MetaStore {
   }
 
   private dropTableRows(tableId: number): string[] {
-    const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+    const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
     this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM tablets WHERE table_id = ?').run(tableId);
@@ -317,8 +326,10 @@ export class MetaStore {
   /** Remove every rowset of a table (TRUNCATE); returns their object keys. */
   truncateTable(tableId: number): { keys: string[]; version: number } {
     return this.transaction(() => {
-      const keys = this.listRowsets(tableId).flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+      // The row binlog goes too: its rows describe data that is gone.
+      const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
       this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+      this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
       this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
       this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
       this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
@@ -339,11 +350,35 @@ export class MetaStore {
     return (this.db.prepare('SELECT * FROM rowsets WHERE table_id = ? ORDER BY version, id').all(tableId) as RowsetRow[]).map(toRowset);
   }
 
+  /**
+   * The change-log rowsets of a table's row binlog (meta/row-binlog.ts) with versions in [fromVersion,
+   * toVersion], oldest first.
+   */
+  listBinlogRowsets(tableId: number, fromVersion = 0, toVersion = Number.MAX_SAFE_INTEGER): RowsetRecord[] {
+    return (this.cached('SELECT * FROM row_binlog_rowsets WHERE table_id = ? AND version >= ? AND version <= ? ORDER BY version, id').all(tableId, fromVersion, toVersion) as RowsetRow[]).map(toRowset);
+  }
+
+  /**
+   * Retention of a tablet's row binlog: drop its change-log rowsets created before `createdBefore` (ms)
+   * and, beyond the newest `keepNewest`, the older ones. Returns the object keys to delete.
+   */
+  expireBinlogRowsets(tableId: number, tabletId: number, createdBefore: number, keepNewest: number): string[] {
+    return this.transaction(() => {
+      const rows = this.cached('SELECT * FROM row_binlog_rowsets WHERE table_id = ? AND tablet_id = ? ORDER BY version DESC, id DESC').all(tableId, tabletId) as RowsetRow[];
+      const expired = rows.filter((row, idx) => row.create_time < createdBefore || idx >= keepNewest);
+      const remove = this.cached('DELETE FROM row_binlog_rowsets WHERE id = ?');
+      for (const row of expired) remove.run(row.id);
+      return expired.flatMap((row) => toRowset(row).segments.flatMap(segmentObjectKeys));
+    });
+  }
+
   /** Every segment key any rowset references (orphan clean-up at start-up). */
   allSegmentKeys(): Set<string> {
     const keys = new Set<string>();
-    for (const row of this.db.prepare('SELECT segments FROM rowsets').iterate() as Iterable<{ segments: string }>) {
-      for (const segment of JSON.parse(row.segments) as SegmentRecord[]) for (const key of segmentObjectKeys(segment)) keys.add(key);
+    for (const table of ['rowsets', 'row_binlog_rowsets']) {
+      for (const row of this.db.prepare(`SELECT segments FROM ${table}`).iterate() as Iterable<{ segments: string }>) {
+        for (const segment of JSON.parse(row.segments) as SegmentRecord[]) for (const key of segmentObjectKeys(segment)) keys.add(key);
+      }
     }
     // Segments of a pre-committed (two-phase) load are durable too: they wait for their commit call.
     for (const row of this.db.prepare('SELECT rowsets FROM txn_pending_rowsets').iterate() as Iterable<{ rowsets: string }>) {
@@ -409,9 +444,10 @@ export class MetaStore {
       }
       const firstId = this.nextId('rowset', Math.max(1, rowsets.length));
       const insert = this.cached('INSERT INTO rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const insertBinlog = this.cached('INSERT INTO row_binlog_rowsets (id, tablet_id, table_id, txn_id, version, segments, num_rows, data_size, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       const now = Date.now();
       const rowsetIds = rowsets.map((rowset, idx) => {
-        insert.run(firstId + idx, rowset.tabletId, rowset.tableId, txnId, versions.get(rowset.tableId)!, JSON.stringify(rowset.segments), rowset.numRows, rowset.dataSize, now);
+        (rowset.rowBinlog ? insertBinlog : insert).run(firstId + idx, rowset.tabletId, rowset.tableId, txnId, versions.get(rowset.tableId)!, JSON.stringify(rowset.segments), rowset.numRows, rowset.dataSize, now);
         return firstId + idx;
       });
       const bitmaps: BitmapDelta[] = [];
@@ -440,7 +476,7 @@ export class MetaStore {
     this.txnCounts.success++;
     if (rowsets.length > 0) {
       this.loadedCounts.rows += loadedRows;
-      this.loadedCounts.bytes += rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0);
+      this.loadedCounts.bytes += rowsets.reduce((sum, rowset) => sum + (rowset.rowBinlog ? 0 : rowset.dataSize), 0);
     }
     return published;
   }

@@ -185,7 +185,7 @@ export interface OrderByItem extends Span {
   readonly nulls: 'FIRST' | 'LAST' | null;
 }
 
-export type TableRef = BaseTableRef | SubqueryTableRef | JoinTableRef;
+export type TableRef = BaseTableRef | SubqueryTableRef | JoinTableRef | TableFunctionRef;
 
 export interface BaseTableRef extends Span {
   readonly kind: 'table';
@@ -208,6 +208,14 @@ export interface JoinTableRef extends Span {
   /** ON condition; null for CROSS JOIN / comma joins. */
   readonly on: Expr | null;
   readonly using: readonly string[] | null;
+}
+
+/** A table-valued function in FROM: `binlog("db.tbl", 2, 5) [AS] alias` (constant arguments). */
+export interface TableFunctionRef extends Span {
+  readonly kind: 'tableFunction';
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly alias: string | null;
 }
 
 export interface SelectQuery extends Span {

@@ -141,7 +141,25 @@ export class QueryBinder implements SubqueryPlanner {
       }
       case 'join':
         return this.bindJoin(ref);
+      case 'tableFunction':
+        return this.bindTableFunction(ref);
     }
+  }
+
+  /** A table-valued function: constant arguments, then a scan of the rows the context's function names. */
+  private bindTableFunction(ref: TableRef & { kind: 'tableFunction' }): BoundRelation {
+    const args = ref.args.map((arg) => {
+      const bound = this.exprs.bind(arg, { scope: Scope.EMPTY, clause: 'field list' });
+      if (bound.kind !== 'literal') throw new GaleneError('SYNTAX_ERROR', [`the arguments of table function ${ref.name} must be constants`]);
+      return bound.value;
+    });
+    const resolve = this.session.ctx.getTableFunction;
+    if (resolve === undefined) throw new GaleneError('UNSUPPORTED', [`table function ${ref.name}`]);
+    const table = resolve.call(this.session.ctx, ref.name, args);
+    const alias = ref.alias ?? ref.name.toLowerCase();
+    const schema: PlanColumn[] = table.columns.map((column) => ({ name: column.name, type: column.type, nullable: column.nullable, table: alias, orgTable: table.name, orgName: column.name, database: table.databaseName }));
+    const plan: LogicalPlan = { kind: 'scan', table, alias, columns: table.columns.map((column) => column.name), predicates: [], limit: null, schema };
+    return { plan, scope: Scope.of(schema, alias, null) };
   }
 
   private bindJoin(ref: TableRef & { kind: 'join' }): BoundRelation {

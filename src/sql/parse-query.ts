@@ -237,6 +237,19 @@ export abstract class QueryParser extends ExpressionParser {
       return { ...inner, pos: start.pos, end: this.lastEnd };
     }
     const { database, name } = this.parseQualifiedName();
+    if (database === null && this.acceptOp('(')) {
+      // A table-valued function: binlog("db.tbl" [, from [, to]]).
+      const args: Expr[] = [];
+      if (!this.acceptOp(')')) {
+        do args.push(this.parseExpr());
+        while (this.acceptOp(','));
+        this.expectOp(')');
+      }
+      let fnAlias: string | null = null;
+      if (this.acceptWord('AS')) fnAlias = this.parseIdent();
+      else if (this.isIdent()) fnAlias = this.advance().text;
+      return { kind: 'tableFunction', name, args, alias: fnAlias, pos: start.pos, end: this.lastEnd };
+    }
     if (this.isWord('PARTITION') || this.isWord('TABLET') || this.isWord('TABLESAMPLE')) {
       throw this.unsupported(`${this.tok.upper} in FROM`);
     }

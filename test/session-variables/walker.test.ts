@@ -345,6 +345,15 @@ async function showLivesInVault(properties: (vault: { name: string; id: string }
 }
 
 /** Each table property Galene honours, and what it visibly does. */
+/** Poll `done` every 250 ms for up to 30 s. */
+async function waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await done())) {
+    assert.ok(Date.now() < deadline, what);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
   async storage_vault_name() {
     await showLivesInVault((vault) => ({ storage_vault_name: vault.name }));
@@ -432,6 +441,41 @@ const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     assert.equal((await versions(kept)).count, 8, 'the table with disable_auto_compaction kept its rowsets');
+  },
+  async 'binlog.enable'() {
+    const logged = await createTable('DUPLICATE KEY', { 'binlog.enable': 'true' });
+    const plain = await createTable('DUPLICATE KEY', { 'binlog.enable': 'false' });
+    for (const table of [logged, plain]) await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'a'), (2, 2, 'b')`);
+    assert.deepEqual(await queryRows(root, `SELECT k, __op FROM binlog("w.${logged}") ORDER BY __seq`), [['1', 'INSERT'], ['2', 'INSERT']]);
+    await assert.rejects(root.query(`SELECT * FROM binlog("w.${plain}")`), /has no row binlog/);
+  },
+  async 'binlog.format'() {
+    const table = await createTable('UNIQUE KEY', { 'binlog.enable': 'true', 'binlog.format': 'ROW' });
+    await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'a')`);
+    assert.deepEqual(await queryRows(root, `SELECT k, __op FROM binlog("w.${table}")`), [['1', 'UPSERT']]);
+    await assert.rejects(createTable('DUPLICATE KEY', { 'binlog.enable': 'true', 'binlog.format': 'SQL' }), /Invalid binlog.format value: SQL/);
+  },
+  async 'binlog.ttl_seconds'() {
+    // Retention applies when the tablet's data rowsets are compacted: ttl 0 drops every change-log rowset then.
+    const expiring = await createTable('DUPLICATE KEY', { 'binlog.enable': 'true', 'binlog.ttl_seconds': '0' });
+    await root.query(`INSERT INTO w.${expiring} VALUES (0, 0, 'x')`);
+    assert.equal((await queryRows(root, `SELECT count(*) FROM binlog("w.${expiring}")`))[0][0], '1', 'logged until a compaction');
+    for (let load = 1; load < 8; load++) await root.query(`INSERT INTO w.${expiring} VALUES (${load}, 0, 'x')`);
+    await waitFor(async () => (await queryRows(root, `SELECT count(*) FROM binlog("w.${expiring}")`))[0][0] === '0', 'the compaction dropped the expired change log within 30 s');
+    assert.equal((await queryRows(root, `SELECT count(*) FROM w.${expiring}`))[0][0], '8', 'the data stays');
+  },
+  async 'binlog.max_history_nums'() {
+    const capped = await createTable('DUPLICATE KEY', { 'binlog.enable': 'true', 'binlog.max_history_nums': '2' });
+    for (let load = 0; load < 8; load++) await root.query(`INSERT INTO w.${capped} VALUES (${load}, 0, 'x')`);
+    await waitFor(async () => (await queryRows(root, `SELECT count(*) FROM binlog("w.${capped}")`))[0][0] === '2', 'the compaction kept the newest two change-log rowsets');
+    assert.deepEqual(await queryRows(root, `SELECT k FROM binlog("w.${capped}")`), [['6'], ['7']]);
+  },
+  async 'binlog.need_historical_value'() {
+    const table = await createTable('UNIQUE KEY', { 'binlog.enable': 'true', 'binlog.need_historical_value': 'false' });
+    await root.query(`INSERT INTO w.${table} VALUES (1, 1, 'old')`);
+    await root.query(`INSERT INTO w.${table} VALUES (1, 2, 'new')`);
+    assert.deepEqual(await queryRows(root, `SELECT v, __op FROM binlog("w.${table}")`), [['old', 'UPSERT'], ['new', 'UPSERT']], 'no before-image row');
+    await assert.rejects(createTable('UNIQUE KEY', { 'binlog.enable': 'true', 'binlog.need_historical_value': 'true' }), /not supported/);
   },
   async light_schema_change() {
     const table = await createTable('DUPLICATE KEY', { light_schema_change: 'false' });

@@ -14,10 +14,13 @@ import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
-import { beginLoad, generateLabel, loadBatch } from '../../load/load-transaction';
+import { beginLoad, generateLabel, loadBatch, type LoadTarget } from '../../load/load-transaction';
+import { writeBinlogRows } from '../../load/row-binlog-writer';
 import { groupCommitInsert } from '../../load/group-commit';
 import type { TableState } from '../../meta/catalog';
 import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
+import type { NewRowset } from '../../meta/meta-store';
+import { rowBinlogEnabled } from '../../meta/row-binlog';
 import type { ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
@@ -590,16 +593,14 @@ export async function runDelete(session: StatementSession, statement: DeleteStat
     return fe.catalog.withTableLock([schema.id], async () => {
       // Holding the lock: no publish or compaction changes the table between reading the keys and deleting them.
       const current = fe.catalog.getTable(database, statement.table);
-      const keys = resultColumns(await runQuery(selectFrom(statement, database, schema.keyColumns.map((name) => columnRef(name, statement))), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
-      if (keys.length === 0) return okResult(0);
-      const { bitmaps, deletedRows } = await storage.deleteKeys(current, keys.columns, keys.length);
+      // A row-binlog table logs the deleted rows whole: read every column, the keys among them.
+      const read = rowBinlogEnabled(schema) ? schema.columns.map((column) => column.name) : schema.keyColumns;
+      const rows = resultColumns(await runQuery(selectFrom(statement, database, read.map((name) => columnRef(name, statement))), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
+      if (rows.length === 0) return okResult(0);
+      const keys = schema.keyColumns.map((name) => rows.columns[read.indexOf(name)]);
+      const { bitmaps, deletedRows } = await storage.deleteKeys(current, keys, rows.length);
       const txn = meta.beginTransaction(current.dbId, generateLabel('delete'), [schema.id]);
-      try {
-        fe.catalog.publishDeletes(txn.id, schema.id, bitmaps, deletedRows);
-      } catch (err) {
-        meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
-        throw err;
-      }
+      await publishDelete(fe.backend, current, rows, txn.id, (binlog) => fe.catalog.publishDeletes(txn.id, schema.id, bitmaps, deletedRows, binlog));
       return okResult(deletedRows);
     });
   }
@@ -607,16 +608,31 @@ export async function runDelete(session: StatementSession, statement: DeleteStat
   if (statement.where === null) throw dmlError('delete all rows is forbidden temporary.');
   const conditions = deleteConditions(session, table, statement.where, sqlText, profile);
   const countExpr: Expr = { kind: 'call', name: 'count', args: [{ kind: 'star', qualifier: [], pos: statement.pos, end: statement.end }], distinct: false, pos: statement.pos, end: statement.end };
-  const counted = resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
-  const deletedRows = counted.length > 0 ? Number(getRaw(counted.columns[0], 0)) : 0;
+  // A row-binlog table logs the rows the predicate hides (as the table model reads them): read them whole.
+  const logged = rowBinlogEnabled(schema) ? resultColumns(await runQuery(selectFrom(statement, database, schema.columns.map((column) => columnRef(column.name, statement))), session.statementContext(profile, [], { database, table: statement.table }), sqlText)) : null;
+  const counted = logged ?? resultColumns(await runQuery(selectFrom(statement, database, [countExpr]), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
+  const deletedRows = logged !== null ? logged.length : counted.length > 0 ? Number(getRaw(counted.columns[0], 0)) : 0;
   const txn = meta.beginTransaction(table.dbId, generateLabel('delete'), [schema.id]);
+  await publishDelete(fe.backend, table, logged, txn.id, (binlog) => fe.catalog.publishDeletePredicate(txn.id, schema.id, conditions, deletedRows, binlog));
+  return okResult(deletedRows);
+}
+
+/**
+ * Publish a DELETE's transaction `txnId` with `publish`; on a row-binlog table `rows` (the deleted rows,
+ * every column) are logged as DELETE first and published with it. On failure the transaction aborts and
+ * whatever was logged is deleted.
+ */
+async function publishDelete(target: LoadTarget, table: TableState, rows: Batch | null, txnId: number, publish: (binlog: readonly NewRowset[]) => void): Promise<void> {
+  let objectKeys: readonly string[] = [];
   try {
-    fe.catalog.publishDeletePredicate(txn.id, schema.id, conditions, deletedRows);
+    const logged = rows !== null && rows.length > 0 && rowBinlogEnabled(table.schema) ? await writeBinlogRows(target.store, table, rows, 'DELETE', txnId, target.writeOptions) : null;
+    objectKeys = logged?.objectKeys ?? [];
+    publish(logged?.rowsets ?? []);
   } catch (err) {
-    meta.abortTransaction(txn.id, err instanceof Error ? err.message : String(err));
+    target.catalog.meta.abortTransaction(txnId, err instanceof Error ? err.message : String(err));
+    await target.deleteObjects(objectKeys);
     throw err;
   }
-  return okResult(deletedRows);
 }
 
 /**

@@ -9,6 +9,7 @@
 import { GaleneError } from '../../common/errors';
 import type { ColumnSchema, KeysType, TableSchema } from '../../meta/schema';
 import { tableCompression } from '../../load/table-writer';
+import { binlogPropertyError } from '../../meta/row-binlog';
 import type { SessionWarning } from './statement-session';
 import { note } from './result-rows';
 
@@ -65,7 +66,12 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   accepted('inverted_index_storage_format', ['default', 'v2'], 'File format of inverted indexes; Galene has one.'),
   accepted('variant_enable_flatten_nested', ['false'], 'VARIANT columns; not supported.'),
   accepted('dynamic_partition.', [], 'Dynamic partitions (created and dropped on a schedule); not supported.'),
-  accepted('binlog.', ['false'], 'Row binlog for CCR; not written.'),
+  honoured('binlog.enable', 'true (with binlog.format ROW, the default): every load also writes its rows, with operation, version and sequence, to a change-log rowset per tablet, read with binlog() (docs/row-binlog.md).'),
+  honoured('binlog.format', 'Format of the binlog: ROW (the default; the only one Galene writes).'),
+  honoured('binlog.ttl_seconds', 'Change-log rowsets older than this many seconds are dropped when their tablet is compacted (default 86400).'),
+  honoured('binlog.max_history_nums', 'Change-log rowsets a tablet keeps at most; older ones are dropped when it is compacted (default: no limit).'),
+  honoured('binlog.need_historical_value', 'false only: the row binlog logs each row as written, without the before-image of the row it replaces.'),
+  accepted('binlog.max_bytes', [], 'Bytes of binlog a table keeps at most; Galene keeps by binlog.ttl_seconds and binlog.max_history_nums.'),
 ];
 
 const BY_NAME = new Map(TABLE_PROPERTIES.filter((def) => !def.name.endsWith('.')).map((def) => [def.name, def]));
@@ -91,6 +97,8 @@ export function validateTableProperties(properties: Readonly<Record<string, stri
       throw new GaleneError('INVALID_PROPERTY', [key, `${value} (group_commit can only be [async_mode, sync_mode, off_mode])`]);
     }
     if ((key === 'enable_unique_key_merge_on_write' || key === 'disable_auto_compaction' || key === 'light_schema_change') && !['true', 'false'].includes(value.toLowerCase())) throw new GaleneError('INVALID_PROPERTY', [key, `${value} (expected true or false)`]);
+    const binlogError = key.startsWith('binlog.') ? binlogPropertyError(key, value) : null;
+    if (binlogError !== null) throw new GaleneError('INVALID_TABLE_DEFINITION', [binlogError]);
     if (key === 'function_column.sequence_type') throw new GaleneError('UNSUPPORTED', ['function_column.sequence_type (a hidden sequence column); use function_column.sequence_col']);
     if (key === 'function_column.sequence_col' && forSchema) {
       if (forSchema.keysType !== 'UNIQUE') throw bad('sequence column only support UNIQUE_KEYS');

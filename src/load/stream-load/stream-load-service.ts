@@ -184,7 +184,7 @@ export class StreamLoadService {
       const batch = converter.finishBlock();
       // merge_type DELETE / MERGE, a delete sign: these rows delete their keys at commit.
       const deletes = converter.takeDeletes();
-      if (deletes) load.addDeletes(deletes);
+      if (deletes) await load.addDeletes(deletes);
       const cancelled = this.host.onProgress?.(load.txn.id, converter.totalRows, result.LoadBytes);
       if (cancelled) throw new GaleneError('LOAD_CANCELLED', [cancelled]);
       pendingBytes += size;
