@@ -86,6 +86,9 @@ export const SETTINGS: readonly SettingDef[] = [
   def('flush_thread_num_per_store', 'int', 6, 'Memtable flush worker threads to start with, and the fewest the adaptive controller keeps (Doris: 6).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('max_flush_thread_num_per_cpu', 'int', 4, 'Most memtable flush threads per CPU core the adaptive controller grows to (every 10 s: a flush queue over 10 adds one, a busy upload queue removes two) (Doris: 4).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   // End of slice W.
+  // Slice G (ingest speed, issue 13).
+  def('group_commit_wal_preallocate_bytes', 'bytes', 4194304, 'Zeros an fsync\'d Group Commit WAL is created with (and written again past each append that outgrows them, at least as many as the file holds, up to 64 MiB): appends then overwrite allocated blocks, so their fsync does not also commit a growing file size. 0: the file grows with every append.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  // End of slice G.
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));

@@ -7,6 +7,7 @@
  */
 import type { DictVector, StringVector, Vector } from '../common/column';
 import { decodeUtf8, toPlainStrings } from '../common/column';
+import { sortByteRanges } from '../common/bytes';
 import { compareStrings } from '../common/utf8';
 import { GaleneError } from '../common/errors';
 import type { PhysicalKind } from '../common/types';
@@ -16,13 +17,16 @@ import type { CompressionName } from './compression';
 import { compressPage } from './compression';
 import { encodePage } from './encoding/page-encoding';
 import type { StringDictionary } from './encoding/string-dict';
-import { buildDictionary, DICT_MAX_BYTES, DICT_MAX_ENTRIES, encodeDictPage } from './encoding/string-dict';
+import { buildDictionary, DICT_MAX_BYTES, DICT_MAX_ENTRIES, encodeDictPage, encodeDictPageOfRanges } from './encoding/string-dict';
 import type { ColumnFooterJson, PageIndexEntryJson, SegmentColumn, SegmentFooterJson } from './segment-format';
 import { SEGMENT_FORMAT_VERSION, SEGMENT_MAGIC, framePage } from './segment-format';
 import { buildShortKeyIndex } from './short-key-index';
 import { boundToJson, computeZoneStats } from './zone-map';
 
 export type { SegmentColumn } from './segment-format';
+
+/** A column's dictionary, with its raw dictionary page when the dictionary was built straight from the bytes. */
+type SegmentDictionary = StringDictionary & { readonly page?: Uint8Array };
 
 export const DEFAULT_PAGE_ROW_LIMIT = 65536;
 export const DEFAULT_PAGE_BYTE_LIMIT = 1024 * 1024;
@@ -74,6 +78,18 @@ function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: 
   return pages;
 }
 
+/** Order of `values` by UTF-8 bytes: native string order when no value holds a surrogate (then UTF-16 order is code-point order). */
+function sortedOrder(values: readonly string[]): number[] {
+  const order = values.map((_value, idx) => idx);
+  const surrogate = /[\uD800-\uDFFF]/;
+  if (values.some((value) => surrogate.test(value))) return order.sort((a, b) => compareStrings(values[a], values[b]));
+  return order.sort((a, b) => {
+    const left = values[a];
+    const right = values[b];
+    return left < right ? -1 : left > right ? 1 : 0;
+  });
+}
+
 /**
  * Sorts the distinct values `values` (by UTF-8 bytes) into a dictionary and maps `codes` (indexes into
  * `values`, one per row; NULL rows are set to 0) onto it, in place. Null when the values would break
@@ -85,7 +101,7 @@ function sortedDictionary(values: string[], codes: Int32Array, nulls: Uint8Array
   let dictBytes = 0;
   for (let entryIdx = 0; entryIdx < values.length; entryIdx++) dictBytes += values[entryIdx].length * 3 + 4;
   if (dictBytes > DICT_MAX_BYTES) return null;
-  const order = values.map((_value, idx) => idx).sort((a, b) => compareStrings(values[a], values[b]));
+  const order = sortedOrder(values);
   const remap = new Int32Array(values.length);
   const dict = new Array<string>(values.length);
   for (let newCode = 0; newCode < order.length; newCode++) {
@@ -98,11 +114,12 @@ function sortedDictionary(values: string[], codes: Int32Array, nulls: Uint8Array
 }
 
 /**
- * buildDictionary's result for plain strings, found on the bytes: a hash table of distinct byte strings
- * decodes each distinct value once (buildDictionary decodes every row) and gives up as soon as there are
- * more than `limit` of them, before decoding anything.
+ * The distinct byte strings of a plain string vector, by a hash table over the bytes: sets `codes[row]` to
+ * the index of the row's value in first-occurrence order and `firstRows[code]` to the row where it first
+ * occurs; returns how many there are, or -1 as soon as there are more than `limit` (`firstRows` holds
+ * `limit` entries). NULL rows are skipped (their code stays 0).
  */
-function dictionaryOfBytes(vec: StringVector, limit: number): StringDictionary | null {
+function distinctByteStrings(vec: StringVector, limit: number, codes: Int32Array, firstRows: Int32Array): number {
   const { offsets, bytes, nulls } = vec;
   const rowCount = vec.length;
   let slots = 16;
@@ -110,43 +127,80 @@ function dictionaryOfBytes(vec: StringVector, limit: number): StringDictionary |
   const mask = slots - 1;
   /** Row of the first occurrence of each distinct value, by slot (-1: empty). */
   const slotRow = new Int32Array(slots).fill(-1);
-  const slotCode = new Int32Array(slots);
-  const codes = new Int32Array(rowCount);
-  const firstRows: number[] = [];
+  let count = 0;
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     if (nulls !== null && nulls[rowIdx] === 1) continue;
     const start = offsets[rowIdx];
     const end = offsets[rowIdx + 1];
-    let hash = 0x811c9dc5 ^ (end - start);
+    const length = end - start;
+    let hash = 0x811c9dc5 ^ length;
     for (let byteIdx = start; byteIdx < end; byteIdx++) hash = Math.imul(hash ^ bytes[byteIdx], 0x01000193);
     hash ^= hash >>> 15;
     let slot = hash & mask;
     while (true) {
       const other = slotRow[slot];
       if (other < 0) {
-        if (firstRows.length >= limit) return null;
+        if (count >= limit) return -1;
         slotRow[slot] = rowIdx;
-        slotCode[slot] = firstRows.length;
-        codes[rowIdx] = firstRows.length;
-        firstRows.push(rowIdx);
+        codes[rowIdx] = count;
+        firstRows[count++] = rowIdx;
         break;
       }
       const otherStart = offsets[other];
-      const length = end - start;
       if (offsets[other + 1] - otherStart === length) {
-        let byteIdx = 0;
-        while (byteIdx < length && bytes[start + byteIdx] === bytes[otherStart + byteIdx]) byteIdx++;
-        if (byteIdx === length) {
-          codes[rowIdx] = slotCode[slot];
+        let same = 0;
+        while (same < length && bytes[start + same] === bytes[otherStart + same]) same++;
+        if (same === length) {
+          codes[rowIdx] = codes[other];
           break;
         }
       }
       slot = (slot + 1) & mask;
     }
   }
-  const values = firstRows.map((rowIdx) => decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
-  const dictionary = sortedDictionary(values, codes, nulls, limit);
-  return dictionary === 'duplicates' ? buildDictionary(vec) : dictionary;
+  return count;
+}
+
+/**
+ * buildDictionary's result for plain strings, found on the bytes (distinctByteStrings): each distinct value
+ * is decoded once (buildDictionary decodes every row), and nothing is decoded when there are more than
+ * `limit`. When every value is ASCII, the values are sorted and the dictionary page copied on the bytes.
+ */
+function dictionaryOfBytes(vec: StringVector, limit: number): SegmentDictionary | null {
+  const { offsets, bytes, nulls } = vec;
+  const rowCount = vec.length;
+  const codes = new Int32Array(rowCount);
+  const allFirstRows = new Int32Array(Math.min(limit, rowCount));
+  const count = distinctByteStrings(vec, limit, codes, allFirstRows);
+  if (count < 0) return null;
+  const firstRows = allFirstRows.subarray(0, count);
+  let anyByte = 0;
+  let dictBytes = 0;
+  for (let code = 0; code < count; code++) {
+    const rowIdx = firstRows[code];
+    for (let byteIdx = offsets[rowIdx]; byteIdx < offsets[rowIdx + 1]; byteIdx++) anyByte |= bytes[byteIdx];
+    dictBytes += (offsets[rowIdx + 1] - offsets[rowIdx]) * 3 + 4;
+  }
+  if (anyByte >= 0x80) {
+    const values = Array.from(firstRows, (rowIdx) => decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
+    const dictionary = sortedDictionary(values, codes, nulls, limit);
+    return dictionary === 'duplicates' ? buildDictionary(vec) : dictionary;
+  }
+  // ASCII: byte order is code-point order, distinct bytes are distinct strings, and the bytes are the
+  // UTF-8 the dictionary page holds, so the rows sort and the page is built on the bytes.
+  if (dictBytes > DICT_MAX_BYTES) return null;
+  const sortedRows = firstRows.slice();
+  sortByteRanges(sortedRows, offsets, bytes);
+  const remap = new Int32Array(sortedRows.length);
+  const dict = new Array<string>(sortedRows.length);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let newCode = 0; newCode < sortedRows.length; newCode++) {
+    const rowIdx = sortedRows[newCode];
+    remap[codes[rowIdx]] = newCode;
+    dict[newCode] = text.toString('latin1', offsets[rowIdx], offsets[rowIdx + 1]);
+  }
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) codes[rowIdx] = nulls !== null && nulls[rowIdx] === 1 ? 0 : remap[codes[rowIdx]];
+  return { dict, codes, page: encodeDictPageOfRanges(bytes, offsets, sortedRows) };
 }
 
 /** buildDictionary's result for a dictionary vector, from its codes (only the entries rows use count). */
@@ -175,7 +229,7 @@ function dictionaryOfCodes(vec: DictVector, limit: number): StringDictionary | n
  * The dictionary of one segment's string column: exactly buildDictionary's answer (same entries, codes
  * and give-up rules, so files do not depend on which path ran), computed without a decode per row.
  */
-export function segmentDictionary(vec: Vector): StringDictionary | null {
+export function segmentDictionary(vec: Vector): SegmentDictionary | null {
   const limit = Math.min(DICT_MAX_ENTRIES, Math.max(1, Math.floor(vec.length / 2)));
   if (vec.kind === 'string') return dictionaryOfBytes(vec, limit);
   if (vec.kind === 'dict') return dictionaryOfCodes(vec, limit);
@@ -225,7 +279,7 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
 
   const kinds = columns.map((column) => physicalKind(column.type));
   const pageIndexes: PageIndexEntryJson[][] = [];
-  const dictionaries: (string[] | null)[] = [];
+  const dictionaries: (SegmentDictionary | null)[] = [];
   const partial: Omit<ColumnFooterJson, 'dict' | 'index'>[] = [];
   /** Vectors as encoded (dictionary form for dictionary columns): the short-key index reads them. */
   const encoded: Vector[] = [];
@@ -237,7 +291,7 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
     if (kind === 'string') {
       const dictionary = segmentDictionary(vec);
       if (dictionary !== null) {
-        dictionaries.push(dictionary.dict);
+        dictionaries.push(dictionary);
         dictCodes = { codes: dictionary.codes, size: dictionary.dict.length };
         vec = { kind: 'dict', type: vec.type, length: vec.length, codes: dictionary.codes, dict: dictionary.dict, nulls: vec.nulls };
       } else {
@@ -272,8 +326,8 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
 
   const dictRegions: ({ offset: number; size: number; entries: number } | null)[] = [];
   for (let colIdx = 0; colIdx < columns.length; colIdx++) {
-    const dict = dictionaries[colIdx];
-    dictRegions.push(dict === null ? null : { ...(await appendCompressed(encodeDictPage(dict))), entries: dict.length });
+    const dictionary = dictionaries[colIdx];
+    dictRegions.push(dictionary === null ? null : { ...(await appendCompressed(dictionary.page ?? encodeDictPage(dictionary.dict))), entries: dictionary.dict.length });
   }
   const indexRegions: { offset: number; size: number }[] = [];
   for (let colIdx = 0; colIdx < columns.length; colIdx++) {

@@ -76,9 +76,63 @@ test('SIGKILL while 200 async clients write: after restart every acknowledged ro
   }
 });
 
+test('SIGKILL with preallocated WALs (zero tails, one append past them): restart replays exactly the acknowledged rows, no corruption reported', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-gc-prealloc-'));
+  // 64 KiB of zeros: the small inserts overwrite them, the 2000-row ones go past them and write new ones.
+  const args = ['--group_commit_wal_preallocate_bytes', '65536'];
+  let server = await startGalene({ dataDir, args });
+  t.after(() => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  });
+  const conn = await connect(server.ports.query_port);
+  await conn.query('CREATE DATABASE p');
+  await conn.query(CREATE('p.t', 600_000));
+  await conn.query(CREATE('p.u', 600_000));
+  const acknowledged: number[] = [];
+  const insert = async (table: string, firstId: number, count: number): Promise<void> => {
+    const values = Array.from({ length: count }, (_, idx) => `(${firstId + idx}, ${count}, 'row ${firstId + idx} ${'x'.repeat(20)}')`);
+    await conn.query(`INSERT INTO p.${table} VALUES ${values.join(', ')}`);
+    for (let idx = 0; idx < count; idx++) acknowledged.push(firstId + idx);
+  };
+  // Every insert answered before the kill: nothing is in flight, so replay must give these rows exactly.
+  const clients = await Promise.all(Array.from({ length: 8 }, () => connect(server.ports.query_port)));
+  await Promise.all(clients.map(async (client, clientIdx) => {
+    for (let seq = 0; seq < 10; seq++) {
+      const id = 1_000_000 + clientIdx * 1000 + seq;
+      await client.query(`INSERT INTO p.t VALUES (${id}, ${clientIdx}, 'concurrent ${id}')`);
+      acknowledged.push(id);
+    }
+  }));
+  await Promise.all(clients.map((client) => client.end()));
+  for (let round = 0; round < 3; round++) await insert('t', round * 10_000, round === 1 ? 2000 : 50);
+  await insert('u', 500_000, 10);
+  await conn.end();
+  const wals = walFiles(dataDir);
+  assert.equal(wals.length, 2, 'one open batch (and WAL) per table');
+  for (const wal of wals) {
+    const data = fs.readFileSync(wal);
+    assert.ok(data.length >= 65536 && data.subarray(data.length - 4096).every((byte) => byte === 0), `${wal}: ${data.length} bytes ending in its zero tail`);
+  }
+  await server.kill('SIGKILL');
+  server = await startGalene({ dataDir, args });
+  try {
+    const check = await connect(server.ports.query_port, { database: 'p' });
+    const ids = (await queryRows(check, 'SELECT id FROM t UNION ALL SELECT id FROM u')).map((row) => Number(row[0])).sort((a, b) => a - b);
+    assert.deepEqual(ids, [...acknowledged].sort((a, b) => a - b), 'exactly the acknowledged rows, each once');
+    assert.match(server.stderr(), /WAL replay: 2 files, 2 replayed, 0 failed, 0 corrupt records skipped/);
+    assert.doesNotMatch(server.stderr(), /corrupt data at|incomplete/, 'the zero tails are neither corruption nor a torn record');
+    assert.deepEqual(walFiles(dataDir), [], 'each WAL deleted after its replay');
+    await check.end();
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('a WAL cut mid-record is replayed up to its last complete record; a WAL of a batch already visible is not applied again', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-gc-cut-'));
-  let server = await startGalene({ dataDir });
+  // A WAL that grows with each append (no zero tail), so cutting its last bytes cuts its last record.
+  let server = await startGalene({ dataDir, args: ['--group_commit_wal_preallocate_bytes', '0'] });
   try {
     let conn = await connect(server.ports.query_port);
     await conn.query('CREATE DATABASE w');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { DictVector, getRaw, Vector, vectorFromRaw } from '../../src/common/column';
 import { mulberry32 } from '../../src/common/prng';
 import { Types } from '../../src/common/types';
-import { buildDictionary } from '../../src/storage/encoding/string-dict';
+import { buildDictionary, encodeDictPage } from '../../src/storage/encoding/string-dict';
 import { prepareTabletRows } from '../../src/storage/memtable';
 import { segmentDictionary } from '../../src/storage/segment-writer';
 
@@ -23,8 +23,17 @@ function randomString(maxLength: number): string {
   return text;
 }
 
-function randomValues(rowCount: number, distinct: number, nullRate: number): (string | null)[] {
-  const pool = Array.from({ length: distinct }, () => randomString(6));
+/** ASCII values sharing long prefixes (the segment writer's byte-sorting path), some a prefix of another. */
+function asciiString(maxLength: number): string {
+  const prefixes = ['GET /english/history/history_of/images/cup/', 'GET /english/history/', 'POST /a', ''];
+  let text = prefixes[Math.floor(random() * prefixes.length)];
+  const length = Math.floor(random() * (maxLength + 1));
+  for (let charIdx = 0; charIdx < length; charIdx++) text += 'ab/Z 0\u0001~'[Math.floor(random() * 9)];
+  return text;
+}
+
+function randomValues(rowCount: number, distinct: number, nullRate: number, ascii = false): (string | null)[] {
+  const pool = Array.from({ length: distinct }, () => (ascii ? asciiString(4) : randomString(6)));
   return Array.from({ length: rowCount }, () => (random() < nullRate ? null : pool[Math.floor(random() * pool.length)]));
 }
 
@@ -41,24 +50,33 @@ function asDict(values: (string | null)[]): DictVector {
   return { kind: 'dict', type: Types.STRING, length: values.length, codes, dict, nulls: values.includes(null) ? nulls : null };
 }
 
+/** segmentDictionary's answer is buildDictionary's; a dictionary page it built on the bytes is encodeDictPage's. */
+function assertSameDictionary(vec: Vector, message: string): 'dictionary' | 'refusal' {
+  const expected = buildDictionary(vec);
+  const actual = segmentDictionary(vec);
+  if (expected === null || actual === null) {
+    assert.deepEqual(actual, expected, message);
+    return 'refusal';
+  }
+  assert.deepEqual({ dict: actual.dict, codes: actual.codes }, expected, message);
+  if (actual.page !== undefined) assert.deepEqual(actual.page, encodeDictPage(expected.dict), `${message}: dictionary page`);
+  return 'dictionary';
+}
+
 test('segmentDictionary equals buildDictionary on plain and dictionary vectors', () => {
-  let dictionaries = 0;
-  let refusals = 0;
-  for (let caseIdx = 0; caseIdx < 300; caseIdx++) {
+  const outcomes = { dictionary: 0, refusal: 0, bytePages: 0 };
+  for (let caseIdx = 0; caseIdx < 450; caseIdx++) {
     const rowCount = 1 + Math.floor(random() * 400);
     const distinct = 1 + Math.floor(random() * rowCount);
-    const values = randomValues(rowCount, distinct, caseIdx % 3 === 0 ? 0.2 : 0);
+    const values = randomValues(rowCount, distinct, caseIdx % 3 === 0 ? 0.2 : 0, caseIdx >= 300);
     for (const vec of [vectorFromRaw(Types.STRING, values), asDict(values)] as Vector[]) {
-      const expected = buildDictionary(vec);
-      const actual = segmentDictionary(vec);
-      assert.deepEqual(actual, expected, `case ${caseIdx} (${vec.kind})`);
-      if (expected === null) refusals++;
-      else dictionaries++;
+      outcomes[assertSameDictionary(vec, `case ${caseIdx} (${vec.kind})`)]++;
+      if (segmentDictionary(vec)?.page !== undefined) outcomes.bytePages++;
     }
   }
-  assert.ok(dictionaries > 50 && refusals > 20, `${dictionaries} dictionaries, ${refusals} refusals`);
+  assert.ok(outcomes.dictionary > 50 && outcomes.refusal > 20 && outcomes.bytePages > 20, JSON.stringify(outcomes));
   const allNull = vectorFromRaw(Types.STRING, [null, null, null]);
-  assert.deepEqual(segmentDictionary(allNull), buildDictionary(allNull));
+  assertSameDictionary(allNull, 'all NULL');
 });
 
 function rows(columns: Vector[], length: number): unknown[][] {

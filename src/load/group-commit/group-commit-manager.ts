@@ -384,7 +384,7 @@ export class GroupCommitManager {
       const walPath = walFilePath(dir, header);
       batch.walPath = walPath;
       this.trackWal(tableId, walPath, 0);
-      batch.wal = WalWriter.create(walPath, header, () => this.config.get<boolean>('group_commit_wal_fsync'));
+      batch.wal = WalWriter.create(walPath, header, () => this.config.get<boolean>('group_commit_wal_fsync'), this.config.getInt('group_commit_wal_preallocate_bytes'));
       batch.wal.catch(() => undefined);
     }
     return batch;

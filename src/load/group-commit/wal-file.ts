@@ -17,6 +17,13 @@
  * Writers share fsyncs: appends that arrive while one write + fsync is running are written together by
  * the next one, so N concurrent loads cost about one fsync per round trip, not N. Files are created 0600
  * and directories 0700 (the WAL holds user rows).
+ *
+ * Preallocation (group_commit_wal_preallocate_bytes, fsync'd WALs only): the file is created with a tail
+ * of zeros, made durable with the header, and records overwrite it, so an append's fsync does not also
+ * commit a new file size and new blocks (a growing file's fsync costs several times an overwrite's). An
+ * append past the zeros writes a new zero tail after itself (at least as long as the file so far, up to
+ * 64 MiB). The reader ends at the zero tail (a file ending in at least FRAME_HEADER_BYTES zeros), and a
+ * frame cut off by it — a crash mid-write, never acknowledged — is a torn tail, not corruption.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,6 +42,8 @@ const FRAME_KIND_HEADER = 1;
 const FRAME_KIND_RECORD = 2;
 /** How many copies of the batch header a file starts with (one damaged copy loses nothing). */
 const HEADER_COPIES = 2;
+/** Longest zero tail written past an append that outgrew the preallocated space. */
+const MAX_PREALLOCATE_STEP = 64 * 1024 * 1024;
 export const WAL_FILE_MODE = 0o600;
 export const WAL_DIR_MODE = 0o700;
 
@@ -100,7 +109,7 @@ export class WalWriter {
   private queue: PendingAppend[] = [];
   private flushing: Promise<void> | null = null;
   private closed = false;
-  /** Bytes in the file, header included. */
+  /** Bytes in the file, header included (records end here; zeros follow up to `allocated`). */
   bytes: number;
   /** fsync calls made (each covers every append queued before it). */
   syncs = 0;
@@ -110,26 +119,33 @@ export class WalWriter {
     private readonly handle: fs.promises.FileHandle,
     headerBytes: number,
     private readonly shouldSync: () => boolean,
+    /** Zero tail length to keep (0: the file grows with each append). */
+    private readonly preallocate: number,
+    /** File size: the records, then zeros. */
+    private allocated: number,
   ) {
     this.bytes = headerBytes;
   }
 
   /**
-   * Create the file (it must not exist) with its header, durable (file and directory entry fsync'd)
-   * before any record is acknowledged.
+   * Create the file (it must not exist) with its header — and `preallocateBytes` of zeros when fsync'd —
+   * durable (file and directory entry fsync'd) before any record is acknowledged.
    */
-  static async create(filePath: string, header: WalHeader, shouldSync: () => boolean): Promise<WalWriter> {
+  static async create(filePath: string, header: WalHeader, shouldSync: () => boolean, preallocateBytes = 0): Promise<WalWriter> {
     const dir = path.dirname(filePath);
     await fs.promises.mkdir(dir, { recursive: true, mode: WAL_DIR_MODE });
     const handle = await fs.promises.open(filePath, 'wx', WAL_FILE_MODE);
     try {
       const head = encodeHeader(header);
-      await writeAll(handle, head);
-      if (shouldSync()) {
+      const sync = shouldSync();
+      const preallocate = sync ? Math.max(0, Math.floor(preallocateBytes)) : 0;
+      await writeAll(handle, head, 0);
+      if (preallocate > 0) await writeZeros(handle, head.length, preallocate);
+      if (sync) {
         await handle.datasync();
         await fsyncDirectory(dir);
       }
-      return new WalWriter(filePath, handle, head.length, shouldSync);
+      return new WalWriter(filePath, handle, head.length, shouldSync, preallocate, head.length + preallocate);
     } catch (err) {
       await handle.close().catch(() => undefined);
       throw new GaleneError('IO_ERROR', [`cannot create WAL ${filePath}: ${err instanceof Error ? err.message : String(err)}`], { cause: err });
@@ -153,12 +169,19 @@ export class WalWriter {
         this.queue = [];
         try {
           const data = group.length === 1 ? group[0].record : Buffer.concat(group.map((item) => item.record));
-          await writeAll(this.handle, data);
+          const end = this.bytes + data.length;
+          await writeAll(this.handle, data, this.bytes);
+          if (this.preallocate > 0 && end > this.allocated) {
+            // Past the zeros: a new zero tail after this group, durable with it (this fsync grows the file).
+            const tail = Math.max(this.preallocate, Math.min(end, MAX_PREALLOCATE_STEP));
+            await writeZeros(this.handle, end, tail);
+            this.allocated = end + tail;
+          }
           if (this.shouldSync()) {
             await this.handle.datasync();
             this.syncs++;
           }
-          this.bytes += data.length;
+          this.bytes = end;
           for (const item of group) item.resolve();
         } catch (err) {
           const wrapped = new GaleneError('IO_ERROR', [`WAL ${this.filePath}: ${err instanceof Error ? err.message : String(err)}`], { cause: err });
@@ -178,12 +201,19 @@ export class WalWriter {
   }
 }
 
-async function writeAll(handle: fs.promises.FileHandle, data: Uint8Array): Promise<void> {
+async function writeAll(handle: fs.promises.FileHandle, data: Uint8Array, position: number): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset, position + offset);
     offset += bytesWritten;
   }
+}
+
+const ZERO_CHUNK = Buffer.alloc(1024 * 1024);
+
+/** Write `length` zero bytes at `position`. */
+async function writeZeros(handle: fs.promises.FileHandle, position: number, length: number): Promise<void> {
+  for (let done = 0; done < length; done += ZERO_CHUNK.length) await writeAll(handle, ZERO_CHUNK.subarray(0, Math.min(ZERO_CHUNK.length, length - done)), position + done);
 }
 
 /** A stretch of a WAL that did not check out and was skipped. */
@@ -238,8 +268,35 @@ function parseHeader(json: Uint8Array): WalHeader | null {
   }
 }
 
+/**
+ * Where the zero tail of a preallocated WAL starts: the start of the run of zero bytes ending the file
+ * when it is at least FRAME_HEADER_BYTES long (no complete frame ends so: its last bytes are a CRC),
+ * else data.length.
+ */
+function zeroTailStart(data: Buffer): number {
+  let pos = data.length;
+  while (pos > 0 && data[pos - 1] === 0) pos--;
+  return data.length - pos >= FRAME_HEADER_BYTES ? pos : data.length;
+}
+
+/**
+ * Whether the bad frame at `pos` of a preallocated WAL is a record cut off by its zero tail (`tail`: where
+ * the zeros start), i.e. a write that never completed: the zeros start inside its header, before its
+ * CRC, or inside its CRC after bytes that agree with the CRC of the intact payload.
+ */
+function cutByZeroTail(data: Buffer, pos: number, end: number | null, tail: number): boolean {
+  if (tail >= data.length || tail <= pos) return false;
+  if (end === null) return tail < pos + FRAME_HEADER_BYTES;
+  if (tail >= end) return false;
+  if (tail < end - 4) return true;
+  const expected = Buffer.alloc(4);
+  expected.writeUInt32LE(crc32(data.subarray(pos + FRAME_HEADER_BYTES, end - 4)), 0);
+  return data.subarray(end - 4, tail).equals(expected.subarray(0, tail - (end - 4)));
+}
+
 /** Version 2: frames from `start`, resynchronising after each bad stretch at the next intact frame. */
 function readFramed(data: Buffer, start: number): WalContents {
+  const tail = zeroTailStart(data);
   let header: WalHeader | null = null;
   const payloads: Uint8Array[] = [];
   const offsets: number[] = [];
@@ -252,7 +309,7 @@ function readFramed(data: Buffer, start: number): WalContents {
     badStart = -1;
   };
   let pos = start;
-  while (pos < data.length) {
+  while (pos < tail) {
     const read = readFrame(data, pos);
     if (read.kind === 'frame') {
       endBadStretch();
@@ -269,6 +326,10 @@ function readFramed(data: Buffer, start: number): WalContents {
     }
     if (read.kind === 'torn' && badStart < 0) {
       cut = read.reason;
+      break;
+    }
+    if (read.kind === 'bad' && badStart < 0 && cutByZeroTail(data, pos, read.end, tail)) {
+      cut = `${read.end === null ? 'incomplete frame header' : 'incomplete record'} at byte ${pos} (cut by the preallocated tail)`;
       break;
     }
     if (read.kind === 'bad' && read.end !== null) {

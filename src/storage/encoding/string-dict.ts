@@ -70,6 +70,23 @@ export function encodeDictPage(dict: readonly string[]): Uint8Array {
   return out.finish();
 }
 
+/** encodeDictPage of the values bytes[offsets[row], offsets[row + 1]) of `rows`, in order, when those bytes are each value's UTF-8. */
+export function encodeDictPageOfRanges(bytes: Uint8Array, offsets: Int32Array, rows: Int32Array): Uint8Array {
+  const pageOffsets = new Int32Array(rows.length + 1);
+  for (let entryIdx = 0; entryIdx < rows.length; entryIdx++) pageOffsets[entryIdx + 1] = pageOffsets[entryIdx] + offsets[rows[entryIdx] + 1] - offsets[rows[entryIdx]];
+  const out = new ByteWriter(pageOffsets[rows.length] + pageOffsets.byteLength + 16);
+  out.u32(rows.length);
+  out.typed(pageOffsets);
+  const values = new Uint8Array(pageOffsets[rows.length]);
+  for (let entryIdx = 0; entryIdx < rows.length; entryIdx++) {
+    const start = offsets[rows[entryIdx]];
+    const base = pageOffsets[entryIdx] - start;
+    for (let byteIdx = start; byteIdx < offsets[rows[entryIdx] + 1]; byteIdx++) values[base + byteIdx] = bytes[byteIdx];
+  }
+  out.bytes(values);
+  return out.finish();
+}
+
 export function decodeDictPage(raw: Uint8Array, what: string): string[] {
   const input = new ByteReader(raw, what);
   const count = input.u32();
