@@ -5,7 +5,9 @@
  * transaction as the data rowsets and at the same version. The change-log rowsets use the segment format
  * of data rowsets with the columns of `binlogSegmentSchema`; they are kept apart from the data rowsets
  * (MetaStore's row_binlog_rowsets), so scans, compaction and merge-on-write never see them, and they are
- * read with the `binlog()` table function. See docs/row-binlog.md.
+ * read with the `binlog()` table function. The property names are Doris's for ROW binlog tables
+ * (https://github.com/apache/doris/issues/65897: binlog.enable, binlog.format = ROW, binlog.ttl_seconds,
+ * binlog.max_history_nums, binlog.need_historical_value). See docs/row-binlog.md.
  *
  * This module holds what every layer reads: the property names and their parsing, the change-log schema,
  * the operation names. Plain functions of the TableSchema; no I/O.

@@ -149,6 +149,15 @@ test('UNIQUE KEY merge-on-write: upserts are UPSERT, UPDATE logs the new row, DE
   assert.deepEqual(await queryRows(conn, 'SELECT k, v FROM u ORDER BY k'), [['2', 'dos']]);
 });
 
+test('TRUNCATE TABLE drops the row binlog with the data; later loads log again', async () => {
+  await conn.query(`CREATE TABLE tr (k INT, v VARCHAR(20)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES (${BINLOG})`);
+  await conn.query("INSERT INTO tr VALUES (1, 'before')");
+  await conn.query('TRUNCATE TABLE tr');
+  assert.deepEqual(await binlog('tr'), []);
+  await conn.query("INSERT INTO tr VALUES (2, 'after')");
+  assert.deepEqual((await binlog('tr')).map((row) => row[1]), ['after']);
+});
+
 test('SELECT_PRIV on the table is needed to read its binlog', async () => {
   await conn.query("CREATE USER 'reader'@'%' IDENTIFIED BY 'pw'");
   await conn.query("GRANT SELECT_PRIV ON bl.d TO 'reader'@'%'");
