@@ -12,7 +12,10 @@
  *      500 connections.
  *   4. 1000-row INSERT in sync_mode, same grid.
  *
- *   npm run bench -- groupcommit [--quick] [--json FILE]
+ *   npm run bench -- groupcommit [--quick] [--json FILE] [--s3]
+ *
+ * --s3: the tables live in a default S3 storage vault on the test S3 server (s3rver on loopback); the WALs
+ * stay on the local disk, as in Doris.
  *
  * Tables 2-4 use the seed's lineitem schema (16 columns), 4 buckets. The clients (mysql2, node http) run
  * in the benchmark process, on the same 2 cores as the server: the seed's Doris numbers had a 16-core
@@ -92,10 +95,12 @@ async function runClients(conns: readonly Connection[], seconds: number, rowsPer
 }
 
 export async function main(args: readonly string[]): Promise<void> {
-  const options = parseBenchArgs(args);
+  // --s3: tables in a default S3 storage vault (the test s3rver on loopback) instead of the local directory.
+  const storage = args.includes('--s3') ? 's3' : 'local';
+  const options = parseBenchArgs(args.filter((arg) => arg !== '--s3'));
   const quick = options.quick;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-groupcommit-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true', '--max_connections', '2000', '--max_tablet_version_num', '100000'] });
+  const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true', '--max_connections', '2000', '--max_tablet_version_num', '100000'], storage });
   const conn = await connect(server.ports.query_port);
   // Up to 500 sessions of root: past Doris's per-user default of 100.
   await conn.query('SET GLOBAL max_user_connections = 2000');
@@ -167,7 +172,7 @@ export async function main(args: readonly string[]): Promise<void> {
       row.vs_off = off ? Number(row.rows_per_s) / Number(off.rows_per_s) : '';
       row.vs_no_fsync = noFsync && row.mode === 'async_mode' ? Number(row.rows_per_s) / Number(noFsync.rows_per_s) : '';
     }
-    report(`groupcommit 1: Stream Load, httplogs-like CSV (${totalRows} rows, at most ${maxRequests} requests a cell), interval 1000 ms, ${os.cpus().length} cores`, streamRows, { ...options, jsonFile: null });
+    report(`groupcommit 1: Stream Load, httplogs-like CSV (${totalRows} rows, at most ${maxRequests} requests a cell), interval 1000 ms, ${storage === 's3' ? 'tables in an S3 vault (s3rver on loopback)' : 'local directory'}, ${os.cpus().length} cores`, streamRows, { ...options, jsonFile: null });
     all.push(...streamRows.map((row) => ({ table: 'stream_load', ...row })));
 
     // ---------------------------------------------------------------- 2. prepared 100-row INSERT

@@ -5,7 +5,9 @@
  * (004), whose non-group-commit rows these are. Prints rows/s, MB/s, time, tablet versions created and
  * the server's peak RSS.
  *
- *   npm run bench -- streamload [--quick] [--json FILE]
+ *   npm run bench -- streamload [--quick] [--json FILE] [--s3]
+ *
+ * --s3: the tables live in a default S3 storage vault on the test S3 server (s3rver on loopback).
  *
  * The peer, measured in the same run: DuckDB (threads=2, the same cores) ingesting the same rows from one
  * CSV / JSON-lines file with read_csv / read_json. Each combination loads into a fresh table; the number of requests per combination is capped so that
@@ -97,12 +99,14 @@ export function streamLoad(port: number, db: string, table: string, body: Buffer
 }
 
 export async function main(args: readonly string[]): Promise<void> {
-  const options = parseBenchArgs(args);
+  // --s3: tables in a default S3 storage vault (the test s3rver on loopback) instead of the local directory.
+  const storage = args.includes('--s3') ? 's3' : 'local';
+  const options = parseBenchArgs(args.filter((arg) => arg !== '--s3'));
   const totalRows = options.quick ? 200_000 : 5_000_000;
   const maxRequests = options.quick ? 200 : 2000;
   const records = [...logRecords(totalRows)];
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-streamload-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true'] });
+  const server = await startGalene({ dataDir: path.join(workDir, 'galene'), args: ['--disable_auto_compaction', 'true'], storage });
   const rows: Row[] = [];
   try {
     const conn = await connect(server.ports.query_port);
@@ -173,7 +177,7 @@ export async function main(args: readonly string[]): Promise<void> {
     }
     duckConn.closeSync();
     await conn.end();
-    report(`streamload: httplogs-like rows, off_mode (no group commit), ${os.cpus().length} cores`, rows, options);
+    report(`streamload: httplogs-like rows, off_mode (no group commit), ${storage === 's3' ? 'tables in an S3 vault (s3rver on loopback)' : 'local directory'}, ${os.cpus().length} cores`, rows, options);
   } finally {
     await server.stop();
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -87,7 +87,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('max_flush_thread_num_per_cpu', 'int', 4, 'Most memtable flush threads per CPU core the adaptive controller grows to (every 10 s: a flush queue over 10 adds one, a busy upload queue removes two) (Doris: 4).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   // End of slice W.
   // Slice G (ingest speed, issue 13).
-  def('group_commit_wal_preallocate_bytes', 'bytes', 4194304, 'Zeros an fsync\'d Group Commit WAL is created with (and written again past each append that outgrows them, at least as many as the file holds, up to 64 MiB): appends then overwrite allocated blocks, so their fsync does not also commit a growing file size. 0: the file grows with every append.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('group_commit_wal_preallocate_bytes', 'bytes', 0, 'Zeros an fsync\'d Group Commit WAL is created with (and written again past each append that outgrows them, at least as many as the file holds, up to 64 MiB): appends then overwrite allocated blocks, so their fsync does not also commit a growing file size. 0 (default, until a quiet-machine measurement shows a gain; docs/benchmarks.md): the file grows with every append.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   // End of slice G.
 ];
 

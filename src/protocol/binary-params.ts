@@ -151,10 +151,13 @@ function isLengthEncodedType(type: number): boolean {
   return type === MysqlType.VARCHAR || type === MysqlType.BIT || type === MysqlType.JSON || (type >= 0xf7 && type <= 0xff);
 }
 
+/** A length-encoded string, decoded from the payload in place (no Buffer view per parameter). */
 function lenencText(reader: PacketReader, encoding: 'utf8' | 'latin1'): string {
-  const bytes = reader.lenencBytes();
-  if (bytes === null) throw new GaleneError('MALFORMED_PACKET');
-  return bytes.toString(encoding);
+  const length = reader.lenencInt();
+  if (length === null) throw new GaleneError('MALFORMED_PACKET');
+  const start = reader.offset;
+  reader.skip(length);
+  return reader.payload.toString(encoding, start, start + length);
 }
 
 /** DATE/DATETIME/TIMESTAMP: length 0, 4 (date), 7 (+ time) or 11 (+ microseconds). */

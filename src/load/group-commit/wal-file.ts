@@ -18,7 +18,7 @@
  * the next one, so N concurrent loads cost about one fsync per round trip, not N. Files are created 0600
  * and directories 0700 (the WAL holds user rows).
  *
- * Preallocation (group_commit_wal_preallocate_bytes, fsync'd WALs only): the file is created with a tail
+ * Preallocation (group_commit_wal_preallocate_bytes, off by default; fsync'd WALs only): the file is created with a tail
  * of zeros, made durable with the header, and records overwrite it, so an append's fsync does not also
  * commit a new file size and new blocks (a growing file's fsync costs several times an overwrite's). An
  * append past the zeros writes a new zero tail after itself (at least as long as the file so far, up to
