@@ -29,9 +29,10 @@ import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './glo
 import { ScoreRows } from './score-rows';
 import { fetchOlapRows } from './olap-row-fetcher';
 import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
-import { readColumns } from './segment-columns';
+import { readColumns, rowsOf } from './segment-columns';
+import { readRowStoreRows } from '../storage/row-store';
 import { encodeKeys, type EncodedKeys, type PrimaryKeyIndexReader } from '../storage/primary-key-index';
-import { primaryKeyIndexRecord } from '../storage/primary-key-index-segment';
+import { primaryKeyIndexRecord, segmentMayHoldKeys } from '../storage/primary-key-index-segment';
 import { pinnedTuples, prunedBuckets } from '../storage/bucket-pruning';
 import { physicalKind, type PhysicalKind } from '../common/types';
 
@@ -314,8 +315,13 @@ export class OlapTableSource implements TableSource {
     const keys = this.keyProbe(predicates);
     const record = keys === null ? undefined : primaryKeyIndexRecord(segment);
     if (keys === null || record === undefined) return null;
+    const kinds = this.keyProbes.get(predicates)!.kinds;
+    if (!segmentMayHoldKeys(record, keys, kinds)) {
+      profile.add('SegmentsPrunedByKeyBounds', 1);
+      return NO_ROWS;
+    }
     const index = await this.opener.openPrimaryKeyIndex!(record, profile);
-    if (!index.matchesKinds(this.keyProbes.get(predicates)!.kinds) || index.numRows !== segment.numRows) return null;
+    if (!index.matchesKinds(kinds) || index.numRows !== segment.numRows) return null;
     profile.add('PrimaryKeyIndexLookups', keys.count);
     const found = await index.lookup(keys, profile);
     if (found.length === 1) return found[0] >= 0 ? found : NO_ROWS;
@@ -480,7 +486,9 @@ export class OlapTableSource implements TableSource {
       return null;
     }
     profile.add('RowsRead', rowCount);
-    const parts = await readColumns(reader, columns, ranges, rowCount, profile);
+    // A key lookup on a table with a row store reads one page of its row column (row-store.ts).
+    const rowStore = keyRows !== null && ranges !== null ? await readRowStoreRows(reader, columns, rowsOf(ranges), profile) : null;
+    const parts = rowStore !== null ? rowStore.map((vec) => [vec]) : await readColumns(reader, columns, ranges, rowCount, profile);
     if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
   }

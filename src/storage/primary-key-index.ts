@@ -195,7 +195,7 @@ function encodeColumn(vec: Vector, kind: PhysicalKind, numRows: number): Encoded
 }
 
 /** Byte order of a[aStart, aEnd) and b[bStart, bEnd): negative, 0, positive. */
-function compareKeyBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
+export function compareKeyBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
   const common = Math.min(aEnd - aStart, bEnd - bStart);
   for (let byteIdx = 0; byteIdx < common; byteIdx++) {
     const diff = a[aStart + byteIdx] - b[bStart + byteIdx];
