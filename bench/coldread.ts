@@ -1,8 +1,9 @@
 /**
  * Cold and warm reads of a table in an S3 storage vault (s3rver in its own process behind the fault
  * proxy's lognormal request latency, p50 25 ms / p99 150 ms as anchors.md's small-GET figures): a
- * merge-on-write UNIQUE KEY table of lineitem-shaped rows (10 columns, key (l_orderkey, l_linenumber)),
- * loaded by several Stream Loads so its tablet holds several segments, read by
+ * merge-on-write UNIQUE KEY table of lineitem-shaped rows (11 columns, key (l_orderkey, l_linenumber)),
+ * loaded by several Stream Loads in key order (as order ids grow) so its one tablet holds several segments
+ * with disjoint key ranges, read by
  *   - a prepared point lookup on the full key (the short-circuit path), on the table with and without the
  *     `store_row_column` row store, and
  *   - a TPC-H-Q1-shaped scan (filter + GROUP BY + sum / avg over four columns).
@@ -28,12 +29,29 @@ import { parseBenchArgs, report, type Row } from './lib/report';
 import { streamLoad } from './streamload';
 
 const COLUMNS =
-  'l_orderkey BIGINT, l_linenumber INT, l_partkey INT, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag VARCHAR(1), l_linestatus VARCHAR(1), l_shipdate DATE';
+  'l_orderkey BIGINT, l_linenumber INT, l_partkey INT, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag VARCHAR(1), l_linestatus VARCHAR(1), l_shipdate DATE, l_comment VARCHAR(44)';
 const POINT_SQL = (table: string): string => `SELECT * FROM ${table} WHERE l_orderkey = ? AND l_linenumber = ?`;
 const Q1_SQL = (table: string): string =>
   `SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice), avg(l_discount), avg(l_tax), count(*) FROM ${table} WHERE l_shipdate <= '1998-09-02' GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`;
 const LINES_PER_ORDER = 4;
 const EPOCH_1992 = Date.UTC(1992, 0, 1) / 86_400_000;
+/** Words of TPC-H's comment text grammar (dbgen's l_comment is random text of up to 44 characters). */
+const WORDS = ['furiously', 'quickly', 'carefully', 'blithely', 'slyly', 'final', 'pending', 'regular', 'express', 'ironic', 'special', 'bold', 'deposits', 'requests', 'accounts', 'packages', 'theodolites', 'foxes', 'pinto', 'beans', 'instructions', 'dependencies', 'asymptotes', 'across', 'among', 'haggle', 'sleep', 'nag', 'wake', 'integrate'];
+
+/** dbgen-like comment of row `rowIdx`: random words (a 32-bit mix of the row number), at most 44 characters. */
+function commentOf(rowIdx: number): string {
+  let state = (rowIdx * 2654435761) >>> 0;
+  const words: string[] = [];
+  let length = 0;
+  for (;;) {
+    state = (Math.imul(state ^ (state >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
+    const word = WORDS[state % WORDS.length];
+    if (length + word.length + 1 > 44 || words.length === 6) break;
+    words.push(word);
+    length += word.length + 1;
+  }
+  return words.join(' ');
+}
 
 /** Row `rowIdx` as a tab-separated line (deterministic). */
 function lineOf(rowIdx: number): string {
@@ -46,7 +64,7 @@ function lineOf(rowIdx: number): string {
   const flag = 'ANR'[rowIdx % 3];
   const status = 'FO'[(rowIdx >> 1) % 2];
   const ship = new Date((EPOCH_1992 + ((rowIdx * 13) % 2500)) * 86_400_000).toISOString().slice(0, 10);
-  return `${order}\t${line}\t${(rowIdx * 37) % 200_000}\t${quantity}\t${price.toFixed(2)}\t${discount.toFixed(2)}\t${tax.toFixed(2)}\t${flag}\t${status}\t${ship}`;
+  return `${order}\t${line}\t${(rowIdx * 37) % 200_000}\t${quantity}\t${price.toFixed(2)}\t${discount.toFixed(2)}\t${tax.toFixed(2)}\t${flag}\t${status}\t${ship}\t${commentOf(rowIdx)}`;
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
