@@ -28,7 +28,7 @@ import { startS3Server } from '../test/helpers/s3-server';
 import { parseBenchArgs, report, type Row } from './lib/report';
 import { streamLoad } from './streamload';
 
-const COLUMNS =
+export const COLUMNS =
   'l_orderkey BIGINT, l_linenumber INT, l_partkey INT, l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag VARCHAR(1), l_linestatus VARCHAR(1), l_shipdate DATE, l_comment VARCHAR(44)';
 const POINT_SQL = (table: string): string => `SELECT * FROM ${table} WHERE l_orderkey = ? AND l_linenumber = ?`;
 const Q1_SQL = (table: string): string =>
@@ -54,7 +54,7 @@ function commentOf(rowIdx: number): string {
 }
 
 /** Row `rowIdx` as a tab-separated line (deterministic). */
-function lineOf(rowIdx: number): string {
+export function lineOf(rowIdx: number): string {
   const order = Math.floor(rowIdx / LINES_PER_ORDER) + 1;
   const line = (rowIdx % LINES_PER_ORDER) + 1;
   const quantity = 1 + ((rowIdx * 7919) % 50);

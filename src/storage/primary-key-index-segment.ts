@@ -52,15 +52,20 @@ function segmentKeyBounds(keys: readonly Vector[], kinds: readonly PhysicalKind[
   return { kinds: kinds.join(','), min: base64(min), max: base64(max) };
 }
 
+/** Key bounds decoded from their record (records are immutable): a lookup decodes no base64. */
+const decodedBounds = new WeakMap<NonNullable<SegmentIndexRecord['keyBounds']>, { readonly kinds: readonly string[]; readonly min: Uint8Array; readonly max: Uint8Array }>();
+
 /**
  * Whether any of `keys` (encoded from key columns of physical kinds `kinds`) may be in the segment whose
  * primary-key index record this is: false only when its key bounds exclude every one (no read at all).
  */
 export function segmentMayHoldKeys(record: SegmentIndexRecord, keys: EncodedKeys, kinds: readonly PhysicalKind[]): boolean {
   const bounds = record.keyBounds;
-  if (bounds === undefined || bounds.kinds !== kinds.join(',')) return true;
-  const min = Buffer.from(bounds.min, 'base64');
-  const max = Buffer.from(bounds.max, 'base64');
+  if (bounds === undefined) return true;
+  let decoded = decodedBounds.get(bounds);
+  if (decoded === undefined) decodedBounds.set(bounds, (decoded = { kinds: bounds.kinds.split(','), min: Buffer.from(bounds.min, 'base64'), max: Buffer.from(bounds.max, 'base64') }));
+  const { min, max } = decoded;
+  if (decoded.kinds.length !== kinds.length || decoded.kinds.some((kind, keyIdx) => kind !== kinds[keyIdx])) return true;
   for (let keyIdx = 0; keyIdx < keys.count; keyIdx++) {
     const start = keys.offsets[keyIdx];
     const end = keys.offsets[keyIdx + 1];
