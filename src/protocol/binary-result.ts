@@ -126,7 +126,8 @@ function cellWriterFor(wireType: MysqlType, vec: Vector, rowCount: number, forma
     case MysqlType.DATETIME:
       return (writer, rowIdx) => writeBinaryDatetime(writer, numberAt(vec, rowIdx));
     default: {
-      const cells: TextCells = formatter().format(vec, rowCount);
+      // Strings go out as stored: no formatter (and its buffers) for them.
+      const cells: TextCells = vec.kind === 'string' ? vec : formatter().format(vec, rowCount);
       return (writer, rowIdx) => writer.lenencCell(cells.bytes, cells.offsets[rowIdx], cells.offsets[rowIdx + 1]);
     }
   }
