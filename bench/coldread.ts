@@ -22,9 +22,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as mysql from 'mysql2/promise';
-import { FaultProxy } from '../test/helpers/fault-proxy';
-import { startGalene, testVaultProperties } from '../test/helpers/galene-process';
-import { startS3Server } from '../test/helpers/s3-server';
+import { startGalene } from '../test/helpers/galene-process';
+import { startS3BehindProxy } from '../test/helpers/s3-behind-proxy';
 import { parseBenchArgs, report, type Row } from './lib/report';
 import { streamLoad } from './streamload';
 
@@ -120,13 +119,13 @@ export async function main(args: readonly string[]): Promise<void> {
   const loads = 4;
   const samples = options.quick ? 5 : 30;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-coldread-'));
-  const s3 = await startS3Server();
-  const proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
+  const s3 = await startS3BehindProxy();
+  const proxy = s3.proxy;
   const server = await startGalene({ dataDir: path.join(workDir, 'galene'), storage: 'local', args: ['--disable_auto_compaction', 'true'] });
   const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '' });
   const rows: Row[] = [];
   try {
-    await conn.query(`CREATE STORAGE VAULT cold ${testVaultProperties(s3, proxy, 'coldread')}`);
+    await s3.createVault(conn, 'cold', 'coldread');
     await conn.query('CREATE DATABASE bench');
     await conn.query('USE bench');
     const tables = [
@@ -214,7 +213,6 @@ export async function main(args: readonly string[]): Promise<void> {
   } finally {
     await conn.end();
     await server.stop();
-    await proxy.close();
     await s3.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -15,17 +15,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import * as mysql from 'mysql2/promise';
-import { FaultProxy } from '../helpers/fault-proxy';
-import { makeDataDir, startGalene, testVaultProperties, type GaleneProcess } from '../helpers/galene-process';
+import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, lastQueryProfile, queryRows } from '../helpers/mysql-client';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { useS3BehindProxy } from '../helpers/s3-behind-proxy';
 import { curlLoad, httpGet } from '../stream-load/helpers';
 
 const LOADS = 3;
 const ROWS_PER_LOAD = 40_000;
 const COLUMNS = 'k BIGINT, c1 INT, c2 INT, c3 BIGINT, d1 DOUBLE, d2 DOUBLE, p DECIMAL(15,2), s1 VARCHAR(32), s2 VARCHAR(8), day DATE';
-let s3: S3Server;
-let proxy: FaultProxy;
 let server: GaleneProcess;
 let conn: mysql.Connection;
 /** Binary-protocol rows, no text typeCast. */
@@ -40,12 +37,13 @@ function line(key: number): string {
   return [key, h | 0, g | 0, h * 7919, h / 3, g / 7, ((h % 10_000_000) / 100).toFixed(2), h.toString(36) + g.toString(36), (h % 97).toString(16), day].join('\t');
 }
 
+// Registered before the server's hooks: S3 is up when before() creates the vault (and stops first: nothing uploads by then).
+const s3 = useS3BehindProxy();
+
 before(async () => {
-  s3 = await startS3Server();
-  proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
   server = await startGalene({ dataDir, args: ['--disable_auto_compaction', 'true'], storage: 'local' });
   conn = await connect(server.ports.query_port);
-  await conn.query(`CREATE STORAGE VAULT cold ${testVaultProperties(s3, proxy, 'cold-read')}`);
+  await s3.createVault(conn, 'cold', 'cold-read');
   await conn.query('CREATE DATABASE cr');
   await conn.query('USE cr');
   ps = await mysql.createConnection({ host: '127.0.0.1', port: server.ports.query_port, user: 'root', password: '', database: 'cr', dateStrings: true });
@@ -67,8 +65,6 @@ after(async () => {
   await ps?.end();
   await conn?.end();
   await server?.stop();
-  await proxy?.close();
-  await s3?.stop();
 });
 
 async function clearCaches(): Promise<void> {
@@ -81,9 +77,9 @@ async function clearCaches(): Promise<void> {
 
 /** A prepared lookup: its rows, the proxy's request count and the query's profile. */
 async function lookup(sql: string, key: number): Promise<{ rows: unknown[]; requests: number; profile: Map<string, string> }> {
-  const before = proxy.stats.requests;
+  const before = s3.proxy.stats.requests;
   const [rows] = await ps.execute(sql, [key]);
-  const requests = proxy.stats.requests - before;
+  const requests = s3.proxy.stats.requests - before;
   return { rows: rows as unknown[], requests, profile: await lastQueryProfile(ps) };
 }
 
