@@ -196,6 +196,23 @@ export class Backend implements SegmentOpener, LoadTarget {
     return reader;
   }
 
+  /**
+   * Drop in-memory read caches, as Doris's `/api/clear_cache/{type}`: 'DataPageCache' the decoded pages,
+   * 'SegmentCache' the open segment and primary-key index readers (footers, page indexes, blooms), 'all'
+   * both, here and in the scan workers. With the file cache cleared too, the next read is cold (what
+   * `bench coldread` measures). Returns the page-cache bytes released.
+   */
+  clearMemoryCaches(type: 'all' | 'DataPageCache' | 'SegmentCache'): number {
+    const released = type === 'SegmentCache' ? 0 : this.pageCache.stats().usedBytes;
+    if (type !== 'SegmentCache') this.pageCache.clear();
+    if (type !== 'DataPageCache') {
+      this.readers.clear();
+      this.primaryKeyIndexes.clear();
+    }
+    this.pool?.clearMemoryCaches();
+    return released;
+  }
+
   openTable(table: TableState): OlapTableSource {
     return new OlapTableSource(table, this);
   }

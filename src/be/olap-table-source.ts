@@ -29,9 +29,10 @@ import { globalRowIdVector, snapshotSegments, type SnapshotSegment } from './glo
 import { ScoreRows } from './score-rows';
 import { fetchOlapRows } from './olap-row-fetcher';
 import { applyInvertedFilter, invertedRecordsFor, type InvertedRowsReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
-import { readColumns } from './segment-columns';
+import { readColumns, rowsOf } from './segment-columns';
+import { readRowStoreRows } from '../storage/row-store';
 import { encodeKeys, type EncodedKeys, type PrimaryKeyIndexReader } from '../storage/primary-key-index';
-import { primaryKeyIndexRecord } from '../storage/primary-key-index-segment';
+import { primaryKeyIndexRecord, segmentMayHoldKeys } from '../storage/primary-key-index-segment';
 import { pinnedTuples, prunedBuckets } from '../storage/bucket-pruning';
 import { physicalKind, type PhysicalKind } from '../common/types';
 
@@ -208,6 +209,13 @@ export class OlapTableSource implements TableSource {
     const merging = this.merging;
     // Under a merging model a value column's stored rows may be superseded: prune on key columns only.
     const predicates = merging ? request.predicates.filter((predicate) => findColumn(this.schema, predicate.column)?.isKey) : request.predicates;
+    if (!merging && remaining > 0 && request.inverted === undefined && request.globalRowId !== true) {
+      const found = await this.lookupOneKey(columns, predicates, request);
+      if (found !== undefined) {
+        if (found !== null) yield* found;
+        return;
+      }
+    }
     for (const tablet of this.tabletsToScan(predicates, request.profile)) {
       const rowsets = rowsetsByTablet.get(tablet.id);
       if (!rowsets) continue;
@@ -281,11 +289,18 @@ export class OlapTableSource implements TableSource {
    * TabletsPruned.
    */
   private tabletsToScan(predicates: readonly ScanPredicate[], profile: ProfileSink): readonly TabletRecord[] {
+    return this.countTablets(this.prunedTablets(predicates), profile);
+  }
+
+  private prunedTablets(predicates: readonly ScanPredicate[]): readonly TabletRecord[] {
     const all = this.table.tablets;
     const buckets = prunedBuckets(this.schema, all.length, predicates);
-    const tablets = buckets === null ? all : buckets.map((bucket) => all[bucket]);
+    return buckets === null ? all : buckets.map((bucket) => all[bucket]);
+  }
+
+  private countTablets(tablets: readonly TabletRecord[], profile: ProfileSink): readonly TabletRecord[] {
     profile.add('TabletsScanned', tablets.length);
-    if (tablets.length < all.length) profile.add('TabletsPruned', all.length - tablets.length);
+    if (tablets.length < this.table.tablets.length) profile.add('TabletsPruned', this.table.tablets.length - tablets.length);
     return tablets;
   }
 
@@ -314,12 +329,51 @@ export class OlapTableSource implements TableSource {
     const keys = this.keyProbe(predicates);
     const record = keys === null ? undefined : primaryKeyIndexRecord(segment);
     if (keys === null || record === undefined) return null;
+    const kinds = this.keyProbes.get(predicates)!.kinds;
+    if (!segmentMayHoldKeys(record, keys, kinds)) {
+      profile.add('SegmentsPrunedByKeyBounds', 1);
+      return NO_ROWS;
+    }
     const index = await this.opener.openPrimaryKeyIndex!(record, profile);
-    if (!index.matchesKinds(this.keyProbes.get(predicates)!.kinds) || index.numRows !== segment.numRows) return null;
+    if (!index.matchesKinds(kinds) || index.numRows !== segment.numRows) return null;
     profile.add('PrimaryKeyIndexLookups', keys.count);
     const found = await index.lookup(keys, profile);
     if (found.length === 1) return found[0] >= 0 ? found : NO_ROWS;
     return Int32Array.from(new Set(found.filter((rowId) => rowId >= 0))).sort();
+  }
+
+  /**
+   * A lookup of one full key of a merge-on-write table (every key column pinned by `=`, the short-circuit
+   * point query's shape): the tablet the key hashes to, its segments newest first through their
+   * primary-key indexes, stopping at the first visible row — merge-on-write leaves at most one visible row
+   * per key (publish puts the older ones in the delete bitmap), as Doris's lookup_row_key searches rowsets
+   * newest first. The row's batches; null when the key has no visible row; undefined when the lookup cannot
+   * go this way (another shape, a segment without a usable index): the caller scans.
+   */
+  private async lookupOneKey(columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<Batch[] | null | undefined> {
+    const keys = this.keyProbe(predicates);
+    if (keys === null || keys.count !== 1) return undefined;
+    const profile = request.profile;
+    const refs: SegmentRef[] = [];
+    const tablets = this.prunedTablets(predicates);
+    for (const tablet of tablets) {
+      for (const rowset of this.table.rowsets) {
+        if (rowset.tabletId !== tablet.id) continue;
+        for (let segmentIdx = 0; segmentIdx < rowset.segments.length; segmentIdx++) {
+          if (primaryKeyIndexRecord(rowset.segments[segmentIdx]) === undefined) return undefined;
+          refs.push({ rowset, segmentIdx });
+        }
+      }
+    }
+    this.countTablets(tablets, profile);
+    for (let refIdx = refs.length - 1; refIdx >= 0; refIdx--) {
+      const { rowset, segmentIdx } = refs[refIdx];
+      const keyRows = await this.primaryKeyRows(rowset.segments[segmentIdx], predicates, profile);
+      if (keyRows === null) return undefined;
+      const read = await this.readSegmentParts(rowset, segmentIdx, columns, predicates, request, keyRows);
+      if (read !== null) return [...batchesOfParts(read)];
+    }
+    return null;
   }
 
   /**
@@ -452,10 +506,10 @@ export class OlapTableSource implements TableSource {
    * consecutive pieces (decoded pages or slices of them, see SegmentReader.readColumnParts); null when no
    * row survives.
    */
-  private async readSegmentParts(rowset: RowsetRecord, segmentIdx: number, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest): Promise<SegmentParts | null> {
+  private async readSegmentParts(rowset: RowsetRecord, segmentIdx: number, columns: readonly ColumnSchema[], predicates: readonly ScanPredicate[], request: ScanRequest, knownKeyRows?: Int32Array): Promise<SegmentParts | null> {
     const profile = request.profile;
     const segment = rowset.segments[segmentIdx];
-    const keyRows = await this.primaryKeyRows(segment, predicates, profile);
+    const keyRows = knownKeyRows ?? (await this.primaryKeyRows(segment, predicates, profile));
     if (keyRows !== null && keyRows.length === 0) {
       // No pinned key in this segment: its own files are not even opened.
       profile.add('RowsPrunedByPrimaryKeyIndex', segment.numRows);
@@ -480,7 +534,9 @@ export class OlapTableSource implements TableSource {
       return null;
     }
     profile.add('RowsRead', rowCount);
-    const parts = await readColumns(reader, columns, ranges, rowCount, profile);
+    // A key lookup on a table with a row store reads one page of its row column (row-store.ts).
+    const rowStore = keyRows !== null && ranges !== null ? await readRowStoreRows(reader, columns, rowsOf(ranges), profile) : null;
+    const parts = rowStore !== null ? rowStore.map((vec) => [vec]) : await readColumns(reader, columns, ranges, rowCount, profile);
     if (request.globalRowId === true) parts.push([globalRowIdVector(this.segmentOrdinal(segment), ranges, reader.numRows)]);
     return { length: rowCount, parts };
   }

@@ -44,7 +44,7 @@ export interface ScanTask {
 }
 
 /** Messages to a worker. */
-export type ScanWorkerRequest = { readonly kind: 'task'; readonly taskId: number; readonly task: ScanTask } | { readonly kind: 'invalidate'; readonly segmentKey: string };
+export type ScanWorkerRequest = { readonly kind: 'task'; readonly taskId: number; readonly task: ScanTask } | { readonly kind: 'invalidate'; readonly segmentKey: string } | { readonly kind: 'clear-memory-caches' };
 
 /** Messages from a worker. */
 export type ScanWorkerReply =
@@ -161,6 +161,11 @@ export class ScanWorkerPool implements ScanTaskRunner {
   invalidate(segmentKey: string): void {
     this.reads?.forget(segmentKey);
     for (const entry of this.workers) entry.worker.postMessage({ kind: 'invalidate', segmentKey } satisfies ScanWorkerRequest);
+  }
+
+  /** Drop every worker's decoded pages and open segment readers (`/api/clear_cache/all`). */
+  clearMemoryCaches(): void {
+    for (const entry of this.workers) entry.worker.postMessage({ kind: 'clear-memory-caches' } satisfies ScanWorkerRequest);
   }
 
   async close(): Promise<void> {

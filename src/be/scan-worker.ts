@@ -116,6 +116,11 @@ parentPort!.on('message', (message: ScanWorkerRequest) => {
     invertedIndexes.invalidate(message.segmentKey);
     return;
   }
+  if (message.kind === 'clear-memory-caches') {
+    readers.clear();
+    pageCache.clear();
+    return;
+  }
   // A QueryProfile, so the segment reader records per-column reads too; both go back with the result.
   const profile = new QueryProfile('scan-task', '', '', '');
   runTask(message.task, profile).then(

@@ -24,14 +24,15 @@ function scattered(ranges: RowRanges | null, rowCount: number): boolean {
  * (SegmentReader.readColumnParts), or one concatenated piece when the ranges are scattered.
  */
 export async function readColumns(reader: SegmentReader, columns: readonly ColumnSchema[], ranges: RowRanges | null, rowCount: number, profile: ProfileSink): Promise<Vector[][]> {
-  const parts: Vector[][] = [];
   const compact = scattered(ranges, rowCount);
-  for (const column of columns) {
-    if (!storedColumn(reader, column)) parts.push([constantVector(column.type, missingColumnValue(column), rowCount)]); // added after this segment was written
-    else if (compact) parts.push([await reader.readColumn(column.name, ranges, profile)]);
-    else parts.push(await reader.readColumnParts(column.name, ranges, profile));
-  }
-  return parts;
+  // Every column's pages at once: over an object store a cold read waits one round trip, not one per column.
+  return Promise.all(
+    columns.map(async (column): Promise<Vector[]> => {
+      if (!storedColumn(reader, column)) return [constantVector(column.type, missingColumnValue(column), rowCount)]; // added after this segment was written
+      if (compact) return [await reader.readColumn(column.name, ranges, profile)];
+      return reader.readColumnParts(column.name, ranges, profile);
+    }),
+  );
 }
 
 /** The ascending row ordinals of `ranges`. */

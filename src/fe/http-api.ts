@@ -29,6 +29,7 @@ import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 import { adminHttpRoutes } from './http-admin';
 import { fileCacheHttpRoute } from './http-file-cache';
+import { clearCacheHttpRoutes } from './http-clear-cache';
 import { prepareStreamLoad } from './load-planner';
 import type { Account } from './users';
 import { watchHttpErrors } from './client-error-log';
@@ -285,6 +286,7 @@ export function createHttpServer(fe: Frontend, role: 'fe' | 'be' | 'brpc'): http
   }
   if (role === 'be') routes['/api/update_config'] = (req, res) => updateConfigRoute(fe, req, res);
   if (role === 'be') routes['/api/file_cache'] = fileCacheHttpRoute(fe.backend.fileCache, (req, res) => adminOrRefuse(fe, req, res), fe.backend.serverLog);
+  if (role === 'be') Object.assign(routes, clearCacheHttpRoutes(fe.backend, (req, res) => adminOrRefuse(fe, req, res)));
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectContinue: boolean): void => {
     watchHttpErrors(role === 'fe' ? fe.serverLog : fe.backend.serverLog, `http-${role}`, req, res);
     Promise.resolve()

@@ -42,6 +42,12 @@ export interface SegmentIndexRecord {
   readonly kind: 'ann' | 'inverted' | 'primary_key';
   readonly key: string;
   readonly size: number;
+  /**
+   * Primary-key index only: the segment's smallest and largest encoded key (base64) and the physical kinds
+   * they were encoded from — Doris's `segments_key_bounds` in the rowset meta — so a point lookup skips a
+   * segment whose range excludes the key without reading a byte of it. Absent on older records.
+   */
+  readonly keyBounds?: { readonly kinds: string; readonly min: string; readonly max: string };
 }
 
 /** The index file of `segment` for the index named `name` (of `kind`, when given); undefined: none. */

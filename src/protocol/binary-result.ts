@@ -16,7 +16,7 @@ import { Batch, Vector } from '../common/column';
 import { civilFromDays, MICROS_PER_DAY } from '../common/datetime';
 import { GaleneError } from '../common/errors';
 import type { RowsResult, StatementResult } from '../common/result';
-import { columnWireType, writeColumnDefinition } from './column-definition';
+import { columnWireType, writeColumnDefinitions } from './column-definition';
 import { MysqlType } from './constants';
 import { PacketWriter } from './packet-writer';
 import { writeEndOfRows, writeOk } from './reply-packets';
@@ -48,11 +48,12 @@ async function writeBinaryRows(sink: ResultSink, result: RowsResult): Promise<vo
   writer.begin();
   writer.lenencInt(columnCount);
   writer.end();
-  for (const column of result.columns) writeColumnDefinition(writer, column);
+  writeColumnDefinitions(writer, result.columns);
   if (!sink.deprecateEof) writeEndOfRows(writer, false, sink.statusFlags());
 
   const wireTypes = result.columns.map((column) => columnWireType(column.type).type);
-  const formatters = result.columns.map(() => new TextColumnFormatter());
+  // Text formatters only for the columns sent as text (DECIMAL, strings...), created on first use.
+  const formatters: (TextColumnFormatter | undefined)[] = new Array<TextColumnFormatter | undefined>(columnCount);
   const bitmapBytes = (columnCount + 7 + 2) >> 3;
   const cellWriters: CellWriter[] = new Array<CellWriter>(columnCount);
   const nulls: (Uint8Array | null)[] = new Array<Uint8Array | null>(columnCount);
@@ -62,7 +63,7 @@ async function writeBinaryRows(sink: ResultSink, result: RowsResult): Promise<vo
     for (let colIdx = 0; colIdx < columnCount; colIdx++) {
       const vec = batch.columns[colIdx];
       nulls[colIdx] = wireTypes[colIdx] === MysqlType.NULL ? null : vec.nulls;
-      cellWriters[colIdx] = cellWriterFor(wireTypes[colIdx], vec, rowCount, formatters[colIdx]);
+      cellWriters[colIdx] = cellWriterFor(wireTypes[colIdx], vec, rowCount, () => (formatters[colIdx] ??= new TextColumnFormatter()));
     }
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       writer.begin();
@@ -106,7 +107,7 @@ function bigintAt(vec: Vector, rowIdx: number): bigint {
   throw new GaleneError('INTERNAL', [`a ${vec.kind} vector under integer type ${vec.type.name}`]);
 }
 
-function cellWriterFor(wireType: MysqlType, vec: Vector, rowCount: number, formatter: TextColumnFormatter): CellWriter {
+function cellWriterFor(wireType: MysqlType, vec: Vector, rowCount: number, formatter: () => TextColumnFormatter): CellWriter {
   switch (wireType) {
     case MysqlType.TINY:
       return (writer, rowIdx) => writer.int1(numberAt(vec, rowIdx));
@@ -125,7 +126,8 @@ function cellWriterFor(wireType: MysqlType, vec: Vector, rowCount: number, forma
     case MysqlType.DATETIME:
       return (writer, rowIdx) => writeBinaryDatetime(writer, numberAt(vec, rowIdx));
     default: {
-      const cells: TextCells = formatter.format(vec, rowCount);
+      // Strings go out as stored: no formatter (and its buffers) for them.
+      const cells: TextCells = vec.kind === 'string' ? vec : formatter().format(vec, rowCount);
       return (writer, rowIdx) => writer.lenencCell(cells.bytes, cells.offsets[rowIdx], cells.offsets[rowIdx + 1]);
     }
   }

@@ -121,3 +121,27 @@ export function writeColumnDefinition(writer: PacketWriter, column: ResultColumn
   if (forFieldList) writer.int1(0xfb);
   writer.end();
 }
+
+/** Column-definition payloads (without packet headers) per result-column list, for lists reused across replies. */
+const definitionPayloads = new WeakMap<readonly ResultColumn[], readonly Buffer[]>();
+
+/**
+ * The ColumnDefinition41 packets of `columns`, written from payloads encoded once per list: a prepared
+ * statement answers every execution with the same column list (its sequence ids still come from `writer`).
+ */
+export function writeColumnDefinitions(writer: PacketWriter, columns: readonly ResultColumn[]): void {
+  let payloads = definitionPayloads.get(columns);
+  if (payloads === undefined) {
+    const scratch = new PacketWriter(256);
+    payloads = columns.map((column) => {
+      writeColumnDefinition(scratch, column);
+      return scratch.take().subarray(4);
+    });
+    definitionPayloads.set(columns, payloads);
+  }
+  for (const payload of payloads) {
+    writer.begin();
+    writer.bytes(payload);
+    writer.end();
+  }
+}

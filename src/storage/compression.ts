@@ -37,6 +37,13 @@ export async function compressPage(codec: CompressionName, raw: Uint8Array): Pro
   return { codec: codec === 'LZ4' ? CODEC_LZ4 : CODEC_ZSTD, data: packed };
 }
 
+/** compressPage with LZ4, synchronously (for builders that are not async: the primary-key index). */
+export function compressPageLz4Sync(raw: Uint8Array): { codec: number; data: Uint8Array } {
+  if (raw.length < 64) return { codec: CODEC_NONE, data: raw };
+  const packed = lz4Compress(asBuffer(raw));
+  return packed.length < raw.length ? { codec: CODEC_LZ4, data: packed } : { codec: CODEC_NONE, data: raw };
+}
+
 /** Undo compressPage; `rawLength` is checked so a damaged page cannot decode to the wrong size. */
 export async function decompressPage(codec: number, data: Uint8Array, rawLength: number, what: string): Promise<Uint8Array> {
   let out: Uint8Array;

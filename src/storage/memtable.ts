@@ -9,6 +9,7 @@ import { sequenceColumnName } from '../meta/delete-bitmap';
 import type { KeysType, TableSchema } from '../meta/schema';
 import { writeSegment, type SegmentColumn, type SegmentWriteOptions } from './segment-writer';
 import { mergeRowsByKey } from './table-model-merge';
+import { withRowStoreColumn } from './row-store';
 
 /**
  * `schema` (optional for callers that only sort) brings the table model's merge into the memtable: with a
@@ -51,7 +52,8 @@ export async function flushMemtable(columns: readonly Vector[], length: number, 
   for (let start = 0; start < prepared.length; start += spec.segmentMaxRows) {
     const end = Math.min(prepared.length, start + spec.segmentMaxRows);
     const data = start === 0 && end === prepared.length ? prepared.columns : prepared.columns.map((column) => sliceVector(column, start, end));
-    segments.push({ parts: await writeSegment(spec.segmentColumns, data, spec.writeOptions), columns: data, numRows: end - start });
+    const stored = withRowStoreColumn(schema, spec.segmentColumns, data, spec.writeOptions);
+    segments.push({ parts: await writeSegment(stored.columns, stored.data, stored.options), columns: data, numRows: end - start });
   }
   return segments;
 }

@@ -59,6 +59,8 @@ interface ColumnIndex {
   readonly offset: Float64Array;
   readonly size: Int32Array;
   readonly stats: ZoneStats[];
+  /** Page-cache key of each page, built on first use (a point lookup would otherwise build one per read). */
+  readonly cacheKeys: (string | undefined)[];
 }
 
 function corrupt(key: string, what: string): GaleneError {
@@ -186,6 +188,7 @@ export class SegmentReader {
       offset: new Float64Array(count),
       size: new Int32Array(count),
       stats: new Array<ZoneStats>(count),
+      cacheKeys: new Array<string | undefined>(count),
     };
     const kind = this.kinds[colIdx];
     let expectRow = 0;
@@ -369,7 +372,8 @@ export class SegmentReader {
     const pages = new Array<Vector>(pageIdxs.length);
     const missing: number[] = [];
     for (let slot = 0; slot < pageIdxs.length; slot++) {
-      const cached = this.pageCache.get(`${this.key}:${index.offset[pageIdxs[slot]]}`, profile);
+      const pageIdx = pageIdxs[slot];
+      const cached = this.pageCache.get((index.cacheKeys[pageIdx] ??= `${this.key}:${index.offset[pageIdx]}`), profile);
       if (cached !== undefined) pages[slot] = cached;
       else missing.push(slot);
     }
@@ -405,7 +409,7 @@ export class SegmentReader {
               throw new GaleneError('CORRUPTION', [`${what}: ${(err as Error).message}`], { cause: err });
             }
             if (vec.length !== index.rowCount[pageIdx]) throw corrupt(this.key, `column ${column.name} page ${pageIdx} has ${vec.length} rows, index says ${index.rowCount[pageIdx]}`);
-            this.pageCache.put(`${this.key}:${offset}`, vec);
+            this.pageCache.put((index.cacheKeys[pageIdx] ??= `${this.key}:${offset}`), vec);
             pages[slot] = vec;
           }
         })(),

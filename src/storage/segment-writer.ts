@@ -39,6 +39,8 @@ export interface SegmentWriteOptions {
   readonly pageRowLimit?: number;
   /** Target raw bytes per data page (default 1 MiB). */
   readonly pageByteLimit?: number;
+  /** Per column name: its own page byte limit, and `plain` to keep strings out of dictionary encoding (row-store.ts). */
+  readonly columnOptions?: Readonly<Record<string, { readonly pageByteLimit?: number; readonly plain?: boolean }>>;
 }
 
 /** Page boundaries [start, end) for one column. */
@@ -288,8 +290,9 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
     const kind = kinds[colIdx];
     let vec = data[colIdx];
     let dictCodes: { codes: Int32Array; size: number } | null = null;
+    const columnOptions = options.columnOptions?.[column.name];
     if (kind === 'string') {
-      const dictionary = segmentDictionary(vec);
+      const dictionary = columnOptions?.plain === true ? null : segmentDictionary(vec);
       if (dictionary !== null) {
         dictionaries.push(dictionary);
         dictCodes = { codes: dictionary.codes, size: dictionary.dict.length };
@@ -304,7 +307,7 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
     const dataOffset = offset;
     const entries: PageIndexEntryJson[] = [];
     let nullCount = 0;
-    for (const [start, end] of paginate(vec, kind, rowLimit, byteLimit, dictCodes !== null)) {
+    for (const [start, end] of paginate(vec, kind, rowLimit, Math.max(1, columnOptions?.pageByteLimit ?? byteLimit), dictCodes !== null)) {
       const stats = computeZoneStats(vec, kind, start, end);
       nullCount += stats.nullCount;
       const region = await appendCompressed(encodePage(vec, start, end, dictCodes));

@@ -344,6 +344,12 @@ async function showLivesInVault(properties: (vault: { name: string; id: string }
   assert.match((await queryRows(root, `SHOW CREATE TABLE w.${table}`))[0][1]!, new RegExp(`"storage_vault_id" = "${vault.id}"`));
 }
 
+/** The same 2,000 distinct rows into each table (the row-store effects compare their segment sizes). */
+async function fillForRowStore(tables: readonly string[]): Promise<void> {
+  const rows = Array.from({ length: 2000 }, (_, idx) => `(${idx}, ${idx * 7}, 'row ${idx} ${'r'.repeat(idx % 50)}')`).join(', ');
+  for (const table of tables) await root.query(`INSERT INTO w.${table} VALUES ${rows}`);
+}
+
 /** Each table property Galene honours, and what it visibly does. */
 /** Poll `done` every 250 ms for up to 30 s. */
 async function waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
@@ -484,6 +490,29 @@ const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
       const [result] = await conn.query(`INSERT INTO ${table} VALUES (1, 1, 'a')`);
       assert.doesNotMatch((result as { info: string }).info ?? '', /group_commit_/, 'no Group Commit for the table, as Doris');
     });
+  },
+  async store_row_column() {
+    // The row store is a second copy of every row in each segment (docs/object-storage.md): the segments grow.
+    const plain = await createTable('UNIQUE KEY', {});
+    const rowStore = await createTable('UNIQUE KEY', { store_row_column: 'true' });
+    await fillForRowStore([plain, rowStore]);
+    const [without, withRows] = [(await versions(plain)).bytes, (await versions(rowStore)).bytes];
+    assert.ok(withRows > without * 1.5, `segments with the row store (${withRows} bytes) hold a second copy of the rows (${without} without)`);
+    assert.deepEqual(await queryRows(root, `SELECT k, seq, v FROM w.${rowStore} WHERE k = 77`), await queryRows(root, `SELECT k, seq, v FROM w.${plain} WHERE k = 77`));
+    assert.match((await queryRows(root, `SHOW CREATE TABLE w.${rowStore}`))[0][1]!, /"store_row_column" = "true"/);
+  },
+  async row_store_columns() {
+    const all = await createTable('UNIQUE KEY', { store_row_column: 'true' });
+    const keyOnly = await createTable('UNIQUE KEY', { row_store_columns: 'k,seq' });
+    await fillForRowStore([all, keyOnly]);
+    assert.ok((await versions(keyOnly)).bytes < (await versions(all)).bytes, 'a row store of two small columns is smaller than one of every column');
+    await assert.rejects(createTable('UNIQUE KEY', { row_store_columns: 'k,nope' }), /nope/);
+  },
+  async row_store_page_size() {
+    const small = await createTable('UNIQUE KEY', { store_row_column: 'true', row_store_page_size: '256' });
+    const large = await createTable('UNIQUE KEY', { store_row_column: 'true', row_store_page_size: '65536' });
+    await fillForRowStore([small, large]);
+    assert.ok((await versions(small)).bytes > (await versions(large)).bytes, 'many small row-store pages (a header each, less to compress across) take more bytes');
   },
   async 'function_column.sequence_type'() {
     await assert.rejects(createTable('UNIQUE KEY', { 'function_column.sequence_type': 'int' }), { errno: 1235 });

@@ -10,6 +10,7 @@ import { GaleneError } from '../../common/errors';
 import type { ColumnSchema, KeysType, TableSchema } from '../../meta/schema';
 import { tableCompression } from '../../load/table-writer';
 import { binlogPropertyError } from '../../meta/row-binlog';
+import { rowStoreSpec } from '../../storage/row-store';
 import type { SessionWarning } from './statement-session';
 import { note } from './result-rows';
 
@@ -51,8 +52,9 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   accepted('in_memory', ['false'], 'Deprecated in Doris; no effect there either.'),
   accepted('is_being_synced', ['false'], 'Set by CCR sync jobs; Galene has none.'),
   accepted('enable_single_replica_compaction', ['false'], 'Compact one replica and copy it; Galene has one copy.'),
-  accepted('store_row_column', ['false'], 'A row-store copy for point queries; not built.'),
-  accepted('row_store_columns', [''], 'Columns of the row-store copy; not built.'),
+  honoured('store_row_column', 'true: each segment also stores every row whole in one hidden column, so a point lookup reads one page instead of one per column.'),
+  honoured('row_store_columns', 'Comma-separated columns the row store keeps (setting it turns the row store on); default: all columns.'),
+  honoured('row_store_page_size', 'Bytes per page of the row-store column (default 16384).'),
   accepted('compaction_policy', ['size_based'], 'size_based or time_series compaction; Galene compacts by size.'),
   accepted('time_series_compaction_goal_size_mbytes', ['1024'], 'time_series compaction only.'),
   accepted('time_series_compaction_file_count_threshold', ['2000'], 'time_series compaction only.'),
@@ -106,6 +108,8 @@ export function validateTableProperties(properties: Readonly<Record<string, stri
     }
   }
   tableCompression({ properties } as TableSchema);
+  if (properties['store_row_column'] !== undefined && !['true', 'false'].includes(properties['store_row_column'].toLowerCase())) throw new GaleneError('INVALID_PROPERTY', ['store_row_column', `${properties['store_row_column']} (expected true or false)`]);
+  if (forSchema) rowStoreSpec({ properties, columns: forSchema.columns });
 }
 
 /** The Notes for the keys in `properties` Galene does not act on (validated already). */
