@@ -86,6 +86,9 @@ export const SETTINGS: readonly SettingDef[] = [
   def('flush_thread_num_per_store', 'int', 6, 'Memtable flush worker threads to start with, and the fewest the adaptive controller keeps (Doris: 6).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('max_flush_thread_num_per_cpu', 'int', 4, 'Most memtable flush threads per CPU core the adaptive controller grows to (every 10 s: a flush queue over 10 adds one, a busy upload queue removes two) (Doris: 4).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   // End of slice W.
+  // Slice F (faults, issue 13): the recycler of objects that aborted loads left in the object store.
+  def('recycle_interval_seconds', 'int', 3600, 'How often the BE deletes the objects of aborted loads that are still in the object store (an upload that finished after its load failed, or a delete that failed during a storage outage), as Doris\'s recycler does; objects of crashed loads are deleted at start-up. 0: only at start-up.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  // End of slice F.
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));
