@@ -164,7 +164,11 @@ export class Backend implements SegmentOpener, LoadTarget {
       this.readers.set(segment.key, reader);
       return reader;
     }
-    reader = this.fileCache.open(segment.key, profile, segment.size).then((file) => SegmentReader.open(file, { pageCache: this.pageCache, profile }));
+    const onDamage = (): void => {
+      if (this.readers.get(segment.key) === opened) this.readers.delete(segment.key);
+    };
+    const opened = this.fileCache.open(segment.key, profile, segment.size).then((file) => SegmentReader.open(file, { pageCache: this.pageCache, profile, onDamage }));
+    reader = opened;
     reader.catch(() => this.readers.delete(segment.key));
     this.readers.set(segment.key, reader);
     if (this.readers.size > SEGMENT_READER_CACHE_SIZE) this.readers.delete(this.readers.keys().next().value as string);

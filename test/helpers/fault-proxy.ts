@@ -162,6 +162,11 @@ export class FaultProxy {
     for (let n = 0; n < count; n++) this.queued.push({ kind, match });
   }
 
+  /** Drop the faults queued by injectNext that no request has met yet. */
+  clearFaults(): void {
+    this.queued.length = 0;
+  }
+
   /** Every request meets `kind` from now on (an outage of the store) until `outage(null)`; stalled requests then end. */
   outage(kind: FaultKind | null = 'reset'): void {
     this.outageKind = kind;
