@@ -3,9 +3,10 @@
  * integration tests. Waits for the ready line; `kill('SIGKILL')` simulates a crash.
  *
  * The storage matrix: with GALENE_TEST_STORAGE=s3 every server started here gets, right after start, a
- * default S3 storage vault (`test_s3_vault`, root path = the data directory's name) on one s3rver per test
- * process behind the fault proxy (no faults), so every table of the test lives in S3. `npm run test:s3`
- * runs the suites that make sense so; `storage: 'local'` keeps a server on the local directory.
+ * default S3 storage vault (`test_s3_vault`, root path = the data directory's name) on the test process's
+ * s3rver behind the fault proxy without faults (sharedS3BehindProxy, s3-behind-proxy.ts), so every table
+ * of the test lives in S3. `npm run test:s3` runs the suites that make sense so; `storage: 'local'` keeps
+ * a server on the local directory.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,8 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as mysql from 'mysql2/promise';
-import { FaultProxy } from './fault-proxy';
-import { startS3Server, type S3Server } from './s3-server';
+import { sharedS3BehindProxy } from './s3-behind-proxy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -45,50 +45,12 @@ export function makeDataDir(prefix = 'galene-test-'): string {
 export const TEST_STORAGE: 'local' | 's3' = process.env.GALENE_TEST_STORAGE === 's3' ? 's3' : 'local';
 export const TEST_VAULT_NAME = 'test_s3_vault';
 
-let testS3: Promise<{ s3: S3Server; proxy: FaultProxy }> | null = null;
-
-/**
- * The test process's S3 server behind a fault proxy without faults, started on first use; it never keeps
- * the test process alive and dies with it.
- */
-export function testS3Server(): Promise<{ s3: S3Server; proxy: FaultProxy }> {
-  testS3 ??= (async () => {
-    const s3 = await startS3Server();
-    s3.child.unref();
-    s3.child.stdout?.destroy();
-    (s3.child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-    process.once('exit', () => s3.child.kill('SIGKILL'));
-    const proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
-    proxy.unref();
-    return { s3, proxy };
-  })();
-  return testS3;
-}
-
-/** CREATE STORAGE VAULT's properties for the test S3 server under `rootPath`. */
-export function testVaultProperties(s3: S3Server, proxy: FaultProxy, rootPath: string, overrides: Record<string, string> = {}): string {
-  const properties: Record<string, string> = {
-    type: 'S3',
-    's3.endpoint': proxy.endpoint,
-    's3.region': 'us-east-1',
-    's3.bucket': s3.bucket,
-    's3.root.path': rootPath,
-    's3.access_key': s3.accessKey,
-    's3.secret_key': s3.secretKey,
-    provider: 'S3',
-    use_path_style: 'true',
-    ...overrides,
-  };
-  return `PROPERTIES (${Object.entries(properties).map(([key, value]) => `"${key}" = "${value}"`).join(', ')})`;
-}
-
-/** Create (if missing) and set the matrix's default S3 vault on a running server. */
+/** Create (if missing) and set the matrix's default S3 vault on a running server (its root path: the data directory's name). */
 async function useTestVault(port: number, dataDir: string): Promise<void> {
-  const { s3, proxy } = await testS3Server();
+  const s3 = await sharedS3BehindProxy();
   const conn = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', password: '' });
   try {
-    await conn.query(`CREATE STORAGE VAULT IF NOT EXISTS ${TEST_VAULT_NAME} ${testVaultProperties(s3, proxy, `galene-test/${path.basename(dataDir)}`)}`);
-    await conn.query(`SET ${TEST_VAULT_NAME} AS DEFAULT STORAGE VAULT`);
+    await s3.createVault(conn, TEST_VAULT_NAME, `galene-test/${path.basename(dataDir)}`, { ifNotExists: true, asDefault: true });
   } finally {
     await conn.end();
   }

@@ -6,39 +6,17 @@
  * proxy's lognormal latency sampler.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { GaleneError } from '../../src/common/errors';
 import { mulberry32 } from '../../src/common/prng';
 import { S3ObjectStore, type S3StoreOptions } from '../../src/io/s3-object-store';
-import { FaultProxy, lognormalSampler } from '../helpers/fault-proxy';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { lognormalSampler } from '../helpers/fault-proxy';
+import { useS3BehindProxy } from '../helpers/s3-behind-proxy';
 
-let s3: S3Server;
-let proxy: FaultProxy;
-
-before(async () => {
-  s3 = await startS3Server();
-  proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
-});
-
-after(async () => {
-  await proxy.close();
-  await s3.stop();
-});
+const s3 = useS3BehindProxy();
 
 function storeThroughProxy(overrides: Partial<S3StoreOptions> = {}): S3ObjectStore {
-  return new S3ObjectStore({
-    endpoint: proxy.endpoint,
-    region: 'us-east-1',
-    bucket: s3.bucket,
-    rootPath: 'galene-test',
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    usePathStyle: true,
-    requestTimeoutMs: 2_000,
-    maxAttempts: 4,
-    ...overrides,
-  });
+  return new S3ObjectStore(s3.storeOptions('galene-test', { requestTimeoutMs: 2_000, maxAttempts: 4, ...overrides }));
 }
 
 const bytes = (length: number, seed: number): Buffer => {
@@ -49,7 +27,7 @@ const bytes = (length: number, seed: number): Buffer => {
 };
 
 test('put, ranged get, head, list and delete keep the ObjectStore contract', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'contract' });
   try {
     const data = bytes(100_000, 1);
@@ -76,7 +54,7 @@ test('put, ranged get, head, list and delete keep the ObjectStore contract', asy
 });
 
 test('a large object is uploaded in parts and reads back whole and by range', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'multipart', multipartThresholdBytes: 6 * 1024 * 1024, partSizeBytes: 5 * 1024 * 1024 });
   try {
     const data = bytes(12 * 1024 * 1024 + 17, 2);
@@ -93,19 +71,19 @@ test('a large object is uploaded in parts and reads back whole and by range', as
 });
 
 test('503 SlowDown, 500, connection resets and cut-off bodies are retried until the request succeeds', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'retries' });
   try {
     const data = bytes(50_000, 3);
-    proxy.injectNext('slowdown', 2, { method: 'PUT' });
+    s3.proxy.injectNext('slowdown', 2, { method: 'PUT' });
     await store.put('r.dat', data);
     assert.equal(store.stats.retries, 2);
     for (const kind of ['slowdown', 'internal', 'reset', 'truncate'] as const) {
       const retriesBefore: number = store.stats.retries;
-      const faultsBefore: number = proxy.stats.faults[kind];
-      proxy.injectNext(kind, 1, { method: 'GET' });
+      const faultsBefore: number = s3.proxy.stats.faults[kind];
+      s3.proxy.injectNext(kind, 1, { method: 'GET' });
       assert.ok((await store.get('r.dat', { offset: 1000, length: 20_000 })).equals(data.subarray(1000, 21_000)), `${kind}: the retried get returns the right bytes`);
-      assert.equal(proxy.stats.faults[kind] - faultsBefore, 1, `${kind} was injected`);
+      assert.equal(s3.proxy.stats.faults[kind] - faultsBefore, 1, `${kind} was injected`);
       assert.equal(store.stats.retries - retriesBefore, 1, `${kind} cost one retry`);
     }
     assert.equal(store.stats.failures, 1, 'the cut-off body counted as a failed try');
@@ -115,13 +93,13 @@ test('503 SlowDown, 500, connection resets and cut-off bodies are retried until 
 });
 
 test('a stalled server hits the request timeout and the retry succeeds', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'stall', requestTimeoutMs: 300 });
   try {
     await store.put('s.dat', Buffer.from('stalled once'));
-    proxy.injectNext('stall', 1, { method: 'GET' });
+    s3.proxy.injectNext('stall', 1, { method: 'GET' });
     assert.equal((await store.get('s.dat')).toString(), 'stalled once');
-    assert.equal(proxy.stats.faults.stall >= 1, true);
+    assert.equal(s3.proxy.stats.faults.stall >= 1, true);
     assert.ok(store.stats.retries >= 1);
   } finally {
     store.close();
@@ -129,14 +107,14 @@ test('a stalled server hits the request timeout and the retry succeeds', async (
 });
 
 test('a request that keeps failing ends in IO_ERROR with S3\'s code after maxAttempts tries', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'fail', maxAttempts: 3 });
   try {
     await store.put('f.dat', Buffer.from('x'));
-    const requestsBefore = proxy.stats.requests;
-    proxy.injectNext('slowdown', 3, { method: 'GET' });
+    const requestsBefore = s3.proxy.stats.requests;
+    s3.proxy.injectNext('slowdown', 3, { method: 'GET' });
     await assert.rejects(store.get('f.dat'), (err: GaleneError) => err.code === 'IO_ERROR' && /get f\.dat: SlowDown \(HTTP 503\)/.test(err.message));
-    assert.equal(proxy.stats.requests - requestsBefore, 3, 'three tries, no more');
+    assert.equal(s3.proxy.stats.requests - requestsBefore, 3, 'three tries, no more');
     // The store still works once the server recovers.
     assert.equal((await store.get('f.dat')).toString(), 'x');
   } finally {
@@ -145,12 +123,12 @@ test('a request that keeps failing ends in IO_ERROR with S3\'s code after maxAtt
 });
 
 test('a multipart upload whose part keeps failing is aborted: no object, nothing listed', async () => {
-  proxy.configure({});
+  s3.proxy.configure({});
   const store = storeThroughProxy({ rootPath: 'abort', multipartThresholdBytes: 6 * 1024 * 1024, partSizeBytes: 5 * 1024 * 1024, maxAttempts: 2 });
   try {
     const data = bytes(11 * 1024 * 1024, 4);
     // Parts are PUTs with partNumber in the query; the second part fails on both tries.
-    proxy.injectNext('internal', 2, { method: 'PUT', path: 'partNumber=2' });
+    s3.proxy.injectNext('internal', 2, { method: 'PUT', path: 'partNumber=2' });
     await assert.rejects(store.put('aborted.dat', data), (err: GaleneError) => err.code === 'IO_ERROR' && /put aborted\.dat \(part 2\): InternalError \(HTTP 500\)/.test(err.message));
     assert.equal(await store.head('aborted.dat'), null);
     assert.deepEqual(await store.list(''), []);

@@ -15,9 +15,9 @@ import type * as mysql from 'mysql2/promise';
 import { SESSION_VARIABLES, type SessionVariableDef } from '../../src/fe/session-variables';
 import { TABLE_PROPERTIES, type TablePropertyDef } from '../../src/fe/statements/table-properties';
 import { insertInfo, waitForRows } from '../group-commit/helpers';
-import { S3ObjectStore } from '../../src/io/s3-object-store';
-import { auditLines, GaleneProcess, startGalene, testS3Server, testVaultProperties } from '../helpers/galene-process';
+import { auditLines, GaleneProcess, startGalene } from '../helpers/galene-process';
 import { connect, lastQueryProfile, queryRows } from '../helpers/mysql-client';
+import { sharedS3BehindProxy } from '../helpers/s3-behind-proxy';
 
 let server: GaleneProcess;
 let root: mysql.Connection;
@@ -326,17 +326,10 @@ async function createTable(model: string, properties: Record<string, string>): P
 
 /** The walker's S3 vault (created on first use) and the object keys under its root path. */
 async function walkerVault(): Promise<{ name: string; id: string; keys: () => Promise<string[]> }> {
-  const { s3, proxy } = await testS3Server();
-  await root.query(`CREATE STORAGE VAULT IF NOT EXISTS walker_vault ${testVaultProperties(s3, proxy, 'walker-vault')}`);
+  const s3 = await sharedS3BehindProxy();
+  await s3.createVault(root, 'walker_vault', 'walker-vault', { ifNotExists: true });
   const id = (await queryRows(root, 'SHOW STORAGE VAULTS')).find((row) => row[0] === 'walker_vault')![1]!;
-  const keys = async (): Promise<string[]> => {
-    const store = new S3ObjectStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, rootPath: 'walker-vault', accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true });
-    try {
-      return await store.list('data/');
-    } finally {
-      store.close();
-    }
-  };
+  const keys = (): Promise<string[]> => s3.bucketKeys('walker-vault');
   return { name: 'walker_vault', id, keys };
 }
 

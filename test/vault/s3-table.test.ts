@@ -11,18 +11,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
-import { S3ObjectStore } from '../../src/io/s3-object-store';
-import { FaultProxy } from '../helpers/fault-proxy';
-import { makeDataDir, startGalene, testVaultProperties, updateBackendConfig, type GaleneProcess } from '../helpers/galene-process';
+import { makeDataDir, startGalene, updateBackendConfig, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { useS3BehindProxy } from '../helpers/s3-behind-proxy';
 import { curlLoad } from '../stream-load/helpers';
 
 const ROOT = 'vault-e2e';
 const DIM = 4;
 let secret = 'first-secret';
-let s3: S3Server;
-let proxy: FaultProxy;
 let server: GaleneProcess;
 let conn: Connection;
 const dataDir = makeDataDir('galene-vault-e2e-');
@@ -30,8 +26,6 @@ const dataDir = makeDataDir('galene-vault-e2e-');
 const ARGS = ['--parallel_scan_min_rows_per_scanner', '64', '--ann_index_build_min_segment_rows', '1', '--disable_auto_compaction', 'true'];
 
 before(async () => {
-  s3 = await startS3Server();
-  proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port }, { credentials: { S3RVER: { secretKey: secret } } });
   server = await startGalene({ dataDir, args: ARGS, storage: 'local' });
   conn = await connect(server.ports.query_port);
 });
@@ -39,19 +33,13 @@ before(async () => {
 after(async () => {
   await conn?.end();
   await server?.stop();
-  await proxy?.close();
-  await s3?.stop();
 });
 
+// After the server's hooks: the S3 server stops after Galene does.
+const s3 = useS3BehindProxy({ proxy: { credentials: { S3RVER: { secretKey: secret } } } });
+
 /** Keys in the bucket under the vault's root path (as the vault's own store lists them). */
-async function bucketKeys(prefix = 'data/'): Promise<string[]> {
-  const store = new S3ObjectStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, rootPath: ROOT, accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true });
-  try {
-    return await store.list(prefix);
-  } finally {
-    store.close();
-  }
-}
+const bucketKeys = (prefix = 'data/'): Promise<string[]> => s3.bucketKeys(ROOT, prefix);
 
 /** Files under the server's local object directory. */
 function localObjects(): string[] {
@@ -63,7 +51,7 @@ function localObjects(): string[] {
 const vector = (id: number): string => `[${Array.from({ length: DIM }, (_, dimIdx) => ((id * (dimIdx + 3)) % 17) / 4).join(',')}]`;
 
 test('loads into a table of an S3 vault write objects to the bucket and read back', async () => {
-  await conn.query(`CREATE STORAGE VAULT e2e ${testVaultProperties(s3, proxy, ROOT, { 's3.secret_key': secret })}`);
+  await conn.query(`CREATE STORAGE VAULT e2e ${s3.vaultProperties(ROOT, { 's3.secret_key': secret })}`);
   await conn.query('CREATE DATABASE vdb');
   await conn.query('USE vdb');
   await conn.query(`CREATE TABLE docs (id INT NOT NULL, grp INT, note VARCHAR(64), embedding ARRAY<FLOAT> NOT NULL,
@@ -133,7 +121,7 @@ test('a restart keeps the table readable; rotated credentials are followed by AL
 
   // The store's secret changes: loads fail with S3's error until the vault has the new one.
   secret = 'second-secret';
-  proxy.configure({ credentials: { S3RVER: { secretKey: secret } } });
+  s3.proxy.configure({ credentials: { S3RVER: { secretKey: secret } } });
   await assert.rejects(conn.query("INSERT INTO docs VALUES (5000, 8, 'after rotation', '[0,0,0,0]')"), /SignatureDoesNotMatch/);
   await conn.query(`ALTER STORAGE VAULT e2e PROPERTIES ("type" = "S3", "s3.secret_key" = "${secret}")`);
   await conn.query("INSERT INTO docs VALUES (5000, 8, 'after rotation', '[0,0,0,0]')");

@@ -12,21 +12,16 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
-import { FaultProxy } from '../helpers/fault-proxy';
-import { auditLines, startGalene, testVaultProperties, type GaleneProcess } from '../helpers/galene-process';
+import { auditLines, startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { useS3BehindProxy } from '../helpers/s3-behind-proxy';
 
 /** s3rver checks access keys, not SigV4 signatures: the proxy checks this secret. */
 const SECRET = 'galene-test-secret-7';
-let s3: S3Server;
-let proxy: FaultProxy;
 let server: GaleneProcess;
 let conn: Connection;
 
 before(async () => {
-  s3 = await startS3Server();
-  proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port }, { credentials: { S3RVER: { secretKey: SECRET }, READER: { secretKey: 'reader-secret', readOnly: true } } });
   server = await startGalene({ storage: 'local' });
   conn = await connect(server.ports.query_port);
 });
@@ -34,11 +29,12 @@ before(async () => {
 after(async () => {
   await conn?.end();
   await server?.stop();
-  await proxy?.close();
-  await s3?.stop();
 });
 
-const props = (rootPath: string, overrides: Record<string, string> = {}): string => testVaultProperties(s3, proxy, rootPath, { 's3.secret_key': SECRET, ...overrides });
+// After the server's hooks: the S3 server stops after Galene does.
+const s3 = useS3BehindProxy({ proxy: { credentials: { S3RVER: { secretKey: SECRET }, READER: { secretKey: 'reader-secret', readOnly: true } } } });
+
+const props = (rootPath: string, overrides: Record<string, string> = {}): string => s3.vaultProperties(rootPath, { 's3.secret_key': SECRET, ...overrides });
 
 async function refused(sql: string, pattern: RegExp): Promise<void> {
   await assert.rejects(conn.query(sql), (err: Error) => {

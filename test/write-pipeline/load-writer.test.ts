@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { batchBytes, getRaw, vectorFromRaw, type Batch } from '../../src/common/column';
 import { GaleneError } from '../../src/common/errors';
 import { Types } from '../../src/common/types';
@@ -27,8 +27,7 @@ import { SegmentReader } from '../../src/storage/segment-reader';
 import { NO_PROFILE } from '../../src/common/profile';
 import { LoadWriter } from '../../src/load/write-pipeline/load-writer';
 import { WritePipeline, type WritePipelineSettings } from '../../src/load/write-pipeline/write-pipeline';
-import { FaultProxy } from '../helpers/fault-proxy';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { useS3BehindProxy } from '../helpers/s3-behind-proxy';
 
 const pipelines: WritePipeline[] = [];
 after(async () => {
@@ -190,37 +189,26 @@ test('backpressure: a remote store waits on the upload queue, a local one on the
   await localBusy;
 });
 
-let s3: S3Server;
-let proxy: FaultProxy;
-
-before(async () => {
-  s3 = await startS3Server();
-  proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
-});
-
-after(async () => {
-  await proxy.close();
-  await s3.stop();
-});
+const s3 = useS3BehindProxy();
 
 test('an upload that fails after the S3 store retries fails the load with an error naming the object; nothing is left after the clean-up', async () => {
-  const store = new S3ObjectStore({ endpoint: proxy.endpoint, region: 'us-east-1', bucket: s3.bucket, rootPath: 'wpipe-fail', accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true, requestTimeoutMs: 2_000, maxAttempts: 2 });
+  const store = new S3ObjectStore(s3.storeOptions('wpipe-fail', { requestTimeoutMs: 2_000, maxAttempts: 2 }));
   try {
     // Uploads through the proxy with latency work; then every PUT of one tablet's segment fails.
-    proxy.configure({ latency: { p50Ms: 5, p99Ms: 20 } });
+    s3.proxy.configure({ latency: { p50Ms: 5, p99Ms: 20 } });
     const writer = new LoadWriter(pipelineWith({ writeBufferSize: 1024 }), store, table(4), 20);
     await writer.add(batchOf(0, 400));
-    proxy.injectNext('internal', 1000, { method: 'PUT', path: 'data/101/' });
+    s3.proxy.injectNext('internal', 1000, { method: 'PUT', path: 'data/101/' });
     await writer.add(batchOf(400, 400)).catch(() => undefined);
     await assert.rejects(writer.finish(), (err: GaleneError) => err.code === 'IO_ERROR' && /put data\/101\/20_\d+\.dat/.test(err.message));
     await writer.settle();
     writer.close();
-    proxy.configure({});
+    s3.proxy.configure({});
     assert.ok(writer.objectKeys.length > 0);
     for (const key of writer.objectKeys) await store.delete(key);
     assert.deepEqual(await store.list('data/'), [], 'every object the load wrote is known to it');
   } finally {
-    proxy.configure({});
+    s3.proxy.configure({});
     store.close();
   }
 });
