@@ -1,16 +1,17 @@
 /**
- * The rig of the fault tests: a real s3rver behind the fault proxy, one Galene server process with a
- * storage vault `fv` on the proxy, a mysql2 connection, and a direct view of the bucket (S3 ListObjects
- * against s3rver itself, past the proxy's faults).
+ * The rig of the fault tests: the shared S3 fixture (s3rver behind the fault proxy,
+ * test/helpers/s3-behind-proxy.ts), one Galene server process with a storage vault `fv` on the proxy, a
+ * mysql2 connection, and a direct view of the bucket (S3 requests to s3rver itself, past the proxy's
+ * faults).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { S3ObjectStore } from '../../src/io/s3-object-store';
-import { FaultProxy } from '../helpers/fault-proxy';
-import { makeDataDir, startGalene, testVaultProperties, type GaleneProcess } from '../helpers/galene-process';
+import type { FaultProxy } from '../helpers/fault-proxy';
+import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
-import { startS3Server, type S3Server } from '../helpers/s3-server';
+import { startS3BehindProxy } from '../helpers/s3-behind-proxy';
 import { sleep } from '../stream-load/helpers';
 
 export const VAULT = 'fv';
@@ -18,7 +19,6 @@ export const VAULT = 'fv';
 export const IN_VAULT = `"storage_vault_name" = "${VAULT}"`;
 
 export interface FaultRig {
-  readonly s3: S3Server;
   readonly proxy: FaultProxy;
   readonly dataDir: string;
   readonly root: string;
@@ -38,19 +38,18 @@ export interface FaultRig {
  * `s3.connection.request.timeout`). The database `fdb` is created and used.
  */
 export async function startFaultRig(options: { args?: readonly string[]; vault?: Record<string, string> } = {}): Promise<FaultRig> {
-  const s3 = await startS3Server();
-  const proxy = await FaultProxy.start({ host: '127.0.0.1', port: s3.port });
+  const fixture = await startS3BehindProxy();
+  const proxy = fixture.proxy;
   const dataDir = makeDataDir('galene-faults-');
   const root = `faults-${path.basename(dataDir)}`;
   const serverArgs = [...(options.args ?? [])];
   const server = await startGalene({ dataDir, args: serverArgs, storage: 'local' });
   const conn = await connect(server.ports.query_port);
-  await conn.query(`CREATE STORAGE VAULT ${VAULT} ${testVaultProperties(s3, proxy, root, options.vault ?? {})}`);
+  await fixture.createVault(conn, VAULT, root, { overrides: options.vault });
   await conn.query('CREATE DATABASE fdb');
   await conn.query('USE fdb');
-  const bucket = new S3ObjectStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, rootPath: root, accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true });
+  const bucket = new S3ObjectStore(fixture.storeOptions(root, { endpoint: fixture.s3.endpoint }));
   const rig: FaultRig = {
-    s3,
     proxy,
     dataDir,
     root,
@@ -70,8 +69,7 @@ export async function startFaultRig(options: { args?: readonly string[]; vault?:
       rig.conn?.destroy();
       await rig.server?.stop();
       bucket.close();
-      await proxy.close();
-      await s3.stop();
+      await fixture.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
