@@ -166,7 +166,11 @@ export async function storeSegment(ctx: TableSegmentContext, store: ObjectStore,
     await Promise.allSettled(uploads);
     throw err;
   }
-  const upload = Promise.all(uploads).then(() => undefined);
+  // Settles only once every put has (an abort must not delete while one still writes); the first failure rejects it.
+  const upload = Promise.allSettled(uploads).then((outcomes) => {
+    const rejected = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (rejected) throw rejected.reason;
+  });
   upload.catch(() => undefined);
   return { record: indexes.length === 0 ? { key, numRows, size } : { key, numRows, size, indexes }, upload };
 }
