@@ -31,6 +31,7 @@ import { InvertedIndexCache, openInvertedReader, type InvertedRowsReader } from 
 import { ScanWorkerPool } from './scan-worker-pool';
 import { PrimaryKeyIndexReader } from '../storage/primary-key-index';
 import { WritePipeline } from '../load/write-pipeline';
+import { abortedObjectKeys, ObjectRecycler } from './object-recycler';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
@@ -70,6 +71,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   writeOptions: TableWriteOptions = {};
   /** Memtables -> flush pool -> upload pool of every load into this BE (load/write-pipeline). */
   readonly writePipeline: WritePipeline;
+  /** Deletes aborted loads' objects every recycle_interval_seconds (object-recycler.ts); null until open. */
+  private recycler: ObjectRecycler | null = null;
 
   private constructor(catalog: Catalog, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string, writePipeline: WritePipeline) {
     this.writePipeline = writePipeline;
@@ -112,6 +115,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     const pool = this.pool;
     this.pool = null;
     await pool?.close();
+    await this.recycler?.stop();
     await this.writePipeline.close();
     await releaseProcessBuilders(); // an index build in flight must not write under data_dir after stop
     // Open segment files are FileHandles of the file cache and the store: close them, never leave them to GC.
@@ -151,6 +155,10 @@ export class Backend implements SegmentOpener, LoadTarget {
     config.onChange('enable_scan_dynamic_parallelism', (value) => (backend.scanDynamicParallelism = value as boolean));
     backend.annSearchInThreadMaxSegments = config.getInt('ann_search_in_thread_max_segments');
     config.onChange('ann_search_in_thread_max_segments', (value) => (backend.annSearchInThreadMaxSegments = value as number));
+    const recycler = new ObjectRecycler(() => config.getInt('recycle_interval_seconds'), () => backend.recycleAbortedObjects().then(() => undefined));
+    backend.recycler = recycler;
+    recycler.schedule();
+    config.onChange('recycle_interval_seconds', () => recycler.schedule());
     return backend;
   }
 
@@ -162,7 +170,11 @@ export class Backend implements SegmentOpener, LoadTarget {
       this.readers.set(segment.key, reader);
       return reader;
     }
-    reader = this.fileCache.open(segment.key, profile, segment.size).then((file) => SegmentReader.open(file, { pageCache: this.pageCache, profile }));
+    const onDamage = (): void => {
+      if (this.readers.get(segment.key) === opened) this.readers.delete(segment.key);
+    };
+    const opened = this.fileCache.open(segment.key, profile, segment.size).then((file) => SegmentReader.open(file, { pageCache: this.pageCache, profile, onDamage }));
+    reader = opened;
     reader.catch(() => this.readers.delete(segment.key));
     this.readers.set(segment.key, reader);
     if (this.readers.size > SEGMENT_READER_CACHE_SIZE) this.readers.delete(this.readers.keys().next().value as string);
@@ -237,18 +249,37 @@ export class Backend implements SegmentOpener, LoadTarget {
    */
   async removeOrphans(referenced: Set<string>): Promise<number> {
     if (this.store.builtIn instanceof LocalObjectStore) await this.store.builtIn.removeTempFiles();
-    // Every vault's store: its objects are listed under their routed keys (`vault/<id>/data/...`).
+    const orphans = (await this.listDataKeys('orphan sweep')).filter((key) => !referenced.has(key));
+    await this.deleteObjects(orphans);
+    return orphans.length;
+  }
+
+  /**
+   * The recycler's round (object-recycler.ts): delete the objects of aborted loads still in a store (an
+   * upload that finished after its load failed, a delete that failed during an outage). Returns how many.
+   */
+  async recycleAbortedObjects(): Promise<number> {
+    const keys = await this.listDataKeys('recycler');
+    const meta = this.catalog.meta;
+    // The referenced set is read after the listing: a load that commits in between is in it.
+    const aborted = abortedObjectKeys(keys, meta.allSegmentKeys(), (txnId) => meta.getTransaction(txnId));
+    if (aborted.length === 0) return 0;
+    await this.deleteObjects(aborted);
+    this.serverLog.log('INFO', 'main', `recycler deleted ${aborted.length} object(s) of aborted loads`);
+    return aborted.length;
+  }
+
+  /** Segment and index keys of the built-in store and of every vault (listed under their routed keys, `vault/<id>/data/...`). */
+  private async listDataKeys(what: string): Promise<string[]> {
     const keys = await this.store.list('data/');
     for (const vaultId of this.store.vaultIds()) {
       try {
         keys.push(...(await this.store.list(vaultObjectKey(vaultId, 'data/'))));
       } catch (err) {
-        // An unreachable vault must not keep the server from starting: its sweep waits for the next start.
-        this.serverLog.log('WARN', 'main', `orphan sweep skipped storage vault ${vaultId}: ${(err as Error).message}`);
+        // An unreachable vault must not keep the server from starting: its sweep waits for the next round.
+        this.serverLog.log('WARN', 'main', `${what} skipped storage vault ${vaultId}: ${(err as Error).message}`);
       }
     }
-    const orphans = keys.filter((key) => !referenced.has(key));
-    await this.deleteObjects(orphans);
-    return orphans.length;
+    return keys;
   }
 }

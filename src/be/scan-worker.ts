@@ -54,7 +54,11 @@ function openReader(key: string, size: number, profile: ProfileSink): Promise<Se
     readers.set(key, reader);
     return reader;
   }
-  reader = fileCache.open(key, profile, size).then((file) => SegmentReader.open(file, { pageCache, profile }));
+  const onDamage = (): void => {
+    if (readers.get(key) === opened) readers.delete(key);
+  };
+  const opened = fileCache.open(key, profile, size).then((file) => SegmentReader.open(file, { pageCache, profile, onDamage }));
+  reader = opened;
   reader.catch(() => readers.delete(key));
   readers.set(key, reader);
   if (readers.size > READER_CACHE_SIZE) readers.delete(readers.keys().next().value as string);

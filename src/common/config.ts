@@ -89,6 +89,9 @@ export const SETTINGS: readonly SettingDef[] = [
   // Slice G (ingest speed, issue 13).
   def('group_commit_wal_preallocate_bytes', 'bytes', 0, 'Zeros an fsync\'d Group Commit WAL is created with (and written again past each append that outgrows them, at least as many as the file holds, up to 64 MiB): appends then overwrite allocated blocks, so their fsync does not also commit a growing file size. 0 (default, until a quiet-machine measurement shows a gain; docs/benchmarks.md): the file grows with every append.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   // End of slice G.
+  // Slice F (faults, issue 13): the recycler of objects that aborted loads left in the object store.
+  def('recycle_interval_seconds', 'int', 3600, 'How often the BE deletes the objects of aborted loads that are still in the object store (an upload that finished after its load failed, or a delete that failed during a storage outage), as Doris\'s recycler does; objects of crashed loads are deleted at start-up. 0: only at start-up.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  // End of slice F.
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));

@@ -70,7 +70,15 @@ export class CachedReader {
     this.knownSizes.set(key, size);
     const hash = cacheKeyHash(key);
     const fileSize = size;
-    return { key, size: fileSize, read: (offset, length, readProfile, kind) => this.read(key, hash, fileSize, offset, length, readProfile, kind ?? 'data') };
+    return {
+      key,
+      size: fileSize,
+      read: (offset, length, readProfile, kind) => this.read(key, hash, fileSize, offset, length, readProfile, kind ?? 'data'),
+      discard: async () => {
+        this.forget(key);
+        await this.blocks.removeObject(hash);
+      },
+    };
   }
 
   /** Forget what is known of a key (the object was deleted). */

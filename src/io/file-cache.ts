@@ -56,6 +56,12 @@ export interface RandomAccessFile {
   readonly size: number;
   /** `length` bytes at `offset`; a range past the end is an IO_ERROR. The buffer is the caller's. */
   read(offset: number, length: number, profile: ProfileSink, kind?: ReadKind): Promise<Buffer>;
+  /**
+   * Bytes read from this file failed verification (a checksum): drop whatever a cache holds of it, so
+   * that the next read fetches the object again (a repaired object is then read whole). Tiers that hold
+   * no copy omit it.
+   */
+  discard?(): Promise<void>;
 }
 
 export interface FileCacheStats {

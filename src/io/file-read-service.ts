@@ -17,10 +17,11 @@ import type { FileCache, FileOpener, RandomAccessFile, ReadKind } from './file-c
 /** Open files kept by the service (a read names its file by key). */
 const OPEN_FILES = 1024;
 
-/** A worker's request: open (get the size of) a file, or read a range of it. */
+/** A worker's request: open (get the size of) a file, read a range of it, or discard its cached bytes (RandomAccessFile.discard). */
 export type FileReadRequest =
   | { readonly op: 'open'; readonly id: number; readonly key: string; readonly knownSize?: number }
-  | { readonly op: 'read'; readonly id: number; readonly key: string; readonly size: number; readonly offset: number; readonly length: number; readonly kind: ReadKind };
+  | { readonly op: 'read'; readonly id: number; readonly key: string; readonly size: number; readonly offset: number; readonly length: number; readonly kind: ReadKind }
+  | { readonly op: 'discard'; readonly id: number; readonly key: string };
 
 export type FileReadReply = { readonly id: number; readonly ok: true; readonly size: number; readonly data?: ArrayBuffer } | { readonly id: number; readonly ok: false; readonly error: WireError };
 
@@ -100,6 +101,12 @@ export class FileReadService {
       const file = await this.fileOf(request.key, profile, request.knownSize);
       return { id: request.id, ok: true, size: file.size };
     }
+    if (request.op === 'discard') {
+      const file = await this.files.get(request.key)?.catch(() => null);
+      this.files.delete(request.key);
+      await file?.discard?.();
+      return { id: request.id, ok: true, size: file?.size ?? 0 };
+    }
     const file = await this.fileOf(request.key, profile, request.size);
     const data = await file.read(request.offset, request.length, profile, request.kind);
     return { id: request.id, ok: true, size: file.size, data: ownArrayBuffer(data) };
@@ -140,6 +147,9 @@ export class FileReadClient implements FileOpener {
       read: async (offset, length, _readProfile, kind) => {
         const reply = await this.request({ op: 'read', id: this.nextId++, key, size, offset, length, kind: kind ?? 'data' });
         return Buffer.from(reply.data!);
+      },
+      discard: async () => {
+        await this.request({ op: 'discard', id: this.nextId++, key });
       },
     };
   }

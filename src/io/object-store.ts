@@ -31,6 +31,12 @@ export interface ObjectStore {
   close?(): void;
 }
 
+/**
+ * How a writer puts one object: `store.put` itself, or the write pipeline's upload pool
+ * (load/write-pipeline/upload-pool.ts), which queues it and resolves when it is written.
+ */
+export type ObjectPut = (key: string, parts: readonly Uint8Array[]) => Promise<void>;
+
 /** Where `key` lives: a routing store answers per key, any other store by its kind. */
 export function storeKindOf(store: ObjectStore, key: string): 'local' | 'remote' {
   return store.kindOf?.(key) ?? store.kind;

@@ -7,12 +7,12 @@
  */
 import { Batch, takeNulls, takeRows, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
-import type { ObjectStore } from '../io/object-store';
+import type { ObjectPut, ObjectStore } from '../io/object-store';
 import { vaultObjectKey } from '../io/vault-object-store';
 import { ROW_BINLOG_SEGMENT_MARKER } from '../meta/row-binlog';
 import { tableVaultId } from '../meta/storage-vaults';
 import type { TableState } from '../meta/catalog';
-import type { NewRowset, SegmentRecord } from '../meta/meta-store';
+import type { NewRowset, SegmentIndexRecord, SegmentRecord } from '../meta/meta-store';
 import type { TableSchema } from '../meta/schema';
 import { flushMemtable } from '../storage/memtable';
 import { buildSegmentAnnIndexes, tableAnnIndexes, type TableAnnIndex } from '../storage/ann/segment-ann-indexes';
@@ -144,16 +144,37 @@ export function tabletColumns(batch: Batch, rowIds: Int32Array): Vector[] {
  * Store one encoded segment: `put` writes its file (directly, or through the upload pool), and its index
  * files are built from its rows beside it (storage/ann, storage/inverted, and the primary-key index of merge-on-write tables). Every key is added to
  * `objectKeys` before it is written, so an abort deletes whatever did get written. `upload` settles when
- * the segment file is in the store.
+ * the segment file and every index file put through `put` are in the store (a commit waits for it).
  */
-export async function storeSegment(ctx: TableSegmentContext, store: ObjectStore, key: string, parts: readonly Uint8Array[], data: readonly Vector[], numRows: number, objectKeys: string[], put: (key: string, parts: readonly Uint8Array[]) => Promise<void>): Promise<{ record: SegmentRecord; upload: Promise<void> }> {
+export async function storeSegment(ctx: TableSegmentContext, store: ObjectStore, key: string, parts: readonly Uint8Array[], data: readonly Vector[], numRows: number, objectKeys: string[], put: ObjectPut): Promise<{ record: SegmentRecord; upload: Promise<void> }> {
+  // Every object of the segment — its data file and each index file built off a local store — leaves
+  // through `put` (the upload pool, for loads); `upload` settles once all of them have.
+  const uploads: Promise<void>[] = [];
+  const enqueue: ObjectPut = (objectKey, objectParts) => {
+    const upload = put(objectKey, objectParts);
+    upload.catch(() => undefined); // the caller awaits it; never an unhandled rejection meanwhile
+    uploads.push(upload);
+    return Promise.resolve();
+  };
   objectKeys.push(key);
-  const upload = put(key, parts);
-  upload.catch(() => undefined); // the caller awaits it; never an unhandled rejection meanwhile
+  void enqueue(key, parts);
   const size = parts.reduce((sum, part) => sum + part.length, 0);
-  const indexes = ctx.annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, ctx.annIndexes, data, numRows, key, objectKeys, ctx.options.annMinSegmentRows);
-  if (ctx.invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, ctx.invertedIndexes, data, key, objectKeys)));
-  indexes.push(...(await buildSegmentPrimaryKeyIndex(store, ctx.schema, data, numRows, key, objectKeys)));
+  let indexes: SegmentIndexRecord[];
+  try {
+    indexes = ctx.annIndexes.length === 0 ? [] : await buildSegmentAnnIndexes(store, ctx.annIndexes, data, numRows, key, objectKeys, ctx.options.annMinSegmentRows, enqueue);
+    if (ctx.invertedIndexes.length > 0) indexes.push(...(await buildSegmentInvertedIndexes(store, ctx.invertedIndexes, data, key, objectKeys, enqueue)));
+    indexes.push(...(await buildSegmentPrimaryKeyIndex(store, ctx.schema, data, numRows, key, objectKeys, enqueue)));
+  } catch (err) {
+    // An abort deletes objects only once nothing writes them: the puts started so far settle first.
+    await Promise.allSettled(uploads);
+    throw err;
+  }
+  // Settles only once every put has (an abort must not delete while one still writes); the first failure rejects it.
+  const upload = Promise.allSettled(uploads).then((outcomes) => {
+    const rejected = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (rejected) throw rejected.reason;
+  });
+  upload.catch(() => undefined);
   return { record: indexes.length === 0 ? { key, numRows, size } : { key, numRows, size, indexes }, upload };
 }
 

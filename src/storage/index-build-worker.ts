@@ -13,7 +13,7 @@ import { parentPort, Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../common/errors';
 import { GaleneError } from '../common/errors';
 import { PRIVATE_DIR_MODE } from '../common/private-files';
-import type { ObjectStore } from '../io/object-store';
+import type { ObjectPut, ObjectStore } from '../io/object-store';
 
 interface BuildRequest<Req> {
   readonly id: number;
@@ -128,20 +128,24 @@ let tempCounter = 0;
 /**
  * Build the index object `key` of `store` with `build(file)` (which writes `file` atomically): on a local
  * store the file is written in place; on a remote one it is built in `tempDir` and uploaded with one
- * atomic `put`, and the temporary file removed either way.
+ * atomic `put` (`store.put`, or the upload pool's), and the temporary file removed either way (before
+ * the put settles: the bytes are read first).
  */
-export async function buildIndexObject<T>(store: ObjectStore, key: string, build: (file: string) => Promise<T>, tempDir = os.tmpdir()): Promise<T> {
+export async function buildIndexObject<T>(store: ObjectStore, key: string, build: (file: string) => Promise<T>, tempDir = os.tmpdir(), put: ObjectPut = (objectKey, parts) => store.put(objectKey, parts)): Promise<T> {
   const local = store.localPath(key);
   if (local) {
     await fsp.mkdir(path.dirname(local), { recursive: true, mode: PRIVATE_DIR_MODE });
     return build(local);
   }
   const file = path.join(tempDir, `galene-index-build-${process.pid}-${++tempCounter}-${Date.now().toString(36)}.idx`);
+  let bytes: Buffer;
+  let result: T;
   try {
-    const result = await build(file);
-    await store.put(key, await fsp.readFile(file));
-    return result;
+    result = await build(file);
+    bytes = await fsp.readFile(file);
   } finally {
     await fsp.rm(file, { force: true });
   }
+  await put(key, [bytes]);
+  return result;
 }

@@ -6,7 +6,7 @@
  */
 import { sliceVector, type Vector } from '../common/column';
 import { physicalKind, type PhysicalKind } from '../common/types';
-import type { ObjectStore } from '../io/object-store';
+import type { ObjectPut, ObjectStore } from '../io/object-store';
 import { isMergeOnWrite } from '../meta/delete-bitmap';
 import type { SegmentIndexRecord, SegmentRecord } from '../meta/meta-store';
 import { segmentIndexRecord } from '../meta/meta-store';
@@ -26,14 +26,15 @@ export function primaryKeyColumns(schema: TableSchema): { readonly colIdxs: read
  * Write the primary-key index of the segment `segmentKey` whose columns (schema order) are `data`; returns
  * the record to keep on the segment (none for tables other than merge-on-write). The key is pushed to
  * `written` before the put, so a failed put leaves the caller a complete list of objects to remove.
+ * `put`: default `store.put`; loads pass the upload pool's.
  */
-export async function buildSegmentPrimaryKeyIndex(store: ObjectStore, schema: TableSchema, data: readonly Vector[], numRows: number, segmentKey: string, written: string[]): Promise<SegmentIndexRecord[]> {
+export async function buildSegmentPrimaryKeyIndex(store: ObjectStore, schema: TableSchema, data: readonly Vector[], numRows: number, segmentKey: string, written: string[], put: ObjectPut = (objectKey, parts) => store.put(objectKey, parts)): Promise<SegmentIndexRecord[]> {
   const keyColumns = primaryKeyColumns(schema);
   if (keyColumns === null) return [];
   const parts = buildPrimaryKeyIndex(keyColumns.colIdxs.map((colIdx) => data[colIdx]), keyColumns.kinds, numRows);
   const key = segmentIndexKey(segmentKey, PRIMARY_KEY_INDEX_NAME);
   written.push(key);
-  await store.put(key, parts);
+  await put(key, parts);
   const keyBounds = segmentKeyBounds(keyColumns.colIdxs.map((colIdx) => data[colIdx]), keyColumns.kinds, numRows);
   return [{ name: PRIMARY_KEY_INDEX_NAME, kind: 'primary_key', key, size: parts.reduce((sum, part) => sum + part.length, 0), ...(keyBounds === null ? {} : { keyBounds }) }];
 }

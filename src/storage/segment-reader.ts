@@ -5,7 +5,8 @@
  * and keeps it: page indexes, dictionaries and the short-key index that fall inside it cost no further
  * read. Then `pruneRows` narrows rows with zone maps and the short-key index, and `readColumn` /
  * `readRows` read and decode only the pages they need, through the PageCache, coalescing adjacent pages
- * into one read. Every checksum is verified on the way in: damage is a CORRUPTION error naming the file.
+ * into one read. Every checksum is verified on the way in: damage is a CORRUPTION error naming the file,
+ * and it drops the bytes a cache holds of the file (RandomAccessFile.discard), so a repaired object is read anew.
  *
  * A reader is immutable after open and safe to share between concurrent queries; cache one per segment.
  * Vectors it returns may be shared with the page cache: never mutate them.
@@ -40,6 +41,11 @@ export interface SegmentReaderOptions {
   readonly pageCache: PageCache;
   /** Counts the open's reads (the per-call profile is passed to each read method). */
   readonly profile: ProfileSink;
+  /**
+   * Called once a read of the open reader failed verification: its kept tail may hold the damaged bytes,
+   * so the caller drops the reader from its cache (a repaired object is then opened anew).
+   */
+  readonly onDamage?: () => void;
 }
 
 /** Zone map of one page, values in raw form (strings may be truncated bounds). */
@@ -67,6 +73,22 @@ function corrupt(key: string, what: string): GaleneError {
   return new GaleneError('CORRUPTION', [`${key}: ${what}`]);
 }
 
+/**
+ * `read`, but a CORRUPTION it throws first drops the cached bytes of `file` and tells `onDamage` (the
+ * object may be repaired: nothing of the bad copy must be served again).
+ */
+async function discardOnCorruption<T>(file: RandomAccessFile, read: Promise<T>, onDamage?: () => void): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof GaleneError && err.code === 'CORRUPTION') {
+      onDamage?.();
+      await file.discard?.().catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
 export class SegmentReader {
   readonly file: RandomAccessFile;
   readonly key: string;
@@ -81,8 +103,10 @@ export class SegmentReader {
   private readonly indexes: (Promise<ColumnIndex> | null)[];
   private readonly dicts: (Promise<readonly string[]> | null)[];
   private shortKey: Promise<ShortKeyIndex> | null = null;
+  private readonly onDamage: (() => void) | undefined;
 
-  private constructor(file: RandomAccessFile, footer: SegmentFooterJson, tail: Uint8Array, tailStart: number, pageCache: PageCache) {
+  private constructor(file: RandomAccessFile, footer: SegmentFooterJson, tail: Uint8Array, tailStart: number, pageCache: PageCache, onDamage: (() => void) | undefined) {
+    this.onDamage = onDamage;
     this.file = file;
     this.key = file.key;
     this.footer = footer;
@@ -98,7 +122,11 @@ export class SegmentReader {
   }
 
   /** Open a segment: one ranged read of the tail, footer checks. */
-  static async open(file: RandomAccessFile, options: SegmentReaderOptions): Promise<SegmentReader> {
+  static open(file: RandomAccessFile, options: SegmentReaderOptions): Promise<SegmentReader> {
+    return discardOnCorruption(file, SegmentReader.openChecked(file, options));
+  }
+
+  private static async openChecked(file: RandomAccessFile, options: SegmentReaderOptions): Promise<SegmentReader> {
     const key = file.key;
     const size = file.size;
     if (size < TRAILER_BYTES) throw corrupt(key, `file of ${size} bytes is too small for a segment`);
@@ -134,7 +162,7 @@ export class SegmentReader {
       if (!inFile(column.index) || !inFile(column.dict) || !inFile({ offset: column.dataOffset, size: column.dataSize })) throw corrupt(key, `column ${column.name}: region outside the file`);
     }
     if (!inFile(footer.shortKey)) throw corrupt(key, 'short key index outside the file');
-    return new SegmentReader(file, footer, tail, tailStart, options.pageCache);
+    return new SegmentReader(file, footer, tail, tailStart, options.pageCache, options.onDamage);
   }
 
   /** Bytes of a region: from the kept tail when inside it, else one ranged read. */
@@ -164,7 +192,7 @@ export class SegmentReader {
   private loadIndex(colIdx: number, profile: ProfileSink): Promise<ColumnIndex> {
     let pending = this.indexes[colIdx];
     if (pending === null) {
-      pending = this.readIndex(colIdx, profile);
+      pending = discardOnCorruption(this.file, this.readIndex(colIdx, profile), this.onDamage);
       this.indexes[colIdx] = pending;
       pending.catch(() => (this.indexes[colIdx] = null));
     }
@@ -211,7 +239,7 @@ export class SegmentReader {
   private loadDict(colIdx: number, profile: ProfileSink): Promise<readonly string[]> {
     let pending = this.dicts[colIdx];
     if (pending === null) {
-      pending = (async () => {
+      pending = discardOnCorruption(this.file, (async () => {
         const region = this.footer.columns[colIdx].dict!;
         const cacheKey = `${this.key}:dict:${region.offset}`;
         const cached = this.pageCache.get(cacheKey, profile);
@@ -224,7 +252,7 @@ export class SegmentReader {
         for (const entry of dict) bytes += entry.length * 2 + 32;
         this.pageCache.put(cacheKey, { kind: 'dict', type: this.columns[colIdx].type, length: 0, codes: new Int32Array(0), dict, nulls: null }, bytes);
         return dict;
-      })();
+      })(), this.onDamage);
       this.dicts[colIdx] = pending;
       pending.catch(() => (this.dicts[colIdx] = null));
     }
@@ -292,7 +320,7 @@ export class SegmentReader {
     if (this.shortKey === null) {
       const region = this.footer.shortKey!;
       const what = `${this.key}: short key index`;
-      const pending = (async () => new ShortKeyIndex(await this.openPage(await this.readRegion(region.offset, region.size, profile, 'index'), what), this.numRows, what))();
+      const pending = discardOnCorruption(this.file, (async () => new ShortKeyIndex(await this.openPage(await this.readRegion(region.offset, region.size, profile, 'index'), what), this.numRows, what))(), this.onDamage);
       this.shortKey = pending;
       pending.catch(() => (this.shortKey = null));
     }
@@ -365,7 +393,11 @@ export class SegmentReader {
    * Decoded pages `pageIdxs` (ascending) of a column: page cache first, then adjacent missing pages in one
    * read each. Counts PagesRead and BytesRead (bytes read from the file).
    */
-  private async loadPages(colIdx: number, pageIdxs: readonly number[], profile: ProfileSink): Promise<{ pages: Vector[]; bytesRead: number }> {
+  private loadPages(colIdx: number, pageIdxs: readonly number[], profile: ProfileSink): Promise<{ pages: Vector[]; bytesRead: number }> {
+    return discardOnCorruption(this.file, this.readPages(colIdx, pageIdxs, profile), this.onDamage);
+  }
+
+  private async readPages(colIdx: number, pageIdxs: readonly number[], profile: ProfileSink): Promise<{ pages: Vector[]; bytesRead: number }> {
     const index = await this.loadIndex(colIdx, profile);
     const column = this.columns[colIdx];
     const dict = this.footer.columns[colIdx].encoding === 'dict' ? await this.loadDict(colIdx, profile) : null;

@@ -7,6 +7,8 @@
  *   - `reset`: the connection is destroyed before any answer;
  *   - `stall`: no answer at all (the client's timeout must fire);
  *   - `truncate`: the upstream answer is forwarded with its full Content-Length, then cut off mid-body.
+ * An outage (`outage(kind)`) gives every request `kind` (a reset by default) until `outage(null)`.
+ * `corrupt(path)` flips a byte in the middle of every answer body whose path contains `path`.
  * Requests pass through byte for byte otherwise (the Host header included, so S3 signatures still match).
  * With `credentials` set, the proxy is also the server's access control (s3rver checks none): a request
  * signed with an unknown access key gets S3's 403 InvalidAccessKeyId, a wrong secret (its SigV4
@@ -117,12 +119,14 @@ const S3_ERRORS: Readonly<Record<'slowdown' | 'internal', { status: number; code
 
 export class FaultProxy {
   /** Requests seen, and faults applied per kind. */
-  readonly stats = { requests: 0, faults: { slowdown: 0, internal: 0, reset: 0, stall: 0, truncate: 0 } as Record<FaultKind, number> };
+  readonly stats = { requests: 0, faults: { slowdown: 0, internal: 0, reset: 0, stall: 0, truncate: 0 } as Record<FaultKind, number>, byMethod: {} as Record<string, number> };
   private settings: FaultSettings = {};
   private random: () => number = mulberry32(1);
   private latency: (() => number) | null = null;
   private readonly queued: { kind: FaultKind; match: FaultMatch }[] = [];
   private readonly stalled = new Set<http.ServerResponse>();
+  private outageKind: FaultKind | null = null;
+  private readonly corruptPaths = new Set<string>();
 
   private constructor(
     private readonly server: http.Server,
@@ -158,6 +162,26 @@ export class FaultProxy {
     for (let n = 0; n < count; n++) this.queued.push({ kind, match });
   }
 
+  /** Drop the faults queued by injectNext that no request has met yet. */
+  clearFaults(): void {
+    this.queued.length = 0;
+  }
+
+  /** Every request meets `kind` from now on (an outage of the store) until `outage(null)`; stalled requests then end. */
+  outage(kind: FaultKind | null = 'reset'): void {
+    this.outageKind = kind;
+    if (kind === null) {
+      for (const res of this.stalled) res.socket?.destroy();
+      this.stalled.clear();
+    }
+  }
+
+  /** Answers to requests whose path contains `path` get one byte flipped mid-body (bit rot); `restore` stops it. */
+  corrupt(path: string, restore = false): void {
+    if (restore) this.corruptPaths.delete(path);
+    else this.corruptPaths.add(path);
+  }
+
   /** The proxy no longer keeps the process alive (a process-wide proxy of the test matrix). */
   unref(): void {
     this.server.unref();
@@ -172,6 +196,7 @@ export class FaultProxy {
   }
 
   private pickFault(req: http.IncomingMessage): FaultKind | null {
+    if (this.outageKind !== null) return this.outageKind;
     const queuedIdx = this.queued.findIndex(({ match }) => (match.method === undefined || match.method === req.method) && (match.path === undefined || (req.url ?? '').includes(match.path)));
     if (queuedIdx >= 0) return this.queued.splice(queuedIdx, 1)[0].kind;
     const faults = this.settings.faults ?? [];
@@ -218,6 +243,8 @@ export class FaultProxy {
 
   private admit(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.stats.requests++;
+    const method = req.method ?? 'GET';
+    this.stats.byMethod[method] = (this.stats.byMethod[method] ?? 0) + 1;
     const fault = this.pickFault(req);
     if (fault !== null) this.stats.faults[fault]++;
     const delayMs = this.latency ? this.latency() : 0;
@@ -246,6 +273,10 @@ export class FaultProxy {
         this.forwardTruncated(answer, res);
         return;
       }
+      if ([...this.corruptPaths].some((part) => (req.url ?? '').includes(part))) {
+        this.forwardCorrupted(answer, res);
+        return;
+      }
       this.forwardBody(answer, res);
     });
     upstream.on('error', () => res.socket?.destroy());
@@ -265,6 +296,17 @@ export class FaultProxy {
       setTimeout(() => answer.resume(), (chunk.length / rate) * 1000);
     });
     answer.on('end', () => res.end());
+  }
+
+  /** The whole body with the byte in its middle inverted. */
+  private forwardCorrupted(answer: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (body.length > 0) body[body.length >> 1] ^= 0xff;
+      res.end(body);
+    });
   }
 
   /** Half of the body (at least one byte short of it), then the connection is cut. */

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Index } from 'usearch';
 import { GaleneError } from '../../common/errors';
-import type { ObjectStore } from '../../io/object-store';
+import type { ObjectPut, ObjectStore } from '../../io/object-store';
 import { buildIndexObject, IndexBuildWorker } from '../index-build-worker';
 import type { AnnFileHeader } from './ann-file';
 import { finishAnnFileSync, tempPathFor } from './ann-file';
@@ -108,10 +108,11 @@ export class AnnBuilder {
 
   /**
    * Build the index object `key` of `store` (segmentIndexKey): on a local store the file is written in
-   * place (atomically); on a remote one it is built in `tempDir` and uploaded with one atomic `put`.
+   * place (atomically); on a remote one it is built in `tempDir` and uploaded with one atomic `put`
+   * (`store.put` unless given, e.g. the upload pool's).
    */
-  buildObject(store: ObjectStore, key: string, input: AnnBuildInput, tempDir = os.tmpdir()): Promise<AnnFileHeader> {
-    return buildIndexObject(store, key, (file) => this.build(file, input), tempDir);
+  buildObject(store: ObjectStore, key: string, input: AnnBuildInput, tempDir = os.tmpdir(), put?: ObjectPut): Promise<AnnFileHeader> {
+    return buildIndexObject(store, key, (file) => this.build(file, input), tempDir, put);
   }
 
   close(): Promise<void> {

@@ -11,7 +11,7 @@
 import type { Vector } from '../../common/column';
 import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
-import type { ObjectStore } from '../../io/object-store';
+import type { ObjectPut, ObjectStore } from '../../io/object-store';
 import { processBuilder } from '../index-build-worker';
 import { segmentIndexKey } from '../segment-format';
 import { indexedColumns } from '../table-indexes';
@@ -64,7 +64,8 @@ export function annBuilder(): AnnBuilder {
 /**
  * Build every ANN index file of one segment of `rowCount` rows whose columns are `data`; returns the
  * records to keep on the segment. Every key is pushed to `written` before its build starts, so a failed
- * build (which rejects) leaves the caller a complete list of objects to remove.
+ * build (which rejects) leaves the caller a complete list of objects to remove. `put`: how a file built
+ * off a local store is written (default `store.put`; loads pass the upload pool's).
  */
 export async function buildSegmentAnnIndexes(
   store: ObjectStore,
@@ -74,6 +75,7 @@ export async function buildSegmentAnnIndexes(
   segmentKey: string,
   written: string[],
   minSegmentRows = DEFAULT_MIN_SEGMENT_ROWS,
+  put?: ObjectPut,
 ): Promise<SegmentIndexRecord[]> {
   const records: SegmentIndexRecord[] = [];
   if (rowCount < minSegmentRows) return records;
@@ -81,7 +83,7 @@ export async function buildSegmentAnnIndexes(
     const { vectors, rowIds } = indexableVectors(data[index.columnIdx], index.params.dim);
     const key = segmentIndexKey(segmentKey, index.name);
     written.push(key);
-    const header = await annBuilder().buildObject(store, key, { params: index.params, vectors, rowIds, rowCount });
+    const header = await annBuilder().buildObject(store, key, { params: index.params, vectors, rowIds, rowCount }, undefined, put);
     records.push({ name: index.name, kind: 'ann', key, size: annFileSize(header) });
   }
   return records;

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Vector } from '../../common/column';
 import { compactArray } from '../../common/column';
-import type { ObjectStore } from '../../io/object-store';
+import type { ObjectPut, ObjectStore } from '../../io/object-store';
 import { writeFileAtomicSync } from '../atomic-file';
 import { buildIndexObject, IndexBuildWorker } from '../index-build-worker';
 import type { AnalyzerConfig } from './analyzer';
@@ -70,9 +70,9 @@ export class InvertedBuilder {
     return this.worker.run({ target, input: { ...input, vector: compactForTransfer(input.vector) } });
   }
 
-  /** Build the index object `key` of `store` (segmentIndexKey), in place on a local store. */
-  buildObject(store: ObjectStore, key: string, input: InvertedBuildInput, tempDir = os.tmpdir()): Promise<InvertedFileInfo> {
-    return buildIndexObject(store, key, (file) => this.build(file, input), tempDir);
+  /** Build the index object `key` of `store` (segmentIndexKey), in place on a local store, else put with `put` (default `store.put`). */
+  buildObject(store: ObjectStore, key: string, input: InvertedBuildInput, tempDir = os.tmpdir(), put?: ObjectPut): Promise<InvertedFileInfo> {
+    return buildIndexObject(store, key, (file) => this.build(file, input), tempDir, put);
   }
 
   close(): Promise<void> {

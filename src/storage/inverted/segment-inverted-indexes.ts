@@ -8,7 +8,7 @@
 import type { Vector } from '../../common/column';
 import type { DataType } from '../../common/types';
 import { elementType, isArrayType } from '../../common/types';
-import type { ObjectStore } from '../../io/object-store';
+import type { ObjectPut, ObjectStore } from '../../io/object-store';
 import type { SegmentIndexRecord } from '../../meta/meta-store';
 import type { IndexSchema } from '../../meta/schema';
 import { processBuilder } from '../index-build-worker';
@@ -65,14 +65,15 @@ export function invertedBuilder(): InvertedBuilder {
 /**
  * Build every inverted-index file of one segment whose columns are `data`; returns the records to keep on
  * the segment. Every key is pushed to `written` before its build starts, so a failed build (which
- * rejects) leaves the caller a complete list of objects to remove.
+ * rejects) leaves the caller a complete list of objects to remove. `put`: how a file built off a local
+ * store is written (default `store.put`; loads pass the upload pool's).
  */
-export async function buildSegmentInvertedIndexes(store: ObjectStore, indexes: readonly TableInvertedIndex[], data: readonly Vector[], segmentKey: string, written: string[]): Promise<SegmentIndexRecord[]> {
+export async function buildSegmentInvertedIndexes(store: ObjectStore, indexes: readonly TableInvertedIndex[], data: readonly Vector[], segmentKey: string, written: string[], put?: ObjectPut): Promise<SegmentIndexRecord[]> {
   const records: SegmentIndexRecord[] = [];
   for (const index of indexes) {
     const key = segmentIndexKey(segmentKey, index.name);
     written.push(key);
-    const info = await invertedBuilder().buildObject(store, key, { vector: data[index.columnIdx], analyzer: index.analyzer });
+    const info = await invertedBuilder().buildObject(store, key, { vector: data[index.columnIdx], analyzer: index.analyzer }, undefined, put);
     records.push({ name: index.name, kind: 'inverted', key, size: info.size });
   }
   return records;
