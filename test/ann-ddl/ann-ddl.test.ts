@@ -13,8 +13,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
-import { indexFilesUnder, startGalene, type GaleneProcess } from '../helpers/galene-process';
+import { startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
+import { storedObjectFile, storedObjectKeys } from '../helpers/storage-matrix';
 import { curlGet, curlLoad } from '../stream-load/helpers';
 import { AnnIndexReader } from '../../src/storage/ann';
 
@@ -37,7 +38,8 @@ after(async () => {
 const ANN = (dim = 4, extra = ''): string => `USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="l2_distance", "dim"="${dim}"${extra})`;
 
 /** Index files under the data directory. */
-const indexFiles = (): string[] => indexFilesUnder(server.dataDir);
+/** Index objects the server stored (local directory or the matrix's bucket), as keys. */
+const indexFiles = async (): Promise<string[]> => (await storedObjectKeys(server.dataDir)).filter((key) => key.endsWith('.idx'));
 
 async function expectError(sql: string, message: string | RegExp): Promise<void> {
   await assert.rejects(conn.query(sql), (err: Error) => {
@@ -109,10 +111,10 @@ test('CREATE INDEX on data is metadata only; BUILD INDEX builds the missing file
   await conn.query(`INSERT INTO docs VALUES ${valuesOf(1000, 250)}`);
   await conn.query(`INSERT INTO docs VALUES ${valuesOf(5000, 20)}`); // below the 100-row minimum: never indexed
   await conn.query(`CREATE INDEX ann_e ON docs (e) ${ANN()}`);
-  assert.deepEqual(indexFiles(), [], 'CREATE INDEX writes no file for existing segments');
+  assert.deepEqual(await indexFiles(), [], 'CREATE INDEX writes no file for existing segments');
   // A segment written after CREATE INDEX gets its file at flush.
   await conn.query(`INSERT INTO docs VALUES ${valuesOf(2000, 150)}`);
-  assert.equal(indexFiles().length, 1);
+  assert.equal((await indexFiles()).length, 1);
 
   await conn.query('BUILD INDEX ann_e ON docs');
   const job = await waitForJob('docs');
@@ -123,10 +125,10 @@ test('CREATE INDEX on data is metadata only; BUILD INDEX builds the missing file
   assert.deepEqual((await queryRecords(conn, 'SHOW BUILD INDEX FROM annddl WHERE TableName = "docs"')).map((row) => row.JobId), [job.JobId]);
   assert.match(String(job.AlterInvertedIndexes), /ADD INDEX ann_e \(`e`\) USING ANN/);
   assert.ok(job.CreateTime && job.FinishTime, 'times are shown');
-  const files = indexFiles();
+  const files = await indexFiles();
   assert.equal(files.length, 3, `the 300- and 250-row segments were built, the 20-row one skipped: ${files.join(', ')}`);
   for (const file of files) {
-    const reader = await AnnIndexReader.openFile(file, { verify: true });
+    const reader = await AnnIndexReader.openFile(await storedObjectFile(server.dataDir, file), { verify: true });
     try {
       assert.ok([300, 250, 150].includes(reader.header.vectorCount), `vectors ${reader.header.vectorCount}`);
       assert.equal(reader.params.dim, 4);
@@ -137,7 +139,7 @@ test('CREATE INDEX on data is metadata only; BUILD INDEX builds the missing file
   // A second BUILD INDEX has nothing left to do; results are unchanged.
   await conn.query('BUILD INDEX ann_e ON docs');
   assert.equal((await waitForJob('docs')).State, 'FINISHED');
-  assert.equal(indexFiles().length, 3);
+  assert.equal((await indexFiles()).length, 3);
   assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM docs'), [['720']]);
   assert.deepEqual(await queryRows(conn, `SELECT id FROM docs ORDER BY l2_distance(e, [${vectorOf(1007).join(',')}]) LIMIT 1`), [['1007']]);
   await expectError('BUILD INDEX nope ON docs', 'index nope does not exist');
@@ -145,33 +147,33 @@ test('CREATE INDEX on data is metadata only; BUILD INDEX builds the missing file
 
   // DROP INDEX: records and files go; re-creating the name picks up nothing old.
   await conn.query('DROP INDEX ann_e ON docs');
-  assert.deepEqual(indexFiles(), []);
+  assert.deepEqual(await indexFiles(), []);
   assert.deepEqual(await queryRows(conn, 'SHOW INDEX FROM docs'), []);
   await conn.query(`ALTER TABLE docs ADD INDEX ann_e (e) USING ANN PROPERTIES("index_type"="hnsw", "metric_type"="inner_product", "dim"="4")`);
-  assert.deepEqual(indexFiles(), [], 'a re-created index starts with no file');
+  assert.deepEqual(await indexFiles(), [], 'a re-created index starts with no file');
   await conn.query('BUILD INDEX ann_e ON docs');
   assert.equal((await waitForJob('docs')).State, 'FINISHED');
-  const rebuilt = indexFiles();
+  const rebuilt = await indexFiles();
   assert.equal(rebuilt.length, 3);
-  const reader = await AnnIndexReader.openFile(rebuilt[0], { verify: true });
+  const reader = await AnnIndexReader.openFile(await storedObjectFile(server.dataDir, rebuilt[0]), { verify: true });
   try {
     assert.equal(reader.params.metric, 'inner_product', 'the new file has the new parameters');
   } finally {
     reader.close();
   }
   await conn.query('ALTER TABLE docs DROP INDEX ann_e');
-  assert.deepEqual(indexFiles(), []);
+  assert.deepEqual(await indexFiles(), []);
 });
 
 test('ann_index_build_min_segment_rows changes at run time (ADMIN SET FRONTEND CONFIG)', async () => {
   await conn.query(`CREATE TABLE minrows (id INT NOT NULL, e ARRAY<FLOAT> NOT NULL, INDEX i (e) ${ANN()}) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1`);
-  const before = indexFiles().length;
+  const before = (await indexFiles()).length;
   await conn.query(`INSERT INTO minrows VALUES ${valuesOf(0, 50)}`);
-  assert.equal(indexFiles().length, before, '50 rows < 100: no file');
+  assert.equal((await indexFiles()).length, before, '50 rows < 100: no file');
   await conn.query('ADMIN SET FRONTEND CONFIG ("ann_index_build_min_segment_rows" = "10")');
   try {
     await conn.query(`INSERT INTO minrows VALUES ${valuesOf(100, 50)}`);
-    assert.equal(indexFiles().length, before + 1, '50 rows >= 10: a file');
+    assert.equal((await indexFiles()).length, before + 1, '50 rows >= 10: a file');
   } finally {
     await conn.query('ADMIN SET FRONTEND CONFIG ("ann_index_build_min_segment_rows" = "100")');
   }
@@ -242,7 +244,7 @@ test('CANCEL BUILD INDEX cancels a waiting job (it builds nothing) and stops a r
   }
   await conn.query(`CREATE INDEX i1 ON two (e1) ${ANN()}`);
   await conn.query(`CREATE INDEX i2 ON two (e2) ${ANN()}`);
-  const before = indexFiles().length;
+  const before = (await indexFiles()).length;
   await conn.query('BUILD INDEX i1 ON two');
   await conn.query('BUILD INDEX i2 ON two');
   await expectError('BUILD INDEX i2 ON two', 'there is already a build index job running on index i2');
@@ -257,13 +259,13 @@ test('CANCEL BUILD INDEX cancels a waiting job (it builds nothing) and stops a r
   assert.equal(jobs[1].State, 'CANCELLED', JSON.stringify(jobs[1]));
   assert.equal(jobs[1].Msg, 'user cancelled');
   assert.ok(jobs[0].State === 'CANCELLED' || jobs[0].State === 'FINISHED', JSON.stringify(jobs[0]));
-  const built = indexFiles().filter((file) => /\.i[12]\.idx$/.test(file) && file.includes(path.sep));
+  const built = (await indexFiles()).filter((file) => /\.i[12]\.idx$/.test(file) && file.includes('/'));
   assert.ok(built.every((file) => file.endsWith('.i1.idx')), `no i2 file: ${built.join(', ')}`);
-  assert.equal(indexFiles().length - before, jobs[0].State === 'FINISHED' ? 3 : 0, 'a cancelled job leaves no file');
+  assert.equal((await indexFiles()).length - before, jobs[0].State === 'FINISHED' ? 3 : 0, 'a cancelled job leaves no file');
   // After the cancel, a new BUILD INDEX of i2 runs to the end.
   await conn.query('BUILD INDEX i2 ON two');
   assert.equal((await waitForJob('two')).State, 'FINISHED');
-  assert.equal(indexFiles().filter((file) => file.endsWith('.i2.idx')).length, 3);
+  assert.equal((await indexFiles()).filter((file) => file.endsWith('.i2.idx')).length, 3);
 });
 
 const MARIADB = '/usr/bin/mariadb';

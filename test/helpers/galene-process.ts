@@ -2,11 +2,9 @@
  * Starts a real Galene server process (bin/galene.js) on free ports with its own data directory, for
  * integration tests. Waits for the ready line; `kill('SIGKILL')` simulates a crash.
  *
- * The storage matrix: with GALENE_TEST_STORAGE=s3 every server started here gets, right after start, a
- * default S3 storage vault (`test_s3_vault`, root path = the data directory's name) on the test process's
- * s3rver behind the fault proxy without faults (sharedS3BehindProxy, s3-behind-proxy.ts), so every table
- * of the test lives in S3. `npm run test:s3` runs the suites that make sense so; `storage: 'local'` keeps
- * a server on the local directory.
+ * The storage matrix (storage-matrix.ts): with GALENE_TEST_STORAGE=s3 every server started here gets,
+ * right after start, a default S3 storage vault on the test process's s3rver behind the fault proxy, so
+ * every table of the test lives in S3; `storage: 'local'` keeps a server on the local directory.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as mysql from 'mysql2/promise';
-import { sharedS3BehindProxy } from './s3-behind-proxy';
+import { TEST_STORAGE, useTestVault } from './storage-matrix';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -41,16 +39,11 @@ export function makeDataDir(prefix = 'galene-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** The storage the matrix runs tests on: 'local' (default) or 's3' (GALENE_TEST_STORAGE=s3). */
-export const TEST_STORAGE: 'local' | 's3' = process.env.GALENE_TEST_STORAGE === 's3' ? 's3' : 'local';
-export const TEST_VAULT_NAME = 'test_s3_vault';
-
-/** Create (if missing) and set the matrix's default S3 vault on a running server (its root path: the data directory's name). */
-async function useTestVault(port: number, dataDir: string): Promise<void> {
-  const s3 = await sharedS3BehindProxy();
+/** Create (if missing) and set the matrix's default S3 vault on a running server. */
+async function withTestVault(port: number, dataDir: string): Promise<void> {
   const conn = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', password: '' });
   try {
-    await s3.createVault(conn, TEST_VAULT_NAME, `galene-test/${path.basename(dataDir)}`, { ifNotExists: true, asDefault: true });
+    await useTestVault(conn, dataDir);
   } finally {
     await conn.end();
   }
@@ -86,7 +79,7 @@ export async function startGalene(options: { dataDir?: string; args?: string[]; 
   });
   if ((options.storage ?? TEST_STORAGE) === 's3') {
     try {
-      await useTestVault(ports.query_port, dataDir);
+      await withTestVault(ports.query_port, dataDir);
     } catch (err) {
       child.kill('SIGKILL');
       throw err;

@@ -47,6 +47,8 @@ export interface S3BehindProxy {
   storeOptions(rootPath: string, overrides?: Partial<S3StoreOptions>): S3StoreOptions;
   /** Keys under `rootPath`/`prefix`, listed straight from s3rver (no proxy faults or credential check). */
   bucketKeys(rootPath: string, prefix?: string): Promise<string[]>;
+  /** The object `rootPath`/`key`, read straight from s3rver. */
+  bucketObject(rootPath: string, key: string): Promise<Buffer>;
   /** CREATE STORAGE VAULT's `PROPERTIES (...)` for the bucket under `rootPath`, through the proxy. */
   vaultProperties(rootPath: string, overrides?: Record<string, string>): string;
   /** CREATE STORAGE VAULT `name` (optionally IF NOT EXISTS, then as the default vault) on a connection. */
@@ -74,6 +76,15 @@ export async function startS3BehindProxy(options: S3BehindProxyOptions = {}): Pr
     usePathStyle: true,
     ...overrides,
   });
+  /** A store straight to s3rver (past the proxy), for what a test checks in the bucket. */
+  const withDirectStore = async <T>(rootPath: string, use: (store: S3ObjectStore) => Promise<T>): Promise<T> => {
+    const store = new S3ObjectStore(storeOptions(rootPath, { endpoint: s3.endpoint }));
+    try {
+      return await use(store);
+    } finally {
+      store.close();
+    }
+  };
   const vaultProperties = (rootPath: string, overrides: Record<string, string> = {}): string => {
     const properties: Record<string, string> = {
       type: 'S3',
@@ -97,14 +108,8 @@ export async function startS3BehindProxy(options: S3BehindProxyOptions = {}): Pr
     accessKey: s3.accessKey,
     secretKey: s3.secretKey,
     storeOptions,
-    async bucketKeys(rootPath, prefix = 'data/') {
-      const store = new S3ObjectStore(storeOptions(rootPath, { endpoint: s3.endpoint }));
-      try {
-        return await store.list(prefix);
-      } finally {
-        store.close();
-      }
-    },
+    bucketKeys: (rootPath, prefix = 'data/') => withDirectStore(rootPath, (store) => store.list(prefix)),
+    bucketObject: (rootPath, key) => withDirectStore(rootPath, (store) => store.get(key)),
     vaultProperties,
     async createVault(conn, name, rootPath, vault = {}) {
       await conn.query(`CREATE STORAGE VAULT ${vault.ifNotExists ? 'IF NOT EXISTS ' : ''}${name} ${vaultProperties(rootPath, vault.overrides)}`);
@@ -140,6 +145,7 @@ export function useS3BehindProxy(options: S3BehindProxyOptions = {}): S3BehindPr
     get secretKey() { return current().secretKey; },
     storeOptions: (rootPath, overrides) => current().storeOptions(rootPath, overrides),
     bucketKeys: (rootPath, prefix) => current().bucketKeys(rootPath, prefix),
+    bucketObject: (rootPath, key) => current().bucketObject(rootPath, key),
     vaultProperties: (rootPath, overrides) => current().vaultProperties(rootPath, overrides),
     createVault: (conn, name, rootPath, vault) => current().createVault(conn, name, rootPath, vault),
     stop: () => current().stop(),

@@ -14,6 +14,7 @@ import type { Connection } from 'mysql2/promise';
 import type { RunningGalene } from '../../src/fe/galene-server';
 import { makeDataDir } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
+import { storedObjectKeys } from '../helpers/storage-matrix';
 import { curlLoad } from '../stream-load/helpers';
 import { pauseAfterMerge, startInProcess } from '../table-models/in-process';
 
@@ -127,7 +128,7 @@ for (const change of ['DROP TABLE', 'TRUNCATE TABLE'] as const) {
     }
     // The merged segments of the failed compaction are gone: only visible rowsets' files stay (the one
     // segment of the INSERT after TRUNCATE and its primary-key index).
-    const files = fs.readdirSync(path.join(dataDir, 'objects', 'data', String(table.tablets[0].id))).sort();
+    const files = (await storedObjectKeys(dataDir)).filter((key) => key.split('/').at(-2) === String(table.tablets[0].id)).map((key) => key.split('/').at(-1)!);
     const segment = files.find((file) => file.endsWith('.dat'))?.slice(0, -'.dat'.length);
     assert.deepEqual(files, change === 'TRUNCATE TABLE' ? [`${segment}.__primary_key.idx`, `${segment}.dat`] : []);
     assert.deepEqual(await queryRows(conn, 'SELECT 1'), [['1']]);

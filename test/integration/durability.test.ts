@@ -2,11 +2,10 @@
  * What an INSERT acknowledges survives SIGKILL; what was not acknowledged leaves no trace.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import { makeDataDir, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
+import { storedObjectKeys } from '../helpers/storage-matrix';
 
 test('acknowledged inserts survive SIGKILL; nothing half-written is visible after restart', async () => {
   const dataDir = makeDataDir();
@@ -51,16 +50,8 @@ test('acknowledged inserts survive SIGKILL; nothing half-written is visible afte
     // No orphan segment files: every object under data/ belongs to a visible rowset.
     const [tablets] = await conn2.query('SHOW TABLETS FROM dur.t');
     const segmentCount = (tablets as string[][]).reduce((sum, row) => sum + Number(row[5]), 0);
-    const files: string[] = [];
-    const walk = (dir: string): void => {
-      if (!fs.existsSync(dir)) return;
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory()) walk(path.join(dir, entry.name));
-        else files.push(entry.name);
-      }
-    };
-    walk(path.join(dataDir, 'objects', 'data'));
-    assert.equal(files.filter((name) => name.endsWith('.dat')).length, segmentCount, 'segment files on disk match the committed rowsets');
+    const files = await storedObjectKeys(dataDir);
+    assert.equal(files.filter((name) => name.endsWith('.dat')).length, segmentCount, 'segment objects stored match the committed rowsets');
     await conn2.end();
   } finally {
     await second.stop();

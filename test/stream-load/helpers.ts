@@ -3,11 +3,10 @@
  * process, plus the orphan-object check (every segment file belongs to a visible rowset).
  */
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { queryRows } from '../helpers/mysql-client';
+import { storedObjectKeys } from '../helpers/storage-matrix';
 
 export interface CurlResult {
   readonly status: number;
@@ -85,22 +84,14 @@ export async function count(conn: Connection, table: string): Promise<number> {
   return Number(value);
 }
 
-/** Segment files on disk vs segments of visible rowsets (SHOW TABLETS over the given tables). */
+/** Segment files stored (local directory or the matrix's bucket) vs segments of visible rowsets (SHOW TABLETS over the given tables). */
 export async function segmentFiles(conn: Connection, dataDir: string, tables: readonly string[]): Promise<{ onDisk: number; referenced: number }> {
   let referenced = 0;
   for (const table of tables) {
     const rows = await queryRows(conn, `SHOW TABLETS FROM ${table}`);
     referenced += rows.reduce((sum, row) => sum + Number(row[5]), 0);
   }
-  let onDisk = 0;
-  const walk = (dir: string): void => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name));
-      else if (entry.name.endsWith('.dat')) onDisk++;
-    }
-  };
-  walk(path.join(dataDir, 'objects', 'data'));
+  const onDisk = (await storedObjectKeys(dataDir)).filter((key) => key.endsWith('.dat')).length;
   return { onDisk, referenced };
 }
 

@@ -10,6 +10,7 @@ import { Types } from '../../common/types';
 import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
+import { STORAGE_VAULT_ID_PROPERTY } from '../../meta/storage-vaults';
 import type { TableSchema } from '../../meta/schema';
 import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
@@ -54,6 +55,12 @@ export function showCreateTableText(schema: TableSchema): string {
   text += dist.type === 'HASH' ? `DISTRIBUTED BY HASH(${dist.columns.map(quoteIdent).join(', ')}) BUCKETS ${dist.buckets}\n` : `DISTRIBUTED BY RANDOM BUCKETS ${dist.buckets}\n`;
   const properties: Record<string, string> = { replication_allocation: 'tag.location.default: 1', ...schema.properties };
   if ((properties['group_commit_mode'] ?? 'off_mode').toLowerCase() === 'off_mode') delete properties['group_commit_mode'];
+  // The table's vault in a fixed place (last), not wherever a later ALTER TABLE SET left it: Doris prints its properties in a fixed order.
+  const vaultId = properties[STORAGE_VAULT_ID_PROPERTY];
+  if (vaultId !== undefined) {
+    delete properties[STORAGE_VAULT_ID_PROPERTY];
+    properties[STORAGE_VAULT_ID_PROPERTY] = vaultId;
+  }
   text += `PROPERTIES (\n${Object.entries(properties).map(([key, value]) => `${quoteString(key)} = ${quoteString(value)}`).join(',\n')}\n);`;
   return text;
 }
