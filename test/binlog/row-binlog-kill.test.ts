@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { makeDataDir, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
+import { storedObjectKeys } from '../helpers/storage-matrix';
 import { httpPut, segmentFiles, sleep } from '../stream-load/helpers';
 
 function csvFile(dir: string, name: string, rows: number, start: number): string {
@@ -19,12 +20,10 @@ function csvFile(dir: string, name: string, rows: number, start: number): string
   return file;
 }
 
-/** Segment files on disk under the data directory: data and change-log ones. */
-function filesOnDisk(dataDir: string): { data: number; binlog: number } {
-  const root = path.join(dataDir, 'objects', 'data');
-  if (!fs.existsSync(root)) return { data: 0, binlog: 0 };
-  const names = fs.readdirSync(root, { recursive: true }).map(String).filter((name) => name.endsWith('.dat'));
-  const binlog = names.filter((name) => path.basename(name).includes('_binlog_')).length;
+/** Segment objects the server stored (local directory or, under the S3 matrix, the bucket): data and change-log ones. */
+async function storedSegments(dataDir: string): Promise<{ data: number; binlog: number }> {
+  const names = (await storedObjectKeys(dataDir)).filter((name) => name.endsWith('.dat'));
+  const binlog = names.filter((name) => path.posix.basename(name).includes('_binlog_')).length;
   return { data: names.length - binlog, binlog };
 }
 
@@ -49,7 +48,7 @@ test('SIGKILL during loads into a row-binlog table: after restart data and chang
     );
   }
   // Kill once some load has written change-log segment files of its own.
-  for (let attempt = 0; attempt < 300 && filesOnDisk(dataDir).binlog === 0; attempt++) await sleep(20);
+  for (let attempt = 0; attempt < 300 && (await storedSegments(dataDir)).binlog === 0; attempt++) await sleep(20);
   conn.destroy();
   await first.kill('SIGKILL');
   await Promise.all(results);
@@ -71,7 +70,7 @@ test('SIGKILL during loads into a row-binlog table: after restart data and chang
     }
     assert.ok(visible < files.length, 'the kill came before every load finished');
     const segments = await segmentFiles(conn2, dataDir, ['bk.t']);
-    const onDisk = filesOnDisk(dataDir);
+    const onDisk = await storedSegments(dataDir);
     assert.equal(onDisk.data, segments.referenced, 'no orphan data segment files after restart');
     assert.equal(onDisk.binlog, onDisk.data, 'no orphan change-log segment files: one beside each data segment');
     conn2.destroy();

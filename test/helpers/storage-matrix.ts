@@ -8,7 +8,9 @@
  *     and `storedObjectFile(dataDir, key)`: one of them as a local file;
  *   - `showCreateUnderTestStorage(conn, lines)`: SHOW CREATE TABLE's expected text, which under s3 ends
  *     its PROPERTIES with the table's `storage_vault_id` as Doris prints it;
- *   - `skipUnderS3(reason)`: a test about the local directory itself opts out, with its reason.
+ *   - `skipUnderS3(reason)`: a test about the local directory itself opts out, with its reason;
+ *   - `grantTestVaultUsage(conn, account)`: an account that creates tables needs USAGE_PRIV on the default
+ *     vault under s3 (as Doris's own regression tests grant it in vault mode).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -32,6 +34,11 @@ async function testVaultId(conn: Connection): Promise<string> {
   const vault = (vaults as unknown[][]).find((row) => row[0] === TEST_VAULT_NAME);
   if (vault === undefined) throw new Error(`the matrix vault ${TEST_VAULT_NAME} is missing`);
   return String(vault[1]);
+}
+
+/** Under s3: GRANT USAGE_PRIV on the matrix vault to `account` (`'u'@'%'`), so it may create tables; locally nothing. */
+export async function grantTestVaultUsage(conn: Connection, account: string): Promise<void> {
+  if (TEST_STORAGE === 's3') await conn.query(`GRANT USAGE_PRIV ON STORAGE VAULT ${TEST_VAULT_NAME} TO ${account}`);
 }
 
 /** Create (if missing) and set the matrix's default S3 vault on a server. */

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { GaleneProcess, PROJECT_ROOT, startGalene } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
+import { grantTestVaultUsage } from '../helpers/storage-matrix';
 import { curlLoad } from '../stream-load/helpers';
 
 type Denial = { errno: number; message: string };
@@ -75,6 +76,7 @@ describe('privileges', () => {
     for (const [user, privilege] of Object.entries(users)) {
       await root.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
       if (privilege) await root.query(`GRANT ${privilege} ON pv.* TO '${user}'@'%'`);
+      await grantTestVaultUsage(root, `'${user}'@'%'`);
     }
     // Each operation and the privilege that allows it. ALTER and DROP work on scratch tables root makes.
     const ops: { needs: string; sql: (user: string) => string[] }[] = [
