@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { makeDataDir, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 import { storedObjectKeys } from '../helpers/storage-matrix';
-import { httpPut, segmentFiles, sleep } from '../stream-load/helpers';
+import { segmentFiles, sleep, streamLoadFilesOnClients } from '../stream-load/helpers';
 
 function csvFile(dir: string, name: string, rows: number, start: number): string {
   const file = path.join(dir, name);
@@ -35,18 +35,7 @@ test('SIGKILL during loads into a row-binlog table: after restart data and chang
   await conn.query('CREATE TABLE bk.t (id INT NOT NULL, name VARCHAR(20)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 3 PROPERTIES ("binlog.enable" = "true")');
   const ROWS = 100_000;
   const files = Array.from({ length: 6 }, (_v, loadIdx) => csvFile(dataDir, `load${loadIdx}.csv`, ROWS, loadIdx * ROWS));
-  const results: Promise<unknown>[] = [];
-  for (let client = 0; client < 3; client++) {
-    results.push(
-      (async () => {
-        for (let loadIdx = client; loadIdx < files.length; loadIdx += 3) {
-          await httpPut(first.ports.webserver_port, '/api/bk/t/_stream_load', { column_separator: ',', label: `kill_${loadIdx}` }, async (req) => {
-            req.write(fs.readFileSync(files[loadIdx]));
-          });
-        }
-      })().catch(() => 'gone'),
-    );
-  }
+  const results = streamLoadFilesOnClients(first.ports.webserver_port, '/api/bk/t/_stream_load', files);
   // Kill once some load has written change-log segment files of its own.
   for (let attempt = 0; attempt < 300 && (await storedSegments(dataDir)).binlog === 0; attempt++) await sleep(20);
   conn.destroy();

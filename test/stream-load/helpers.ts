@@ -3,6 +3,7 @@
  * process, plus the orphan-object check (every segment file belongs to a visible rowset).
  */
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { Connection } from 'mysql2/promise';
 import { queryRows } from '../helpers/mysql-client';
@@ -96,3 +97,24 @@ export async function segmentFiles(conn: Connection, dataDir: string, tables: re
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stream Load `files` (CSV, comma-separated) to `urlPath`, one after another on each of `clients`
+ * connections (file i on client i % clients, label `kill_<i>`), for tests that SIGKILL the server while
+ * they run: each client's promise settles when its loads end or the server is gone (never rejects).
+ */
+export function streamLoadFilesOnClients(port: number, urlPath: string, files: readonly string[], clients = 3): Promise<unknown>[] {
+  const results: Promise<unknown>[] = [];
+  for (let client = 0; client < clients; client++) {
+    results.push(
+      (async () => {
+        for (let loadIdx = client; loadIdx < files.length; loadIdx += clients) {
+          await httpPut(port, urlPath, { column_separator: ',', label: `kill_${loadIdx}` }, async (req) => {
+            req.write(fs.readFileSync(files[loadIdx]));
+          });
+        }
+      })().catch(() => 'gone'),
+    );
+  }
+  return results;
+}

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { makeDataDir, startGalene, updateBackendConfig } from '../helpers/galene-process';
 import { connect, lastQueryProfile, queryRows } from '../helpers/mysql-client';
-import { count, curlLoad, httpGet, httpPut, segmentFiles, sleep } from '../stream-load/helpers';
+import { count, curlLoad, httpGet, segmentFiles, sleep, streamLoadFilesOnClients } from '../stream-load/helpers';
 
 function csvFile(dir: string, name: string, rows: number, start = 0): string {
   const file = path.join(dir, name);
@@ -94,18 +94,7 @@ test('SIGKILL while Stream Loads flush and upload: after restart each load is wh
   const ROWS = 100_000;
   const files = Array.from({ length: 6 }, (_v, loadIdx) => csvFile(dataDir, `load${loadIdx}.csv`, ROWS, loadIdx * ROWS));
   // Loads one after another on each of three clients; the server is killed while they run.
-  const results: Promise<unknown>[] = [];
-  for (let client = 0; client < 3; client++) {
-    results.push(
-      (async () => {
-        for (let loadIdx = client; loadIdx < files.length; loadIdx += 3) {
-          await httpPut(first.ports.webserver_port, '/api/wk/t/_stream_load', { column_separator: ',', label: `kill_${loadIdx}` }, async (req) => {
-            req.write(fs.readFileSync(files[loadIdx]));
-          });
-        }
-      })().catch(() => 'gone'),
-    );
-  }
+  const results = streamLoadFilesOnClients(first.ports.webserver_port, '/api/wk/t/_stream_load', files);
   // Kill once some load has written segment files of its own.
   for (let attempt = 0; attempt < 200 && (await segmentFiles(conn, dataDir, ['wk.t'])).onDisk === 0; attempt++) await sleep(20);
   conn.destroy();
