@@ -16,7 +16,6 @@ import { openS3Vault, vaultObjectKey, VaultObjectStore } from '../io/vault-objec
 import type { StorageVault } from '../meta/storage-vaults';
 import type { Catalog, TableState } from '../meta/catalog';
 import { segmentIndexRecord, type SegmentIndexRecord, type SegmentRecord } from '../meta/meta-store';
-import { FileCacheTtl } from './file-cache-ttl';
 import { releaseProcessBuilders, retainProcessBuilders } from '../storage/index-build-worker';
 import { PageCache, parsePageCacheLimit } from '../storage/page-cache';
 import { SegmentReader } from '../storage/segment-reader';
@@ -25,6 +24,7 @@ import type { TableWriteOptions } from '../load/table-writer';
 import { MergeOnWriteEngine } from './delete-bitmap-calculator';
 import { OlapTableSource, SegmentOpener } from './olap-table-source';
 import type { Batch } from '../common/column';
+import { WeightedLru } from '../common/weighted-lru';
 import type { AnnSegmentSpec, FragmentSpec } from '../exec/plan/fragment-spec';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { InvertedIndexCache, openInvertedReader, type InvertedRowsReader } from './inverted-segment-filter';
@@ -32,6 +32,7 @@ import { ScanWorkerPool } from './scan-worker-pool';
 import { PrimaryKeyIndexReader } from '../storage/primary-key-index';
 import { WritePipeline } from '../load/write-pipeline';
 import { abortedObjectKeys, ObjectRecycler } from './object-recycler';
+import { FileCacheTtl } from './file-cache-ttl';
 
 /** Open segment readers kept (their footers and indexes parsed), least recently used evicted first. */
 const SEGMENT_READER_CACHE_SIZE = 4096;
@@ -44,12 +45,12 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly fileCache: FileCache;
   readonly pageCache: PageCache;
   readonly catalog: Catalog;
-  private readonly readers = new Map<string, Promise<SegmentReader>>();
+  private readonly readers = new WeightedLru<Promise<SegmentReader>>(SEGMENT_READER_CACHE_SIZE);
   /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
   private readonly annIndexes: AnnIndexCache;
   private readonly invertedIndexes: InvertedIndexCache;
   /** Open primary-key index readers (trailer, page index and bloom parsed), by object key, LRU. */
-  private readonly primaryKeyIndexes = new Map<string, Promise<PrimaryKeyIndexReader>>();
+  private readonly primaryKeyIndexes = new WeightedLru<Promise<PrimaryKeyIndexReader>>(SEGMENT_READER_CACHE_SIZE);
   /**
    * Private copies of ANN index files read from a non-local store (usearch views files only), by this
    * process and its scan workers: emptied when the BE opens and closes, so a crash leaves nothing behind
@@ -163,22 +164,15 @@ export class Backend implements SegmentOpener, LoadTarget {
   }
 
   async openSegment(segment: SegmentRecord, profile: ProfileSink): Promise<SegmentReader> {
-    let reader = this.readers.get(segment.key);
-    if (reader) {
-      // Refresh its LRU position.
-      this.readers.delete(segment.key);
-      this.readers.set(segment.key, reader);
-      return reader;
-    }
+    const cached = this.readers.get(segment.key);
+    if (cached) return cached;
     const onDamage = (): void => {
-      if (this.readers.get(segment.key) === opened) this.readers.delete(segment.key);
+      if (this.readers.peek(segment.key) === opened) this.readers.delete(segment.key);
     };
     const opened = this.fileCache.open(segment.key, profile, segment.size).then((file) => SegmentReader.open(file, { pageCache: this.pageCache, profile, onDamage }));
-    reader = opened;
-    reader.catch(() => this.readers.delete(segment.key));
-    this.readers.set(segment.key, reader);
-    if (this.readers.size > SEGMENT_READER_CACHE_SIZE) this.readers.delete(this.readers.keys().next().value as string);
-    return reader;
+    opened.catch(() => this.readers.delete(segment.key));
+    this.readers.set(segment.key, opened, 1);
+    return opened;
   }
 
   async searchAnnSegment(segment: SegmentRecord, fragment: FragmentSpec & { ann: AnnSegmentSpec }, excludedRows: Int32Array, profile: ProfileSink, segmentOrdinal?: number): Promise<Batch[]> {
@@ -195,16 +189,11 @@ export class Backend implements SegmentOpener, LoadTarget {
 
   /** A segment's primary-key index file through the FileCache; its key pages go to the page cache. */
   openPrimaryKeyIndex(record: SegmentIndexRecord, profile: ProfileSink): Promise<PrimaryKeyIndexReader> {
-    let reader = this.primaryKeyIndexes.get(record.key);
-    if (reader !== undefined) {
-      this.primaryKeyIndexes.delete(record.key);
-      this.primaryKeyIndexes.set(record.key, reader);
-      return reader;
-    }
-    reader = this.fileCache.open(record.key, profile, record.size).then((file) => PrimaryKeyIndexReader.open(file, profile, this.pageCache));
+    const cached = this.primaryKeyIndexes.get(record.key);
+    if (cached !== undefined) return cached;
+    const reader = this.fileCache.open(record.key, profile, record.size).then((file) => PrimaryKeyIndexReader.open(file, profile, this.pageCache));
     reader.catch(() => this.primaryKeyIndexes.delete(record.key));
-    this.primaryKeyIndexes.set(record.key, reader);
-    if (this.primaryKeyIndexes.size > SEGMENT_READER_CACHE_SIZE) this.primaryKeyIndexes.delete(this.primaryKeyIndexes.keys().next().value as string);
+    this.primaryKeyIndexes.set(record.key, reader, 1);
     return reader;
   }
 

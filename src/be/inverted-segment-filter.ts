@@ -49,25 +49,22 @@ export const openInvertedReader: InvertedReaderLoader = (opener, record, profile
 
 /** Open inverted index readers by object key, least recently used dropped beyond the capacity. */
 export class InvertedIndexCache {
-  private readonly entries = new Map<string, Promise<InvertedRowsReader>>();
+  private readonly entries: WeightedLru<Promise<InvertedRowsReader>>;
 
   constructor(
     private readonly opener: FileOpener,
     private readonly load: InvertedReaderLoader,
-    private readonly capacity = 1024,
-  ) {}
+    capacity = 1024,
+  ) {
+    this.entries = new WeightedLru(capacity);
+  }
 
   open(record: SegmentIndexRecord, profile: ProfileSink): Promise<InvertedRowsReader> {
-    let entry = this.entries.get(record.key);
-    if (entry !== undefined) {
-      this.entries.delete(record.key);
-      this.entries.set(record.key, entry);
-      return entry;
-    }
-    entry = this.load(this.opener, record, profile);
+    const cached = this.entries.get(record.key);
+    if (cached !== undefined) return cached;
+    const entry = this.load(this.opener, record, profile);
     entry.catch(() => this.entries.delete(record.key));
-    this.entries.set(record.key, entry);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(record.key, entry, 1);
     return entry;
   }
 

@@ -35,6 +35,11 @@ export class WeightedLru<V> {
     }
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.totalWeight = 0;
+  }
+
   delete(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;

@@ -28,3 +28,14 @@ test('an entry heavier than the capacity stays until the next set', () => {
   assert.equal(lru.peek('huge'), undefined);
   assert.equal(lru.get('next'), 3);
 });
+
+test('clear() empties the map and its weight', () => {
+  const lru = new WeightedLru<number>(2);
+  lru.set('a', 1, 1);
+  lru.set('b', 2, 1);
+  lru.clear();
+  assert.equal(lru.peek('a'), undefined);
+  lru.set('c', 3, 1);
+  lru.set('d', 4, 1);
+  assert.deepEqual([lru.peek('c'), lru.peek('d')], [3, 4], 'the cleared entries weigh nothing');
+});
