@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the whole suite on the compiled tree (npm test compiles first): every dist/test/**/*.test.js,
 // two files at a time (the machine has 2 cores). Pass paths to run a subset: node test/run-all.js protocol
-// Every test process preloads fail-on-gc-close.js: a FileHandle closed by garbage collection fails it.
+// --test-force-exit: a file whose tests are done exits even if a failed test left a server or a socket open
+// (test/helpers/child-reaper.ts kills the servers it started). Every test process preloads fail-on-gc-close.js: a FileHandle closed by garbage collection fails it.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -24,5 +25,5 @@ if (selected.length === 0) {
 }
 const preload = `--require ${JSON.stringify(path.join(__dirname, 'fail-on-gc-close.js'))}`;
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ') };
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
+const result = spawnSync(process.execPath, ['--test', '--test-force-exit', '--test-concurrency=2', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as mysql from 'mysql2/promise';
+import { killOnExit } from './child-reaper';
 import { TEST_STORAGE, useTestVault } from './storage-matrix';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -55,6 +56,7 @@ export async function startGalene(options: { dataDir?: string; args?: string[]; 
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [options.script ?? path.join(PROJECT_ROOT, 'bin', 'galene.js'), 'start', '--query_port', '0', '--http_port', '0', '--webserver_port', '0', '--brpc_port', '0', '--data_dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: dataDir, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  killOnExit(child);
   let stderrText = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderrText += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

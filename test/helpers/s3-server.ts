@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { killOnExit } from './child-reaper';
 
 export interface S3Server {
   /** `http://127.0.0.1:<port>` (path-style addressing). */
@@ -26,6 +27,7 @@ export async function startS3Server(options: { bucket?: string; dir?: string } =
   const bucket = options.bucket ?? 'galene';
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'galene-s3-'));
   const child = spawn(process.execPath, [path.join(__dirname, 's3-server-main.js'), dir, bucket], { stdio: ['ignore', 'pipe', 'pipe'] });
+  killOnExit(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
