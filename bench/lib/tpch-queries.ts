@@ -2,8 +2,8 @@
  * The TPC-H schema and the 22 queries as Apache Doris publishes them for its TPC-H runs (apache/doris
  * `tools/tpch-tools/ddl/create-tpch-tables-sf1.sql` and `tools/tpch-tools/queries/q1.sql` ... `q22.sql`),
  * run unchanged by bench/tpch.ts on Galene and on DuckDB. Where Doris's tools carry a "Modified" rewrite
- * for its planner (q9 with `join[shuffle]` hints, q22 with `right anti join`) the text here is the one of
- * the same files before that rewrite, which is the TPC-H specification's query; the SET_VAR hints of q12
+ * for its planner (q9 with `join[shuffle]` hints, q22 with `right anti join`) the text here is
+ * the TPC-H specification's query (as Doris's other q*.sql files are); the SET_VAR hints of q12
  * and q14 are kept as published (DuckDB reads them as comments).
  */
 
