@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { mulberry32 } from '../src/common/prng';
 import { startGalene } from '../test/helpers/galene-process';
 import { connect } from '../test/helpers/mysql-client';
+import { waitForCompactionToSettle } from './lib/compaction-settle';
 import { parseBenchArgs, peakRssMiB, report, Row, timeMedian } from './lib/report';
 
 const SHIP_MODES = ['AIR', 'FOB', 'MAIL', 'RAIL', 'REG AIR', 'SHIP', 'TRUCK'];
@@ -153,17 +154,8 @@ export async function main(args: readonly string[]): Promise<void> {
     const pointKey = Math.floor(lastOrderKey / 2);
     const rows: Row[] = [];
     rows.push({ measure: `load ${rowCount} rows (INSERT ${insertRows} rows/stmt)`, galene_ms: Math.round(loadWallMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadWallMs / duckLoadMs, galene_rows_per_s: Math.round(rowCount / (loadWallMs / 1000)), galene_peak_rss_mib: loadRss, [`duckdb_${scanThreads}t_ms`]: '', [`ratio_${scanThreads}t`]: '' });
-    // Background compaction merges the load's rowsets for a few seconds after the load; queries timed
-    // meanwhile would measure the merge. Wait until every tablet's version count holds for one interval.
-    const settleStart = performance.now();
-    let lastVersions = '';
-    while (performance.now() - settleStart < 120_000) {
-      const [tablets] = await conn.query({ sql: 'SHOW TABLETS FROM lineitem', rowsAsArray: true });
-      const versions = (tablets as unknown as string[][]).map((row) => row[2]).join(',');
-      if (versions === lastVersions) break;
-      lastVersions = versions;
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-    }
+    // Background compaction merges the load's rowsets for a few seconds after the load.
+    await waitForCompactionToSettle(conn, ['lineitem']);
     for (const query of QUERIES) {
       const sql = query.sql(pointKey);
       const galeneMs = await timeMedian(runs, () => conn.query(sql));

@@ -69,7 +69,7 @@ export function makeBodies(records: readonly LogRecord[], format: 'csv' | 'json'
   return { bodies, rows };
 }
 
-/** One Stream Load request straight to the BE web port (`extraHeaders`: e.g. group_commit). */
+/** One Stream Load request straight to the BE web port (`extraHeaders`: e.g. group_commit, or a column_separator other than tab). */
 export function streamLoad(port: number, db: string, table: string, body: Buffer, format: 'csv' | 'json', extraHeaders: http.OutgoingHttpHeaders = {}): Promise<{ Status: string; Message?: string; NumberLoadedRows?: number }> {
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = {
@@ -80,7 +80,7 @@ export function streamLoad(port: number, db: string, table: string, body: Buffer
       ...extraHeaders,
     };
     if (format === 'json') headers['read_json_by_line'] = 'true';
-    else headers['column_separator'] = '\\t';
+    else headers['column_separator'] ??= '\\t';
     const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: `/api/${db}/${table}/_stream_load`, headers });
     req.on('continue', () => req.end(body));
     req.on('response', (res) => {

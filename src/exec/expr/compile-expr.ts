@@ -16,7 +16,7 @@
 import { compareRawValues } from '../../common/row-order';
 import { Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
-import { DataType, physicalKind, typesEqual, Types } from '../../common/types';
+import { DataType, isStringType, physicalKind, typesEqual, Types } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
 import type { TaskContext } from '../context';
 import type { CompiledExpr } from '../expr-api';
@@ -386,6 +386,9 @@ function setKey(value: RawValue): RawValue {
   return typeof value === 'bigint' ? value : value;
 }
 
+/** IN compares strings by value: a list item is never cut to the operand's declared VARCHAR(n) length. */
+const bothStrings = (a: DataType, b: DataType): boolean => isStringType(a) && isStringType(b);
+
 function compileIn(operand: Node, list: readonly Node[], negated: boolean, declared: DataType): Node {
   const type = declared.name === 'BOOLEAN' ? declared : Types.BOOLEAN;
   const operandType = operand.type;
@@ -397,7 +400,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
   if (allStatic && kind !== 'list') {
     lookup = new Set<RawValue>();
     for (const item of list) {
-      const value = typesEqual(item.type, operandType) || item.type.name === 'NULL' ? item.staticValue ?? null : castRaw(item.staticValue ?? null, item.type, operandType);
+      const value = typesEqual(item.type, operandType) || item.type.name === 'NULL' || bothStrings(item.type, operandType) ? item.staticValue ?? null : castRaw(item.staticValue ?? null, item.type, operandType);
       if (value === null) listHasNull = true;
       else lookup.add(kind === 'i64' || kind === 'bigint' ? BigInt(value as number | bigint) : kind === 'string' ? String(value) : Number(value));
     }
@@ -442,7 +445,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
         return finish(match, vec.nulls, rowCount, null);
       }
       // Non-constant list: compare row by row.
-      const items = list.map((item) => coerce(item.eval(batch, ctx), operandType));
+      const items = list.map((item) => (bothStrings(item.type, operandType) ? item.eval(batch, ctx) : coerce(item.eval(batch, ctx), operandType)));
       let rowHasNullItem: Uint8Array | null = null;
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
         const value = getRaw(vec, rowIdx);

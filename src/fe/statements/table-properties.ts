@@ -50,6 +50,7 @@ export const TABLE_PROPERTIES: readonly TablePropertyDef[] = [
   accepted('bloom_filter_columns', [''], 'Bloom filter indexes; Galene builds none (zone maps and the short-key index prune instead).'),
   accepted('bloom_filter_fpp', [], 'False-positive rate of bloom filter indexes; Galene builds none.'),
   accepted('in_memory', ['false'], 'Deprecated in Doris; no effect there either.'),
+  accepted('colocate_with', [], 'Colocation group: Doris places the same buckets of the group\'s tables on the same BEs so joins on the bucket key need no shuffle; Galene runs every tablet on one node.'),
   accepted('is_being_synced', ['false'], 'Set by CCR sync jobs; Galene has none.'),
   accepted('enable_single_replica_compaction', ['false'], 'Compact one replica and copy it; Galene has one copy.'),
   honoured('store_row_column', 'true: each segment also stores every row whole in one hidden column, so a point lookup reads one page instead of one per column.'),

@@ -270,12 +270,12 @@ class MinMaxAccumulator implements AggregateAccumulator {
         const start = src.starts[rowIdx];
         const end = src.ends[rowIdx];
         if (current === undefined) {
-          bests[group] = src.bytes.slice(start, end);
+          bests[group] = new Uint8Array(src.bytes.subarray(start, end));
           seen[group] = 1;
           continue;
         }
         const order = compareBytes(src.bytes, start, end, current, 0, current.length);
-        if (isMax ? order > 0 : order < 0) bests[group] = src.bytes.slice(start, end);
+        if (isMax ? order > 0 : order < 0) bests[group] = new Uint8Array(src.bytes.subarray(start, end));
       }
       return;
     }

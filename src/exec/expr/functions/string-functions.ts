@@ -128,7 +128,8 @@ function caseKernel(upper: boolean) {
         out.push(upper ? text.toUpperCase() : text.toLowerCase());
         return;
       }
-      const copy = bytes.slice(start, end);
+      // A copy even when `bytes` is a Buffer (whose slice() is a view of the column's cached page).
+      const copy = new Uint8Array(bytes.subarray(start, end));
       for (let byteIdx = 0; byteIdx < copy.length; byteIdx++) {
         const byte = copy[byteIdx];
         if (byte >= lowBound && byte <= highBound) copy[byteIdx] = byte ^ 0x20;

@@ -1,0 +1,177 @@
+/**
+ * TPC-H benchmark (issue 14, "Proof"): the eight tables generated in-process (bench/lib/tpch-data.ts,
+ * seeded) at scale factor --sf, loaded into a Galene server through Stream Load into Doris's published
+ * TPC-H tables (bench/lib/tpch-queries.ts) and into DuckDB (threads=2, the same cores) from the same
+ * text, then Doris's 22 query texts run unchanged on both. Each Galene result is checked against
+ * DuckDB's (numeric tolerance for floating sums; row order only where the query's ORDER BY fixes it).
+ *
+ * Prints one row per query: status (ok / wrong result: what differs / error: Galene's message), Galene
+ * ms, DuckDB ms and the ratio (medians of the timed runs after the checked one), and the geometric mean
+ * of the ratios over the ok queries. A query Galene cannot run is reported, never fatal.
+ *
+ *   npm run bench -- tpch [--quick] [--sf N] [--timeout SECONDS] [--json FILE]
+ *
+ * --quick: SF 0.1 (default SF 1); --sf overrides either. --timeout: Galene's query_timeout per query
+ * (default 60 s quick, 600 s otherwise).
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Connection } from 'mysql2/promise';
+import { compareRows, duckRows } from '../test/helpers/duckdb-peer';
+import { startGalene } from '../test/helpers/galene-process';
+import { connect, queryRows, TextRow } from '../test/helpers/mysql-client';
+import { waitForCompactionToSettle } from './lib/compaction-settle';
+import { takeOptions } from './lib/latency';
+import { median, parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
+import { TBL_COLUMNS, TPCH_TABLES, tpchChunks, TpchTable } from './lib/tpch-data';
+import { duckdbDdl, REVENUE0_VIEW, TPCH_DDL, TPCH_QUERIES } from './lib/tpch-queries';
+import { streamLoad } from './streamload';
+
+/** Whether a query's outermost statement ends in an ORDER BY (so its row order is part of the answer). */
+export function hasOuterOrderBy(sql: string): boolean {
+  let depth = 0;
+  let lastOrderAt = -1;
+  const tokens = sql.match(/\(|\)|'[^']*'|\border\s+by\b/gi) ?? [];
+  tokens.forEach((token, tokenIdx) => {
+    if (token === '(') depth++;
+    else if (token === ')') depth--;
+    else if (depth === 0 && /^order/i.test(token)) lastOrderAt = tokenIdx;
+  });
+  return lastOrderAt >= 0;
+}
+
+/** First line of an error message, shortened for the table. */
+const shortError = (err: unknown): string => ((err as Error).message ?? String(err)).split('\n')[0].replace(/\|/g, '/').slice(0, 160);
+
+/** One checked run (its rows and time), then `repeats` timed runs; ms is their median (the checked run's time when none). */
+async function checkedAndTimed(repeats: number, run: () => Promise<TextRow[]>): Promise<{ rows: TextRow[]; ms: number }> {
+  const start = performance.now();
+  const rows = await run();
+  const times = [performance.now() - start];
+  return { rows, ms: await timedRepeats(repeats, run, times) };
+}
+
+/** Median ms of `repeats` more runs (of `fallback` when none). */
+async function timedRepeats(repeats: number, run: () => Promise<unknown>, fallback: number[]): Promise<number> {
+  const times: number[] = [];
+  for (let runIdx = 0; runIdx < repeats; runIdx++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return median(times.length ? times : fallback);
+}
+
+export async function main(args: readonly string[]): Promise<void> {
+  const { values, rest } = takeOptions(args, ['sf', 'timeout']);
+  const options = parseBenchArgs(rest);
+  const sf = Number(values.get('sf') ?? (options.quick ? 0.1 : 1));
+  const timeoutS = Number(values.get('timeout') ?? (options.quick ? 60 : 600));
+  if (!(sf > 0) || !(timeoutS > 0)) throw new Error('--sf and --timeout need positive numbers');
+  const runs = options.quick ? 1 : 3;
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-tpch-'));
+  const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
+  const duck = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const duckConn = await duck.connect();
+  let conn: Connection | null = null;
+  try {
+    conn = await connect(server.ports.query_port);
+    await conn.query('CREATE DATABASE tpch');
+    await conn.query('USE tpch');
+    for (const ddl of TPCH_DDL) {
+      await conn.query(ddl);
+      await duckConn.run(duckdbDdl(ddl));
+    }
+    // q15 reads this view; a Galene that cannot create it reports q15's error as the view's.
+    let viewError: string | null = null;
+    await conn.query(REVENUE0_VIEW).catch((err: unknown) => (viewError = `CREATE VIEW revenue0: ${shortError(err)}`));
+
+    // Generate and load: each chunk goes to Galene by Stream Load (one request in flight while the next
+    // chunk is made) and to the table's file for DuckDB.
+    const files = new Map<TpchTable, number>();
+    const rowCounts = new Map<TpchTable, number>();
+    const loadStart = performance.now();
+    let inFlight: Promise<void> = Promise.resolve();
+    for (const chunk of tpchChunks(sf)) {
+      let fd = files.get(chunk.table);
+      if (fd === undefined) files.set(chunk.table, (fd = fs.openSync(path.join(workDir, `${chunk.table}.tbl`), 'w')));
+      const body = Buffer.from(chunk.text);
+      fs.writeSync(fd, body);
+      rowCounts.set(chunk.table, (rowCounts.get(chunk.table) ?? 0) + chunk.rows);
+      await inFlight;
+      inFlight = streamLoad(server.ports.webserver_port, 'tpch', chunk.table, body, 'csv', { column_separator: '|', columns: TBL_COLUMNS[chunk.table].join(', ') }).then((result) => {
+        if (result.Status !== 'Success') throw new Error(`Stream Load into ${chunk.table}: ${result.Status}: ${result.Message ?? ''}`);
+      });
+      inFlight.catch(() => undefined); // awaited (and so reported) on the next chunk or below
+    }
+    await inFlight;
+    const loadMs = performance.now() - loadStart;
+    for (const fd of files.values()) fs.closeSync(fd);
+    const duckLoadStart = performance.now();
+    for (const table of TPCH_TABLES) {
+      await duckConn.run(`COPY ${table} (${TBL_COLUMNS[table].join(', ')}) FROM '${path.join(workDir, `${table}.tbl`)}' (DELIMITER '|', HEADER false)`);
+    }
+    await duckConn.run(REVENUE0_VIEW);
+    const duckLoadMs = performance.now() - duckLoadStart;
+    for (const table of TPCH_TABLES) {
+      const [[galeneCount]] = await queryRows(conn, `SELECT count(*) FROM ${table}`);
+      if (Number(galeneCount) !== rowCounts.get(table)) throw new Error(`${table}: Galene has ${galeneCount} rows, ${rowCounts.get(table)} were loaded`);
+    }
+    await waitForCompactionToSettle(conn, ['lineitem', 'orders', 'partsupp']);
+    await conn.query(`SET query_timeout = ${timeoutS}`);
+
+    const rows: Row[] = [];
+    const totalRows = [...rowCounts.values()].reduce((sum, count) => sum + count, 0);
+    rows.push({ query: `load ${totalRows} rows`, status: 'ok', galene_ms: Math.round(loadMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadMs / duckLoadMs, result_rows: totalRows, galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
+    const ratios: number[] = [];
+    for (const query of TPCH_QUERIES) {
+      const expected = await checkedAndTimed(runs, () => duckRows(duckConn, query.sql));
+      const row: Row = { query: query.name, status: '', galene_ms: '', duckdb_ms: expected.ms, ratio: '', result_rows: expected.rows.length, galene_peak_rss_mib: '' };
+      rows.push(row);
+      if (query.name === 'q15' && viewError) {
+        row.status = `error: ${viewError}`;
+        continue;
+      }
+      const galeneConn = conn;
+      const galeneRun = (): Promise<TextRow[]> => queryRows(galeneConn, query.sql);
+      let actual: TextRow[];
+      const start = performance.now();
+      try {
+        actual = await galeneRun();
+      } catch (err) {
+        row.status = `error: ${shortError(err)}`;
+        row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
+        // A connection the failure closed is replaced for the next query.
+        if (!(await conn.query('SELECT 1').then(() => true, () => false))) {
+          conn = await connect(server.ports.query_port);
+          await conn.query('USE tpch');
+          await conn.query(`SET query_timeout = ${timeoutS}`);
+        }
+        continue;
+      }
+      const checkedMs = performance.now() - start;
+      const difference = compareRows(actual, expected.rows, hasOuterOrderBy(query.sql));
+      if (difference) {
+        row.status = `wrong result: ${difference.replace(/\|/g, '/')}`;
+        row.galene_ms = checkedMs;
+      } else {
+        const galeneMs = await timedRepeats(runs, galeneRun, [checkedMs]);
+        row.status = 'ok';
+        row.galene_ms = galeneMs;
+        row.ratio = galeneMs / expected.ms;
+        ratios.push(galeneMs / expected.ms);
+      }
+      row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
+    }
+    const geomean = ratios.length ? Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length) : NaN;
+    rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
+    report(`tpch: SF ${sf} (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
+  } finally {
+    await conn?.end().catch(() => undefined);
+    duckConn.closeSync();
+    await server.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
