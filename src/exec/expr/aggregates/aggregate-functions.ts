@@ -9,13 +9,14 @@ import { getRaw, RawValue, Vector } from '../../../common/column';
 import { DataType, isNumericType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
 import { galeneError } from '../../../common/errors';
 import type { AggregateState } from '../../aggregate-state';
-import type { AggregateAccumulator } from '../../expr-api';
+import type { AggregateAccumulator, AggregateOrder } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
 import { compareBytes } from '../../../common/bytes';
 import { bigDivRound, checkStringBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../kernels';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
+import { OrderedGroupConcatAccumulator } from './collect-aggregates';
 
 export interface AggregateDef {
   readonly name: string;
@@ -27,6 +28,8 @@ export interface AggregateDef {
   readonly resolve: (argTypes: readonly DataType[]) => { argTypes: readonly DataType[]; returnType: DataType };
   /** A fresh accumulator (DISTINCT is applied around it by the registry). */
   readonly create: (argTypes: readonly DataType[], returnType: DataType) => AggregateAccumulator;
+  /** The accumulator of the call with ORDER BY (its last order.length arguments are the keys); absent: ORDER BY is refused. */
+  readonly createOrdered?: (argTypes: readonly DataType[], returnType: DataType, order: readonly AggregateOrder[]) => AggregateAccumulator;
   readonly description: string;
   readonly example: string;
 }
@@ -588,12 +591,13 @@ export const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [
   },
   {
     name: 'group_concat',
-    signature: "group_concat(x[, separator]) -> VARCHAR (default separator ', ')",
+    signature: "group_concat([DISTINCT] x[, separator] [ORDER BY key [ASC|DESC], ...] [SEPARATOR sep]) -> VARCHAR (default separator ', ')",
     minArgs: 1,
     maxArgs: 2,
     resolve: (argTypes) => ({ argTypes: argTypes.map((t) => (isStringType(t) ? t : Types.STRING)), returnType: Types.STRING }),
     create: () => new GroupConcatAccumulator(),
-    description: 'The non-NULL values joined by the separator, in input order.',
+    createOrdered: (_argTypes, _returnType, order) => new OrderedGroupConcatAccumulator(order),
+    description: 'The non-NULL values joined by the separator, in input order or in the order of GROUP_CONCAT(x [, sep] ORDER BY key [ASC|DESC], ... [SEPARATOR sep]).',
     example: "SELECT group_concat(name, '|') FROM t",
   },
   varianceDef('variance', ['var_pop', 'variance_pop'], false, false, 'Population variance.'),
