@@ -42,7 +42,7 @@ export function configurationMarkdown(): string {
     '',
     '| variable | type | default | honoured | description |',
     '|---|---|---|---|---|',
-    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | \`${String(def.defaultValue)}\` | ${def.honoured ? 'yes' : 'no'} | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''}${def.globalOnly ? ' (SET GLOBAL only)' : ''} |`),
+    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | ${def.docDefault ?? `\`${String(def.defaultValue)}\``} | ${def.honoured ? 'yes' : 'no'} | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''}${def.globalOnly ? ' (SET GLOBAL only)' : ''} |`),
     '',
     '## Table properties',
     '',

@@ -64,15 +64,6 @@ export interface AggregateAccumulator {
   stateBytes?(): number;
 }
 
-/**
- * The direction of one ORDER BY key inside an aggregate call (GROUP_CONCAT(x ORDER BY y DESC)); the key
- * expressions are the aggregate's last arguments, one per entry.
- */
-export interface AggregateOrder {
-  readonly descending: boolean;
-  readonly nullsFirst: boolean;
-}
-
 export interface ResolvedAggregate extends ResolvedFunction {
   readonly distinct: boolean;
   create(): AggregateAccumulator;

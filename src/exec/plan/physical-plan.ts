@@ -21,8 +21,7 @@ import type { ResultColumn } from '../../common/result';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { DataType } from '../../common/types';
 import type { TableSchema } from '../../meta/schema';
-import type { BoundExpr } from '../bound-expr';
-import type { AggregateOrder } from '../expr-api';
+import type { AggregateOrder, BoundExpr } from '../bound-expr';
 
 export type OperatorKind =
   | 'TableScan'

@@ -9,14 +9,15 @@ import { getRaw, RawValue, Vector } from '../../../common/column';
 import { DataType, isNumericType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
 import { galeneError } from '../../../common/errors';
 import type { AggregateState } from '../../aggregate-state';
-import type { AggregateAccumulator, AggregateOrder } from '../../expr-api';
+import type { AggregateOrder } from '../../bound-expr';
+import type { AggregateAccumulator } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
 import { compareBytes } from '../../../common/bytes';
 import { bigDivRound, checkStringBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../kernels';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
-import { OrderedGroupConcatAccumulator } from './collect-aggregates';
+import { compareRawValues } from '../../../common/row-order';
 
 export interface AggregateDef {
   readonly name: string;
@@ -56,9 +57,10 @@ function emptyGroupNulls(counts: ArrayLike<number>, groupCount: number): Uint8Ar
 
 // ---------------------------------------------------------------- count
 
-class CountAccumulator implements AggregateAccumulator {
-  private counts = new Float64Array(16);
-  private groupCount = 0;
+/** COUNT: per-group counts (count_if extends it with its own update). */
+export class CountAccumulator implements AggregateAccumulator {
+  protected counts = new Float64Array(16);
+  protected groupCount = 0;
 
   resize(groupCount: number): void {
     this.counts = grown(this.counts, groupCount);
@@ -452,6 +454,74 @@ class GroupConcatAccumulator implements AggregateAccumulator {
     this.resize(groupCount);
     const separator = this.separator ?? ', ';
     return vectorFromValues(Types.STRING, this.parts.slice(0, groupCount).map((parts) => (parts === undefined ? null : parts.join(separator))));
+  }
+}
+
+/**
+ * GROUP_CONCAT with ORDER BY: keeps every non-NULL value with its sort keys, then per group sorts by the
+ * keys (stable: ties keep input order) and joins. Arguments: value[, separator], key1, key2, ...
+ */
+class OrderedGroupConcatAccumulator implements AggregateAccumulator {
+  private groups: number[] = [];
+  private texts: string[] = [];
+  private keys: RawValue[][];
+  private separator: string | null = null;
+  private units = 0;
+
+  constructor(private readonly order: readonly AggregateOrder[]) {
+    this.keys = order.map(() => []);
+  }
+
+  resize(): void {}
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const plainCount = args.length - this.order.length;
+    const vec = args[0];
+    if (this.separator === null && rowCount > 0) this.separator = plainCount > 1 ? String(getRaw(args[1], 0) ?? ', ') : ', ';
+    const keyVecs = args.slice(plainCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const value = getRaw(vec, rowIdx);
+      if (value === null) continue;
+      const text = String(value);
+      this.units += text.length + (this.separator?.length ?? 0);
+      if (this.units > STRING_COLUMN_MAX_BYTES) checkStringBytes(0, this.units, 1);
+      this.groups.push(groupIds[rowIdx]);
+      this.texts.push(text);
+      keyVecs.forEach((keyVec, keyIdx) => this.keys[keyIdx].push(getRaw(keyVec, rowIdx)));
+    }
+  }
+
+  stateBytes(): number {
+    return this.units * 2 + this.groups.length * 16 * (1 + this.order.length);
+  }
+
+  finalize(groupCount: number): Vector {
+    const rows = Array.from({ length: this.groups.length }, (_unused, idx) => idx);
+    rows.sort((left, right) => {
+      if (this.groups[left] !== this.groups[right]) return this.groups[left] - this.groups[right];
+      for (let keyIdx = 0; keyIdx < this.order.length; keyIdx++) {
+        const { descending, nullsFirst } = this.order[keyIdx];
+        const a = this.keys[keyIdx][left];
+        const b = this.keys[keyIdx][right];
+        if (a === null || b === null) {
+          if (a === b) continue;
+          return (a === null) === nullsFirst ? -1 : 1;
+        }
+        const diff = compareRawValues(a, b);
+        if (diff !== 0) return descending ? -diff : diff;
+      }
+      return left - right;
+    });
+    const parts: (string[] | undefined)[] = new Array(groupCount);
+    for (const row of rows) (parts[this.groups[row]] ??= []).push(this.texts[row]);
+    const separator = this.separator ?? ', ';
+    const out: (string | null)[] = [];
+    for (let group = 0; group < groupCount; group++) {
+      const joined = parts[group]?.join(separator) ?? null;
+      if (joined !== null && joined.length > STRING_VALUE_MAX_BYTES) checkStringBytes(0, joined.length, group + 1);
+      out.push(joined);
+    }
+    return vectorFromValues(Types.STRING, out);
   }
 }
 

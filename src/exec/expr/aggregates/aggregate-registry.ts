@@ -5,7 +5,8 @@
 import { constantVector, getRaw, RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { DataType, Types } from '../../../common/types';
-import type { AggregateAccumulator, AggregateOrder, ResolvedAggregate } from '../../expr-api';
+import type { AggregateOrder } from '../../bound-expr';
+import type { AggregateAccumulator, ResolvedAggregate } from '../../expr-api';
 import { vectorFromValues } from '../vector-ops';
 import { AGGREGATE_FUNCTIONS as CORE_AGGREGATES, AggregateDef } from './aggregate-functions';
 import { COLLECT_AGGREGATES } from './collect-aggregates';

@@ -1,7 +1,6 @@
 /**
  * Aggregates that keep or pick values: percentile / median (exact: every value kept, then sorted per
- * group), collect_list / collect_set / array_agg (ARRAY results), max_by / min_by, count_if, and the
- * ordered collector behind GROUP_CONCAT(... ORDER BY ...).
+ * group), collect_list / collect_set / array_agg (ARRAY results), max_by / min_by, count_if.
  *
  * Exact percentiles keep (group id, value) pairs in two growing typed arrays; finalize orders them by
  * group with one counting pass and sorts each group's slice as a Float64Array.
@@ -10,10 +9,9 @@ import { getRaw, RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { compareRawValues } from '../../../common/row-order';
 import { DataType, Types, typeToSql } from '../../../common/types';
-import type { AggregateState } from '../../aggregate-state';
-import type { AggregateAccumulator, AggregateOrder } from '../../expr-api';
-import { checkStringBytes, i64FromNumbers, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, toF64, vectorFromValues } from '../vector-ops';
-import type { AggregateDef } from './aggregate-functions';
+import type { AggregateAccumulator } from '../../expr-api';
+import { toF64, vectorFromValues } from '../vector-ops';
+import { AggregateDef, CountAccumulator } from './aggregate-functions';
 import { numericQuantileArgs, quantileLevel } from './sketch-aggregates';
 
 // ---------------------------------------------------------------- percentile / median
@@ -188,107 +186,15 @@ class ByAccumulator implements AggregateAccumulator {
 
 // ---------------------------------------------------------------- count_if
 
-class CountIfAccumulator implements AggregateAccumulator {
-  private counts = new Float64Array(16);
-
-  resize(groupCount: number): void {
-    if (groupCount <= this.counts.length) return;
-    const counts = new Float64Array(Math.max(groupCount, this.counts.length * 2));
-    counts.set(this.counts);
-    this.counts = counts;
-  }
-
-  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+/** count_if(cond): COUNT's state and merge, counting rows whose condition is true. */
+class CountIfAccumulator extends CountAccumulator {
+  override update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
     const values = toF64(args[0]);
     const nulls = args[0].nulls;
     const counts = this.counts;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (values[rowIdx] !== 0 && !(nulls !== null && nulls[rowIdx])) counts[groupIds[rowIdx]]++;
     }
-  }
-
-  finalize(groupCount: number): Vector {
-    this.resize(groupCount);
-    return { kind: 'fixed', type: Types.BIGINT, length: groupCount, values: i64FromNumbers(this.counts, groupCount), nulls: null };
-  }
-
-  serialize(groupCount: number): AggregateState {
-    return { groupCount, data: this.counts.slice(0, groupCount) };
-  }
-
-  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
-    const partial = state.data as Float64Array;
-    for (let group = fromGroup; group < state.groupCount; group++) this.counts[groupMap[group]] += partial[group];
-  }
-}
-
-// ---------------------------------------------------------------- GROUP_CONCAT(... ORDER BY ...)
-
-/**
- * GROUP_CONCAT with ORDER BY: keeps every non-NULL value with its sort keys, then per group sorts by the
- * keys (stable: ties keep input order) and joins. Arguments: value[, separator], key1, key2, ...
- */
-export class OrderedGroupConcatAccumulator implements AggregateAccumulator {
-  private groups: number[] = [];
-  private texts: string[] = [];
-  private keys: RawValue[][];
-  private separator: string | null = null;
-  private units = 0;
-
-  constructor(private readonly order: readonly AggregateOrder[]) {
-    this.keys = order.map(() => []);
-  }
-
-  resize(): void {}
-
-  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
-    const plainCount = args.length - this.order.length;
-    const vec = args[0];
-    if (this.separator === null && rowCount > 0) this.separator = plainCount > 1 ? String(getRaw(args[1], 0) ?? ', ') : ', ';
-    const keyVecs = args.slice(plainCount);
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      const value = getRaw(vec, rowIdx);
-      if (value === null) continue;
-      const text = String(value);
-      this.units += text.length + (this.separator?.length ?? 0);
-      if (this.units > STRING_COLUMN_MAX_BYTES) checkStringBytes(0, this.units, 1);
-      this.groups.push(groupIds[rowIdx]);
-      this.texts.push(text);
-      keyVecs.forEach((keyVec, keyIdx) => this.keys[keyIdx].push(getRaw(keyVec, rowIdx)));
-    }
-  }
-
-  stateBytes(): number {
-    return this.units * 2 + this.groups.length * 16 * (1 + this.order.length);
-  }
-
-  finalize(groupCount: number): Vector {
-    const rows = Array.from({ length: this.groups.length }, (_unused, idx) => idx);
-    rows.sort((left, right) => {
-      if (this.groups[left] !== this.groups[right]) return this.groups[left] - this.groups[right];
-      for (let keyIdx = 0; keyIdx < this.order.length; keyIdx++) {
-        const { descending, nullsFirst } = this.order[keyIdx];
-        const a = this.keys[keyIdx][left];
-        const b = this.keys[keyIdx][right];
-        if (a === null || b === null) {
-          if (a === b) continue;
-          return (a === null) === nullsFirst ? -1 : 1;
-        }
-        const diff = compareRawValues(a, b);
-        if (diff !== 0) return descending ? -diff : diff;
-      }
-      return left - right;
-    });
-    const parts: (string[] | undefined)[] = new Array(groupCount);
-    for (const row of rows) (parts[this.groups[row]] ??= []).push(this.texts[row]);
-    const separator = this.separator ?? ', ';
-    const out: (string | null)[] = [];
-    for (let group = 0; group < groupCount; group++) {
-      const joined = parts[group]?.join(separator) ?? null;
-      if (joined !== null && joined.length > STRING_VALUE_MAX_BYTES) checkStringBytes(0, joined.length, group + 1);
-      out.push(joined);
-    }
-    return vectorFromValues(Types.STRING, out);
   }
 }
 
