@@ -2,6 +2,8 @@
  * docs/configuration.md is generated from the settings and session-variable registries:
  * `node bin/galene.js config-docs > docs/configuration.md`. A test keeps the file in step.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { SETTINGS } from '../common/config';
 import { listFunctions } from '../exec/expr';
 import { DORIS_BUILD_VERSION, DORIS_RELEASE, SERVER_VERSION, SESSION_VARIABLES, VERSION_COMMENT } from '../fe/session-variables';
@@ -40,7 +42,7 @@ export function configurationMarkdown(): string {
     '',
     '| variable | type | default | honoured | description |',
     '|---|---|---|---|---|',
-    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | \`${String(def.defaultValue)}\` | ${def.honoured ? 'yes' : 'no'} | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''}${def.globalOnly ? ' (SET GLOBAL only)' : ''} |`),
+    ...SESSION_VARIABLES.map((def) => `| \`${def.name}\` | ${def.type} | ${def.docDefault ?? `\`${String(def.defaultValue)}\``} | ${def.honoured ? 'yes' : 'no'} | ${escapeCell(def.description)}${def.readOnly ? ' (read-only)' : ''}${def.globalOnly ? ' (SET GLOBAL only)' : ''} |`),
     '',
     '## Table properties',
     '',
@@ -72,6 +74,69 @@ export function functionsMarkdown(): string {
     '|---|---|---|---|---|---|',
     ...functions.map((fn) => `| \`${fn.name}\` | ${fn.aliases.join(', ')} | ${fn.kind} | \`${escapeCell(fn.signature)}\` | ${escapeCell(fn.description)} | ${fn.example ? '`' + escapeCell(fn.example) + '`' : ''} |`),
     '',
+    ...dorisCoverageMarkdown(new Set(functions.flatMap((fn) => [fn.name, ...fn.aliases]))),
   ];
   return lines.join('\n');
+}
+
+/** docs/doris-functions.json: Doris 4.x's documented functions by category (the SQL manual's function pages). */
+interface DorisFunctionList {
+  readonly source: string;
+  readonly categories: readonly { readonly category: string; readonly functions: readonly string[] }[];
+}
+
+/** Path of the Doris function list; this file runs from src/cli or dist/src/cli. */
+function dorisFunctionListPath(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'docs', 'doris-functions.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('docs/doris-functions.json not found above ' + __dirname);
+    dir = parent;
+  }
+  return path.join(dir, 'docs', 'doris-functions.json');
+}
+
+const percent = (have: number, total: number): string => (total === 0 ? '100.0%' : `${((100 * have) / total).toFixed(1)}%`);
+
+/**
+ * The coverage section of docs/functions.md: per Doris category, which of its documented functions Galene
+ * has (by name or alias), the percentage, and every missing one named.
+ */
+function dorisCoverageMarkdown(have: ReadonlySet<string>): string[] {
+  const list = JSON.parse(fs.readFileSync(dorisFunctionListPath(), 'utf8')) as DorisFunctionList;
+  let total = 0;
+  let present = 0;
+  const sections: string[] = [];
+  const summary: string[] = [];
+  for (const { category, functions } of list.categories) {
+    const found = functions.filter((name) => have.has(name));
+    const missing = functions.filter((name) => !have.has(name));
+    total += functions.length;
+    present += found.length;
+    summary.push(`| ${category} | ${found.length} | ${functions.length} | ${percent(found.length, functions.length)} |`);
+    sections.push(
+      `### ${category}: ${found.length} of ${functions.length} (${percent(found.length, functions.length)})`,
+      '',
+      '| function | Galene |',
+      '|---|---|',
+      ...functions.map((name) => `| \`${name}\` | ${have.has(name) ? 'yes' : '**missing**'} |`),
+      '',
+      missing.length === 0 ? 'Nothing missing.' : `Missing: ${missing.map((name) => `\`${name}\``).join(', ')}.`,
+      '',
+    );
+  }
+  return [
+    '## Coverage of Doris 4.x functions',
+    '',
+    `<!-- From docs/doris-functions.json (${list.source}). -->`,
+    '',
+    `Galene has ${present} of the ${total} functions Doris 4.x documents (${percent(present, total)}), counting a function as present when its`,
+    'name or an alias is in the registry above.',
+    '',
+    '| category | Galene has | Doris documents | coverage |',
+    '|---|---|---|---|',
+    ...summary,
+    '',
+    ...sections,
+  ];
 }

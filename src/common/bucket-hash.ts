@@ -87,6 +87,13 @@ function combineColumnHash(vec: Vector, out: Uint32Array): void {
   }
 }
 
+/** A 32-bit hash of every row of one column (NULL hashes to 0): approximate distinct counting hashes these. */
+export function hashColumn(vec: Vector): Uint32Array {
+  const out = new Uint32Array(vec.length);
+  combineColumnHash(vec, out);
+  return out;
+}
+
 /**
  * Bucket number of every row. With no distribution columns (DISTRIBUTED BY RANDOM) rows go round-robin
  * from `randomStart`, so one load spreads over the buckets.

@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   UNKNOWN_SYSTEM_VARIABLE: entry(1193, 'HY000', "Unknown system variable '{0}'"),
   WRONG_VALUE_FOR_VAR: entry(1231, '42000', "Variable '{0}' can't be set to the value of '{1}'"),
   WRONG_TYPE_FOR_VAR: entry(1232, '42000', "Incorrect argument type to variable '{0}'"),
+  // Doris ErrorCode.ERR_UNKNOWN_TIME_ZONE (TimeUtils.checkTimeZoneValidAndStandardize)
+  UNKNOWN_TIME_ZONE: entry(1298, 'HY000', "errCode = 2, detailMessage = Unknown or incorrect time zone: '{0}'"),
   // Doris SetNamesVar: only utf8 (ErrorCode.ERR_UNKNOWN_CHARACTER_SET)
   UNKNOWN_CHARACTER_SET: entry(1115, '42000', "errCode = 2, detailMessage = Unknown character set: '{0}'"),
   UNKNOWN_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown table property: {0}'),

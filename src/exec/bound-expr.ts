@@ -85,3 +85,12 @@ export interface BoundIsNull {
   readonly negated: boolean;
   readonly type: DataType;
 }
+
+/**
+ * The direction of one ORDER BY key inside an aggregate call (GROUP_CONCAT(x ORDER BY y DESC)); the key
+ * expressions are the aggregate's last arguments, one per entry.
+ */
+export interface AggregateOrder {
+  readonly descending: boolean;
+  readonly nullsFirst: boolean;
+}

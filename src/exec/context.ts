@@ -125,6 +125,8 @@ export interface SessionFacts {
   readonly database: string | null;
   /** UTC milliseconds when the statement started: NOW() and its kin are constant within a statement. */
   readonly statementStartMillis: number;
+  /** The session's `time_zone` (validated by SET); absent outside a session (loads): the server's zone. */
+  readonly timeZone?: string;
 }
 
 /** What planning one statement may ask (the binder, the optimizer rules, the physical planner). */

@@ -8,6 +8,7 @@
  */
 import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
+import { resolveTimeZone, systemTimeZoneName } from '../common/time-zone';
 import { DataType, Types } from '../common/types';
 import { DORIS_ACCEPTED_VARIABLES } from './doris-session-variables';
 
@@ -28,6 +29,10 @@ export interface SessionVariableDef {
   readonly globalOnly?: true | 'session-read-only';
   /** Returns an error reason, or null when the value is acceptable. */
   readonly validate?: (value: string | number | boolean) => string | null;
+  /** The stored form of an accepted value (time_zone '+8:00' is '+08:00'); may throw its own error. */
+  readonly normalize?: (value: string | number | boolean) => string | number | boolean;
+  /** The default as the docs state it, when it depends on the machine (time_zone: the server's zone). */
+  readonly docDefault?: string;
 }
 
 /** An entry Galene honours. */
@@ -88,8 +93,15 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('language', 'string', '/palo/share/english/', 'MySQL compatibility.', { readOnly: true }),
   accepted('sql_mode', 'string', 'ONLY_FULL_GROUP_BY', 'SQL mode (accepted for compatibility).'),
   v('sql_select_limit', 'int', UINT64_MAX, "Most rows a top-level SELECT returns when it has no LIMIT of its own (MySQL semantics; JDBC setMaxRows sets it). DEFAULT resets it.", { validate: unsignedInt }),
-  v('system_time_zone', 'string', 'UTC', 'Time zone of the server.', { readOnly: true }),
-  accepted('time_zone', 'string', 'UTC', 'Session time zone (accepted; DATETIME values are wall-clock values).'),
+  v('system_time_zone', 'string', systemTimeZoneName(), 'Time zone of the server (its TZ / /etc/localtime).', { readOnly: true, docDefault: "the server's time zone" }),
+  v('time_zone', 'string', systemTimeZoneName(), "Session time zone: '+08:00' (offsets -12:59 .. +14:00), an IANA name such as 'Asia/Shanghai', 'UTC', or Doris's aliases CST / PRC (Asia/Shanghai) and GMT (UTC). NOW(), CURDATE(), CURTIME(), FROM_UNIXTIME() and UNIX_TIMESTAMP() read it; DATETIME values are wall-clock values and do not move when it changes. An unknown zone is error 1298.", {
+    docDefault: "the server's time zone",
+    normalize: (value) => {
+      const zone = resolveTimeZone(String(value));
+      if (zone === null) throw new GaleneError('UNKNOWN_TIME_ZONE', [String(value)]);
+      return zone.name;
+    },
+  }),
   accepted('transaction_isolation', 'string', 'REPEATABLE-READ', 'MySQL compatibility.'),
   accepted('tx_isolation', 'string', 'REPEATABLE-READ', 'MySQL compatibility.'),
   accepted('transaction_read_only', 'bool', false, 'MySQL compatibility.'),
@@ -184,7 +196,7 @@ export function coerceVariable(def: SessionVariableDef, value: RawValue): string
   }
   const why = def.validate?.(out);
   if (why) throw new GaleneError('WRONG_VALUE_FOR_VAR', [def.name, text]);
-  return out;
+  return def.normalize ? def.normalize(out) : out;
 }
 
 /** Raw value of a variable for @@name and SHOW VARIABLES (bools as 1/0 as MySQL shows them). */

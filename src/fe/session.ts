@@ -438,7 +438,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
 
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
-    return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now() };
+    return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now(), timeZone: String(this.getVariable('time_zone')) };
   }
 
   /**

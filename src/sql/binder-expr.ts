@@ -157,15 +157,20 @@ export class ExprBinder {
   /** An aggregate call: its arguments bound in `env` (nested aggregates are error 1111). */
   bindAggregate(ast: FunctionCallExpr, env: BindEnv): AggregateSpec {
     const name = ast.name.toLowerCase();
-    if (ast.orderBy && ast.orderBy.length > 0) throw new GaleneError('UNSUPPORTED', [`ORDER BY inside ${name}()`]);
+    const orderBy = ast.orderBy ?? [];
+    if (orderBy.length > 0 && ast.distinct) throw new GaleneError('UNSUPPORTED', [`DISTINCT with ORDER BY inside ${name}()`]);
     const plainEnv: BindEnv = { scope: env.scope, clause: env.clause };
     const isStar = ast.args.length === 1 && ast.args[0].kind === 'star';
     if (isStar && name !== 'count') throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
     const args = isStar ? [] : ast.args.map((arg) => this.bind(arg, plainEnv));
     if (ast.separator !== undefined) args.push({ kind: 'literal', type: Types.varchar(Math.max(1, ast.separator.length)), value: ast.separator });
-    const resolved = resolveAggregate(name, args.map((arg) => arg.type), ast.distinct);
+    // ORDER BY keys follow the arguments; Doris's default NULL order: first for ASC, last for DESC.
+    for (const item of orderBy) args.push(this.bind(item.expr, plainEnv));
+    const order = orderBy.map((item) => ({ descending: item.direction === 'DESC', nullsFirst: item.nulls === null ? item.direction === 'ASC' : item.nulls === 'FIRST' }));
+    const resolved = resolveAggregate(name, args.map((arg) => arg.type), ast.distinct, order.length > 0 ? order : undefined);
     const cast = args.map((arg, argIdx) => castTo(arg, resolved.argTypes[argIdx] ?? arg.type));
-    return { name: resolved.name, args: cast, argTypes: cast.map((arg) => arg.type), distinct: ast.distinct, type: resolved.returnType };
+    const spec = { name: resolved.name, args: cast, argTypes: cast.map((arg) => arg.type), distinct: ast.distinct, type: resolved.returnType };
+    return order.length > 0 ? { ...spec, order } : spec;
   }
 
   bind(ast: Expr, env: BindEnv): BoundExpr {

@@ -287,7 +287,7 @@ export class QueryBinder implements SubqueryPlanner {
       const aggIndex = new Map<string, number>();
       const aggregateRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
         const spec = this.exprs.bindAggregate(ast, { scope, clause });
-        const key = `${spec.name}|${spec.distinct}|${spec.args.map(exprKey).join(',')}`;
+        const key = `${spec.name}|${spec.distinct}|${spec.args.map(exprKey).join(',')}|${JSON.stringify(spec.order ?? [])}`;
         let aggIdx = aggIndex.get(key);
         if (aggIdx === undefined) {
           aggIdx = aggregates.length;

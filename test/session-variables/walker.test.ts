@@ -64,6 +64,14 @@ async function withGlobal(name: string, value: string | number, use: () => Promi
 
 /** Each variable Galene honours, and what its value visibly does. */
 const EFFECTS: Record<string, () => Promise<void>> = {
+  async time_zone() {
+    await withConnection(async (conn) => {
+      await conn.query("SET time_zone = '+08:00'");
+      assert.deepEqual(await queryRows(conn, 'SELECT from_unixtime(0)'), [['1970-01-01 08:00:00']]);
+      await conn.query("SET time_zone = 'UTC'");
+      assert.deepEqual(await queryRows(conn, 'SELECT from_unixtime(0)'), [['1970-01-01 00:00:00']]);
+    });
+  },
   async sql_select_limit() {
     await withConnection(async (conn) => {
       await conn.query('SET sql_select_limit = 2');

@@ -87,7 +87,7 @@ export class GroupedAggregation {
     const reuse = spec.aggregates.every((agg) => !agg.distinct);
     this.keyFns = spec.groupKeys.map((expr) => compile(expr, reuse));
     this.argFns = spec.aggregates.map((agg) => agg.args.map((expr) => compile(expr, reuse)));
-    this.accumulators = spec.aggregates.map((agg) => resolveAggregate(agg.name, agg.argTypes, agg.distinct).create());
+    this.accumulators = spec.aggregates.map((agg) => resolveAggregate(agg.name, agg.argTypes, agg.distinct, agg.order).create());
     this.table = createGroupKeyTable(spec.groupKeys.map((expr) => expr.type));
     this.filterFn = spec.filter === null ? null : compile(spec.filter, true);
     this.base = spec.filter === null ? 0 : 1;

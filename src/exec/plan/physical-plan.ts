@@ -21,7 +21,7 @@ import type { ResultColumn } from '../../common/result';
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { DataType } from '../../common/types';
 import type { TableSchema } from '../../meta/schema';
-import type { BoundExpr } from '../bound-expr';
+import type { AggregateOrder, BoundExpr } from '../bound-expr';
 
 export type OperatorKind =
   | 'TableScan'
@@ -87,6 +87,8 @@ export interface AggregateSpec {
   readonly argTypes: readonly DataType[];
   readonly distinct: boolean;
   readonly type: DataType;
+  /** ORDER BY inside the call: the last order.length arguments are its keys. */
+  readonly order?: readonly AggregateOrder[];
 }
 
 /** TableScan (operators/table-scan.ts): a table's rows through its TableSource. */

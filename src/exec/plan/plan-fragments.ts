@@ -36,7 +36,7 @@ export interface FragmentPlanning {
 }
 
 function hasPartialForm(agg: AggregateSpec): boolean {
-  const accumulator = resolveAggregate(agg.name, agg.argTypes, agg.distinct).create();
+  const accumulator = resolveAggregate(agg.name, agg.argTypes, agg.distinct, agg.order).create();
   return accumulator.serialize !== undefined && accumulator.merge !== undefined;
 }
 

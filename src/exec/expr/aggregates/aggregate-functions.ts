@@ -9,6 +9,7 @@ import { getRaw, RawValue, Vector } from '../../../common/column';
 import { DataType, isNumericType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
 import { galeneError } from '../../../common/errors';
 import type { AggregateState } from '../../aggregate-state';
+import type { AggregateOrder } from '../../bound-expr';
 import type { AggregateAccumulator } from '../../expr-api';
 import { bigintsAs } from '../functions/arithmetic';
 import { decimalType, MAX_DECIMAL_PRECISION } from '../type-rules';
@@ -16,6 +17,7 @@ import { compareBytes } from '../../../common/bytes';
 import { bigDivRound, checkStringBytes, STRING_COLUMN_MAX_BYTES, STRING_VALUE_MAX_BYTES, i64AllSafe, i64FromNumbers, i64ToNumbers, scaleOf, toF64, vectorFromNumbers, vectorFromValues } from '../vector-ops';
 import { byteSource } from '../kernels';
 import { ExactSumSnapshot, ExactSumState } from './exact-sum';
+import { compareRawValues } from '../../../common/row-order';
 
 export interface AggregateDef {
   readonly name: string;
@@ -27,6 +29,8 @@ export interface AggregateDef {
   readonly resolve: (argTypes: readonly DataType[]) => { argTypes: readonly DataType[]; returnType: DataType };
   /** A fresh accumulator (DISTINCT is applied around it by the registry). */
   readonly create: (argTypes: readonly DataType[], returnType: DataType) => AggregateAccumulator;
+  /** The accumulator of the call with ORDER BY (its last order.length arguments are the keys); absent: ORDER BY is refused. */
+  readonly createOrdered?: (argTypes: readonly DataType[], returnType: DataType, order: readonly AggregateOrder[]) => AggregateAccumulator;
   readonly description: string;
   readonly example: string;
 }
@@ -53,9 +57,10 @@ function emptyGroupNulls(counts: ArrayLike<number>, groupCount: number): Uint8Ar
 
 // ---------------------------------------------------------------- count
 
-class CountAccumulator implements AggregateAccumulator {
-  private counts = new Float64Array(16);
-  private groupCount = 0;
+/** COUNT: per-group counts (count_if extends it with its own update). */
+export class CountAccumulator implements AggregateAccumulator {
+  protected counts = new Float64Array(16);
+  protected groupCount = 0;
 
   resize(groupCount: number): void {
     this.counts = grown(this.counts, groupCount);
@@ -452,6 +457,74 @@ class GroupConcatAccumulator implements AggregateAccumulator {
   }
 }
 
+/**
+ * GROUP_CONCAT with ORDER BY: keeps every non-NULL value with its sort keys, then per group sorts by the
+ * keys (stable: ties keep input order) and joins. Arguments: value[, separator], key1, key2, ...
+ */
+class OrderedGroupConcatAccumulator implements AggregateAccumulator {
+  private groups: number[] = [];
+  private texts: string[] = [];
+  private keys: RawValue[][];
+  private separator: string | null = null;
+  private units = 0;
+
+  constructor(private readonly order: readonly AggregateOrder[]) {
+    this.keys = order.map(() => []);
+  }
+
+  resize(): void {}
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const plainCount = args.length - this.order.length;
+    const vec = args[0];
+    if (this.separator === null && rowCount > 0) this.separator = plainCount > 1 ? String(getRaw(args[1], 0) ?? ', ') : ', ';
+    const keyVecs = args.slice(plainCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const value = getRaw(vec, rowIdx);
+      if (value === null) continue;
+      const text = String(value);
+      this.units += text.length + (this.separator?.length ?? 0);
+      if (this.units > STRING_COLUMN_MAX_BYTES) checkStringBytes(0, this.units, 1);
+      this.groups.push(groupIds[rowIdx]);
+      this.texts.push(text);
+      keyVecs.forEach((keyVec, keyIdx) => this.keys[keyIdx].push(getRaw(keyVec, rowIdx)));
+    }
+  }
+
+  stateBytes(): number {
+    return this.units * 2 + this.groups.length * 16 * (1 + this.order.length);
+  }
+
+  finalize(groupCount: number): Vector {
+    const rows = Array.from({ length: this.groups.length }, (_unused, idx) => idx);
+    rows.sort((left, right) => {
+      if (this.groups[left] !== this.groups[right]) return this.groups[left] - this.groups[right];
+      for (let keyIdx = 0; keyIdx < this.order.length; keyIdx++) {
+        const { descending, nullsFirst } = this.order[keyIdx];
+        const a = this.keys[keyIdx][left];
+        const b = this.keys[keyIdx][right];
+        if (a === null || b === null) {
+          if (a === b) continue;
+          return (a === null) === nullsFirst ? -1 : 1;
+        }
+        const diff = compareRawValues(a, b);
+        if (diff !== 0) return descending ? -diff : diff;
+      }
+      return left - right;
+    });
+    const parts: (string[] | undefined)[] = new Array(groupCount);
+    for (const row of rows) (parts[this.groups[row]] ??= []).push(this.texts[row]);
+    const separator = this.separator ?? ', ';
+    const out: (string | null)[] = [];
+    for (let group = 0; group < groupCount; group++) {
+      const joined = parts[group]?.join(separator) ?? null;
+      if (joined !== null && joined.length > STRING_VALUE_MAX_BYTES) checkStringBytes(0, joined.length, group + 1);
+      out.push(joined);
+    }
+    return vectorFromValues(Types.STRING, out);
+  }
+}
+
 /** Welford's online variance per group. */
 class VarianceAccumulator implements AggregateAccumulator {
   private counts = new Float64Array(16);
@@ -588,12 +661,13 @@ export const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [
   },
   {
     name: 'group_concat',
-    signature: "group_concat(x[, separator]) -> VARCHAR (default separator ', ')",
+    signature: "group_concat([DISTINCT] x[, separator] [ORDER BY key [ASC|DESC], ...] [SEPARATOR sep]) -> VARCHAR (default separator ', ')",
     minArgs: 1,
     maxArgs: 2,
     resolve: (argTypes) => ({ argTypes: argTypes.map((t) => (isStringType(t) ? t : Types.STRING)), returnType: Types.STRING }),
     create: () => new GroupConcatAccumulator(),
-    description: 'The non-NULL values joined by the separator, in input order.',
+    createOrdered: (_argTypes, _returnType, order) => new OrderedGroupConcatAccumulator(order),
+    description: 'The non-NULL values joined by the separator, in input order or in the order of GROUP_CONCAT(x [, sep] ORDER BY key [ASC|DESC], ... [SEPARATOR sep]).',
     example: "SELECT group_concat(name, '|') FROM t",
   },
   varianceDef('variance', ['var_pop', 'variance_pop'], false, false, 'Population variance.'),

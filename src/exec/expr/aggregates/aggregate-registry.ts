@@ -5,12 +5,23 @@
 import { constantVector, getRaw, RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { DataType, Types } from '../../../common/types';
+import type { AggregateOrder } from '../../bound-expr';
 import type { AggregateAccumulator, ResolvedAggregate } from '../../expr-api';
 import { vectorFromValues } from '../vector-ops';
-import { AGGREGATE_FUNCTIONS, AggregateDef } from './aggregate-functions';
+import { AGGREGATE_FUNCTIONS as CORE_AGGREGATES, AggregateDef } from './aggregate-functions';
+import { COLLECT_AGGREGATES } from './collect-aggregates';
+import { SKETCH_AGGREGATES } from './sketch-aggregates';
+
+/** Every aggregate: the core ones, then each family file's array. */
+const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [...CORE_AGGREGATES, ...COLLECT_AGGREGATES, ...SKETCH_AGGREGATES];
 
 const byName = new Map<string, AggregateDef>();
-for (const def of AGGREGATE_FUNCTIONS) for (const name of [def.name, ...(def.aliases ?? [])]) byName.set(name, def);
+for (const def of AGGREGATE_FUNCTIONS) {
+  for (const name of [def.name, ...(def.aliases ?? [])]) {
+    if (byName.has(name)) throw galeneError('INTERNAL', `aggregate ${name} declared twice`);
+    byName.set(name, def);
+  }
+}
 
 export function isAggregateFunctionName(name: string): boolean {
   return byName.has(name.toLowerCase());
@@ -153,15 +164,20 @@ class DistinctAccumulator implements AggregateAccumulator {
 
 /**
  * Resolve an aggregate for its argument types. COUNT(*) has zero arguments. GROUP_CONCAT's separator,
- * when given, is a trailing constant argument. Throws UNKNOWN_FUNCTION / WRONG_ARG_COUNT.
+ * when given, is a trailing constant argument. With `order` (ORDER BY inside the call) the last
+ * order.length arguments are the sort keys, kept as they are. Throws UNKNOWN_FUNCTION / WRONG_ARG_COUNT,
+ * UNSUPPORTED for ORDER BY in an aggregate that has no ordered form.
  */
-export function resolveAggregate(name: string, argTypes: readonly DataType[], distinct: boolean): ResolvedAggregate {
+export function resolveAggregate(name: string, argTypes: readonly DataType[], distinct: boolean, order?: readonly AggregateOrder[]): ResolvedAggregate {
   const def = byName.get(name.toLowerCase());
   if (def === undefined) throw galeneError('UNKNOWN_FUNCTION', name);
-  if (argTypes.length < def.minArgs || argTypes.length > def.maxArgs) throw galeneError('WRONG_ARG_COUNT', name);
+  const orderCount = order?.length ?? 0;
+  if (orderCount > 0 && def.createOrdered === undefined) throw galeneError('UNSUPPORTED', `ORDER BY inside ${name}()`);
+  const plainTypes = argTypes.slice(0, argTypes.length - orderCount);
+  if (plainTypes.length < def.minArgs || plainTypes.length > def.maxArgs) throw galeneError('WRONG_ARG_COUNT', name);
   if (distinct && argTypes.length === 0) throw galeneError('SYNTAX_ERROR', `${name}(DISTINCT) needs an argument`);
-  const resolution = def.resolve(argTypes);
-  const resolvedArgs = resolution.argTypes;
+  const resolution = def.resolve(plainTypes);
+  const resolvedArgs = [...resolution.argTypes, ...argTypes.slice(plainTypes.length)];
   const returnType = resolution.returnType;
   const distinctArgCount = def.name === 'group_concat' ? 1 : resolvedArgs.length;
   return {
@@ -170,6 +186,7 @@ export function resolveAggregate(name: string, argTypes: readonly DataType[], di
     argTypes: resolvedArgs,
     distinct,
     create: () => {
+      if (order !== undefined && orderCount > 0) return def.createOrdered!(resolvedArgs, returnType, order);
       const inner = def.create(resolvedArgs, returnType);
       return distinct ? new DistinctAccumulator(inner, resolvedArgs, distinctArgCount, def.name === 'count') : inner;
     },

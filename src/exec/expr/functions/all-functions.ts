@@ -10,9 +10,11 @@ import { DATETIME_FUNCTIONS } from './datetime-functions';
 import { LIKE_FUNCTIONS } from './like-functions';
 import { MATCH_FUNCTIONS } from './match-functions';
 import { MATH_FUNCTIONS } from './math-functions';
+import { NUMBER_FUNCTIONS } from './number-functions';
 import { SEARCH_FUNCTIONS } from './search-functions';
 import { SESSION_FUNCTIONS } from './session-functions';
 import { STRING_FUNCTIONS } from './string-functions';
+import { TEXT_FUNCTIONS } from './text-functions';
 
 let registered = false;
 
@@ -20,7 +22,7 @@ let registered = false;
 export function ensureFunctionsRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS]) {
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS]) {
     registerFunctions(family);
   }
 }

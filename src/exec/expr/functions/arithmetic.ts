@@ -13,6 +13,7 @@ import { pow10 } from '../../../common/convert';
 import { DataType, isStringType, isWideDecimal, physicalKind, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
+import { galeneError } from '../../../common/errors';
 import { binaryLoop, LoopShape } from '../loop-gen';
 import { asDecimal, decimalType, integerByRank, integerRank, isFloatType, MAX_DECIMAL_PRECISION, widenInteger } from '../type-rules';
 import { bigDivRound, EXACT_NUMBER_LIMIT, exactNumbers, i64AllSafe, i64Views, MAX_EXACT, maxAbs, objectVectorFromExactNumbers, outputF64, scaleOf, toBigScaled, toF64, toNumberScaled, TWO_POW_32 } from '../vector-ops';
@@ -170,7 +171,11 @@ function integerKernel(op: ArithOp, args: readonly Vector[], rowCount: number, s
     const nulls = zeroDivisorNulls(b, rowCount);
     if (op === 'mod') {
       const out = newFixedArray(kind, rowCount) as Float64Array;
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = b[rowIdx] === 0 ? 0 : a[rowIdx] % b[rowIdx];
+      const min = kind === 'i8' ? -128 : kind === 'i16' ? -32768 : -2147483648;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (b[rowIdx] === -1 && a[rowIdx] === min) throw minByMinusOne(a[rowIdx], b[rowIdx]);
+        out[rowIdx] = b[rowIdx] === 0 ? 0 : a[rowIdx] % b[rowIdx];
+      }
       return { kind: 'fixed', type, length: rowCount, values: out, nulls };
     }
     // int_divide: the wider operand's type (a narrow typed array wraps as Doris's C++ does).
@@ -213,11 +218,20 @@ function integerKernel(op: ArithOp, args: readonly Vector[], rowCount: number, s
           nulls ??= new Uint8Array(rowCount);
           nulls[rowIdx] = 1;
           value = 0n;
-        } else value = op === 'mod' ? x % y : x / y;
+        } else if (op === 'mod' && y === -1n && x === -(1n << BigInt(bits - 1))) throw minByMinusOne(x, y);
+        else value = op === 'mod' ? x % y : x / y;
     }
     result[rowIdx] = BigInt.asIntN(bits, value);
   }
   return bigintsAs(type, result, nulls);
+}
+
+/**
+ * Doris's error for the smallest value of an integer type modulo -1 (a CPU fault in C++), from
+ * ModuloImpl's throw_if_division_leads_to_FPE (be/src/vec/functions/modulo.cpp).
+ */
+export function minByMinusOne(a: number | bigint, b: number | bigint): Error {
+  return galeneError('INVALID_ARGUMENT', `Division of minimal signed number by minus one is an undefined behavior, ${a} % ${b}. `);
 }
 
 function bigintsAs(type: DataType, values: bigint[], nulls: Uint8Array | null): Vector {

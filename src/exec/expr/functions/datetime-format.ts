@@ -1,10 +1,12 @@
 /**
  * Date formatting and parsing (MySQL DATE_FORMAT / STR_TO_DATE specifiers) and the clock: now(),
- * curdate(), unix_timestamp() and from_unixtime() use the server's local time zone, read once per
- * statement for now(). A constant format compiles once per call site.
+ * curdate(), curtime(), unix_timestamp() and from_unixtime() use the session's `time_zone` (Doris's
+ * variable; the server's zone when unset), read once per statement for now(). A constant format
+ * compiles once per call site.
  */
 import { constantVector } from '../../../common/column';
 import { daysFromCivil, daysInMonth, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
+import { resolveTimeZone, systemTimeZoneName, TimeZone, utcToWallMicros, wallToUtcMicros } from '../../../common/time-zone';
 import { DataType, Types } from '../../../common/types';
 import type { TaskContext } from '../../context';
 import type { CallSite, FunctionDef } from '../function-registry';
@@ -303,24 +305,22 @@ export function parseWithFormat(text: string, format: string): number | null {
 
 // ---------------------------------------------------------------- clock
 
-/** Offset of the server's local time zone at a UTC instant, in microseconds. */
-function localOffsetMicros(utcMillis: number): number {
-  return -new Date(utcMillis).getTimezoneOffset() * MICROS_PER_MINUTE;
+/** The session's time zone (validated by SET; a load without a session reads the server's zone). */
+function sessionZone(ctx: TaskContext): TimeZone {
+  return resolveTimeZone(ctx.sessionInfo.timeZone ?? systemTimeZoneName()) ?? resolveTimeZone('UTC')!;
 }
 
-/** Local wall-clock microseconds of the statement's start (a session fact: the same in every fragment). */
+/** Session wall-clock microseconds of the statement's start (a session fact: the same in every fragment). */
 function statementNowMicros(ctx: TaskContext): number {
-  const utcMillis = ctx.sessionInfo.statementStartMillis;
-  return utcMillis * 1000 + localOffsetMicros(utcMillis);
+  return utcToWallMicros(sessionZone(ctx), ctx.sessionInfo.statementStartMillis * 1000);
 }
 
-function wallToUnixSeconds(micros: number): number {
-  const approxUtcMillis = micros / 1000;
-  return Math.floor((micros - localOffsetMicros(approxUtcMillis)) / MICROS_PER_SECOND);
+function wallToUnixSeconds(zone: TimeZone, micros: number): number {
+  return Math.floor(wallToUtcMicros(zone, micros) / MICROS_PER_SECOND);
 }
 
-function unixSecondsToWall(seconds: number): number {
-  return seconds * MICROS_PER_SECOND + localOffsetMicros(seconds * 1000);
+function unixSecondsToWall(zone: TimeZone, seconds: number): number {
+  return utcToWallMicros(zone, seconds * MICROS_PER_SECOND);
 }
 
 // ---------------------------------------------------------------- declarations
@@ -346,20 +346,7 @@ const DEFAULT_DATETIME_FORMAT = '%Y-%m-%d %H:%i:%s';
  * name such as 'Asia/Shanghai') at a UTC instant, in microseconds; null for a name no zone has.
  */
 function zoneOffsetMicros(zone: string, utcMillis: number): number | null {
-  const fixed = /^([+-])(\d{1,2}):(\d{2})$/.exec(zone.trim());
-  if (fixed) {
-    const minutes = Number(fixed[2]) * 60 + Number(fixed[3]);
-    return minutes > 14 * 60 ? null : (fixed[1] === '-' ? -minutes : minutes) * MICROS_PER_MINUTE;
-  }
-  if (zone.toUpperCase() === 'SYSTEM') return localOffsetMicros(utcMillis);
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(utcMillis));
-    const part = (type: string): number => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
-    const wallMillis = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-    return (wallMillis - Math.floor(utcMillis / 1000) * 1000) * 1000;
-  } catch {
-    return null;
-  }
+  return resolveTimeZone(zone)?.offsetMicrosAt(utcMillis) ?? null;
 }
 
 /** A signed duration in microseconds as MySQL prints a TIME: `[-]HH:MM:SS[.ffffff]` (hours may exceed 24). */
@@ -494,7 +481,9 @@ export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
     args: [arg('seconds'), opt('format')],
     returns: 'VARCHAR',
     resolve: (types) => ({ argTypes: types.length > 1 ? [Types.BIGINT, Types.STRING] : [Types.BIGINT], returnType: Types.STRING }),
-    kernel: (args, rowCount, site) => {
+    volatility: 'statement',
+    kernel: (args, rowCount, site, ctx) => {
+      const zone = sessionZone(ctx);
       const seconds = toF64(args[0]);
       const formats = args.length > 1 ? toJsStrings(args[1]) : null;
       const out = new StringOut(site.returnType, rowCount);
@@ -503,12 +492,12 @@ export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
           out.pushNull();
           continue;
         }
-        const wall = unixSecondsToWall(seconds[rowIdx]);
+        const wall = unixSecondsToWall(zone, seconds[rowIdx]);
         out.push(formatWithTokens(tokensFor(site, formats === null ? DEFAULT_DATETIME_FORMAT : formats[rowIdx] ?? ''), wall));
       }
       return out.finish();
     },
-    description: 'Formats a Unix timestamp in the server time zone (default format %Y-%m-%d %H:%i:%s).',
+    description: 'Formats a Unix timestamp in the session time zone (default format %Y-%m-%d %H:%i:%s); NULL for a negative one.',
     example: "SELECT from_unixtime(0, '%Y')",
   }),
   dt({
@@ -521,18 +510,19 @@ export const DATETIME_FORMAT_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, _site, ctx) => {
       const out = new Int32Array(rowCount);
       const inRange = (seconds: number): number => (seconds >= 0 && seconds <= INT32_MAX ? seconds : 0);
-      if (args.length === 0) out.fill(inRange(wallToUnixSeconds(statementNowMicros(ctx))));
+      const zone = sessionZone(ctx);
+      if (args.length === 0) out.fill(inRange(Math.floor(ctx.sessionInfo.statementStartMillis / 1000)));
       else {
         const micros = microsOf(args[0]);
-        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = inRange(wallToUnixSeconds(micros[rowIdx]));
+        for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = inRange(wallToUnixSeconds(zone, micros[rowIdx]));
       }
       return fixedVector(Types.INT, out);
     },
-    description: 'Seconds since 1970-01-01 UTC of a datetime in the server time zone (now without argument), as INT.',
+    description: 'Seconds since 1970-01-01 UTC of a datetime in the session time zone (now without argument), as INT.',
     example: "SELECT unix_timestamp('1970-01-02 00:00:00')",
   }),
-  clockDef('now', ['current_timestamp', 'localtime', 'localtimestamp', 'sysdate'], Types.DATETIME, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_SECOND) * MICROS_PER_SECOND, 'The statement start time (local time zone).'),
-  clockDef('curdate', ['current_date'], Types.DATE, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_DAY), 'The current date (local time zone).'),
-  clockDef('curtime', ['current_time'], Types.STRING, (ctx) => formatDatetime(statementNowMicros(ctx)).slice(11), "The current time as 'HH:MM:SS'."),
+  clockDef('now', ['current_timestamp', 'localtime', 'localtimestamp', 'sysdate'], Types.DATETIME, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_SECOND) * MICROS_PER_SECOND, 'The statement start time in the session time zone.'),
+  clockDef('curdate', ['current_date'], Types.DATE, (ctx) => Math.floor(statementNowMicros(ctx) / MICROS_PER_DAY), 'The current date in the session time zone.'),
+  clockDef('curtime', ['current_time'], Types.STRING, (ctx) => formatDatetime(statementNowMicros(ctx)).slice(11), "The current time in the session time zone as 'HH:MM:SS'."),
   clockDef('utc_timestamp', [], Types.DATETIME, () => Math.floor(Date.now() / 1000) * MICROS_PER_SECOND, 'The current UTC time.'),
 ];

@@ -25,7 +25,7 @@ function doubleResult(values: Float64Array, nulls: Uint8Array | null = null): Ve
 }
 
 /** A DOUBLE function of one number: `template` over `x` (loop-gen), NULL where it leaves the domain (NaN). */
-function unaryDouble(name: string, template: string, description: string, example: string, aliases: string[] = []): FunctionDef {
+export function unaryDouble(name: string, template: string, description: string, example: string, aliases: string[] = []): FunctionDef {
   return math({
     name,
     aliases,

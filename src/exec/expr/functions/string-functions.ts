@@ -282,6 +282,17 @@ function replaceKernel(args: readonly Vector[], rowCount: number, site: CallSite
   return out.finish();
 }
 
+/** null_or_empty (and, negated, not_null_or_empty): NULL or '' reads true. */
+export function nullOrEmptyKernel(negate: boolean) {
+  return (args: readonly Vector[], rowCount: number): Vector => {
+    const src = byteSource(args[0]);
+    const nulls = args[0].nulls;
+    const out = new Uint8Array(rowCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = ((nulls !== null && nulls[rowIdx]) || src.ends[rowIdx] === src.starts[rowIdx] ? 1 : 0) ^ (negate ? 1 : 0);
+    return boolResult(out);
+  };
+}
+
 function str(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
   return defineFunction({ name, family: 'string', ...decl });
 }
@@ -531,13 +542,7 @@ export const STRING_FUNCTIONS: readonly FunctionDef[] = [
     args: [arg('str', 'STRING')],
     returns: Types.BOOLEAN,
     nulls: 'custom',
-    kernel: (args, rowCount) => {
-      const src = byteSource(args[0]);
-      const nulls = args[0].nulls;
-      const out = new Uint8Array(rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out[rowIdx] = (nulls !== null && nulls[rowIdx]) || src.ends[rowIdx] === src.starts[rowIdx] ? 1 : 0;
-      return boolResult(out);
-    },
+    kernel: nullOrEmptyKernel(false),
     description: 'True for NULL or the empty string.',
     example: "SELECT null_or_empty('')",
   }),
