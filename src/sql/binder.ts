@@ -22,7 +22,8 @@ import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-u
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
-import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
+import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
+import { ApplyStage, bindSubqueryExpr, type SubqueryAst, type SubqueryHost } from './binder-subquery';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
@@ -38,6 +39,8 @@ export interface PlanningSession {
   allocateSlot(): number;
   /** Binds, optimizes and physically plans a nested query (provided by query.ts). */
   planNested(query: QueryExpr): PhysicalPlan;
+  /** Optimizes and physically plans a bound nested query whose own subqueries are `subqueries`. */
+  planLogical(plan: LogicalPlan, subqueries: SubqueryPlan[]): PhysicalPlan;
 }
 
 export interface BoundRelation {
@@ -87,17 +90,25 @@ export class QueryBinder implements SubqueryPlanner {
   private readonly session: PlanningSession;
   private readonly exprs: ExprBinder;
 
-  constructor(session: PlanningSession) {
+  /** The clause being bound whose correlated subqueries become applies (binder-subquery.ts). */
+  private stage: ApplyStage | null = null;
+
+  constructor(session: PlanningSession, outer: OuterColumnResolver | null = null) {
     this.session = session;
-    this.exprs = new ExprBinder(session.ctx, this, session.sql);
+    this.exprs = new ExprBinder(session.ctx, this, session.sql, outer);
   }
 
-  planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
-    const plan = this.session.planNested(query);
-    if (mode !== 'exists' && plan.columns.length !== 1) throw new GaleneError('TYPE_MISMATCH', ['Operand should contain 1 column(s)']);
-    const slot = this.session.allocateSlot();
-    this.session.subqueries.push({ slot, mode, plan });
-    return { slot, type: mode === 'exists' ? Types.BOOLEAN : plan.columns[0].type };
+  bindSubquery(ast: SubqueryAst, operand: BoundExpr | null, env: BindEnv): BoundExpr {
+    const session = this.session;
+    const host: SubqueryHost = {
+      exprs: this.exprs,
+      subqueries: session.subqueries,
+      allocateSlot: () => session.allocateSlot(),
+      stage: this.stage,
+      bindChild: (query, outer, subqueries) => new QueryBinder({ ...session, subqueries }, outer).bindQuery(query),
+      planUncorrelated: (plan, subqueries) => session.planLogical(plan, subqueries),
+    };
+    return bindSubqueryExpr(host, ast, operand, env);
   }
 
   bindQuery(query: QueryExpr): LogicalPlan {
@@ -234,12 +245,30 @@ export class QueryBinder implements SubqueryPlanner {
   }
 
   private bindSelect(query: SelectQuery): LogicalPlan {
+    const outerStage = this.stage;
+    try {
+      return this.bindSelectBlock(query);
+    } finally {
+      this.stage = outerStage;
+    }
+  }
+
+  private bindSelectBlock(query: SelectQuery): LogicalPlan {
     const from = query.from ? this.bindFrom(query.from) : { plan: oneRowSource(), scope: Scope.EMPTY };
     const scope = from.scope;
     let plan = from.plan;
     if (query.where) {
-      plan = makeFilter(plan, toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' })));
+      // Correlated subqueries of WHERE apply to the FROM result.
+      const whereStage = new ApplyStage((env) => env.scope === scope);
+      this.stage = whereStage;
+      const predicate = toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' }));
+      const attached = whereStage.attach(plan);
+      plan = makeFilter(attached.plan, attached.substitute(predicate));
     }
+    // Those of the select list (and HAVING, ORDER BY) apply to the filtered rows, or to the aggregate's
+    // output in a grouped query (bound through the post-aggregate override; not inside aggregate arguments).
+    const selectStage = new ApplyStage((env) => env.scope === scope && (!aggregating || env.override !== undefined));
+    this.stage = selectStage;
     const entries = this.expandSelectList(query, scope);
     const aggregating =
       query.groupBy.length > 0 ||
@@ -338,8 +367,12 @@ export class QueryBinder implements SubqueryPlanner {
         lateBound.set(item, this.exprs.bind(item.expr, orderEnv));
       }
       plan = makeAggregate(plan, groupKeys, aggregates, keyNames);
-      if (havingBound) plan = makeFilter(plan, havingBound);
-      selectExprs = selectBound;
+      const attached = selectStage.attach(plan);
+      plan = attached.plan;
+      this.stage = null;
+      if (havingBound) plan = makeFilter(plan, attached.substitute(havingBound));
+      selectExprs = selectBound.map(attached.substitute);
+      for (const [item, bound] of lateBound) lateBound.set(item, attached.substitute(bound));
       bindLate = (ast) => {
         const found = query.orderBy.find((item) => item.expr === ast);
         return found && lateBound.has(found) ? lateBound.get(found)! : this.exprs.bind(ast, orderEnv);
@@ -401,6 +434,12 @@ export class QueryBinder implements SubqueryPlanner {
       }
       sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
     }
+    if (!selectStage.isEmpty) {
+      const attached = selectStage.attach(plan);
+      plan = attached.plan;
+      projectExprs.forEach((expr, exprIdx) => (projectExprs[exprIdx] = attached.substitute(expr)));
+    }
+    this.stage = null;
     plan = makeProject(plan, projectExprs, projectSchema);
     if (query.distinct) {
       plan = makeAggregate(

@@ -383,6 +383,8 @@ export interface SubqueryPlan {
   readonly slot: number;
   readonly mode: 'scalar' | 'in' | 'exists';
   readonly plan: PhysicalPlan;
+  /** The subquery as written (error messages). */
+  readonly sourceText?: string;
 }
 
 export const SUBQUERY_SLOT_BASE = 65536;
