@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   UNKNOWN_FUNCTION: entry(1305, '42000', 'FUNCTION {0} does not exist'),
   WRONG_ARG_COUNT: entry(1582, '42000', "Incorrect parameter count in the call to native function '{0}'"),
   TYPE_MISMATCH: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  /** Doris's AssertNumRows: a scalar subquery returned a second row (for one outer row, when correlated). */
+  SCALAR_SUBQUERY_ROWS: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CANCELLED]Expected EQ 1 to be returned by expression {0}'),
   COLUMN_COUNT_MISMATCH: entry(1136, '21S01', "Column count doesn't match value count at row {0}"),
   WRONG_VALUE_COUNT: entry(1222, '21000', 'The used SELECT statements have a different number of columns'),
   NOT_NULL_VIOLATION: entry(1048, '23000', "Column '{0}' cannot be null"),

@@ -202,13 +202,18 @@ export interface SubqueryTableRef extends Span {
 
 export interface JoinTableRef extends Span {
   readonly kind: 'join';
-  readonly joinType: 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
+  readonly joinType: JoinKeyword;
   readonly left: TableRef;
   readonly right: TableRef;
   /** ON condition; null for CROSS JOIN / comma joins. */
   readonly on: Expr | null;
   readonly using: readonly string[] | null;
+  /** NATURAL JOIN: USING the columns both sides have (the binder finds them). */
+  readonly natural?: boolean;
 }
+
+/** A join as written; the semi / anti forms are Doris's (`LEFT SEMI JOIN`). */
+export type JoinKeyword = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'LEFT SEMI' | 'RIGHT SEMI' | 'LEFT ANTI' | 'RIGHT ANTI';
 
 /** A table-valued function in FROM: `binlog("db.tbl", 2, 5) [AS] alias` (constant arguments). */
 export interface TableFunctionRef extends Span {

@@ -15,7 +15,7 @@ import type { BoundExpr } from '../exec/bound-expr';
 import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
-import type { BinaryOp, Expr, FunctionCallExpr, IntervalExpr, QueryExpr, Span } from './ast';
+import type { BinaryOp, ColumnRefExpr, ExistsExpr, Expr, FunctionCallExpr, InSubqueryExpr, IntervalExpr, Span, SubqueryExpr } from './ast';
 import { bindMatch, isMatchFunction } from './bind-match';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
 import { CASE_INSENSITIVE_COMPARISONS, readsInformationSchema } from './information-schema-collation';
@@ -27,10 +27,16 @@ export interface BindEnv {
   readonly override?: (ast: Expr) => BoundExpr | undefined;
 }
 
-/** Plans uncorrelated subqueries of the statement; returns the placeholder parameter for their result. */
+/**
+ * Binds the subqueries of expressions (binder-subquery.ts): returns what stands for the subquery's value
+ * (NOT EXISTS / NOT IN included), a placeholder the executor or the query binder replaces.
+ */
 export interface SubqueryPlanner {
-  planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType };
+  bindSubquery(ast: SubqueryExpr | ExistsExpr | InSubqueryExpr, operand: BoundExpr | null, env: BindEnv): BoundExpr;
 }
+
+/** Resolves a name the scope does not have in the query around a subquery (a correlated reference). */
+export type OuterColumnResolver = (ref: ColumnRefExpr, clause: Clause) => BoundExpr | null;
 
 const BOOLEAN = Types.BOOLEAN;
 
@@ -107,11 +113,13 @@ export class ExprBinder {
   readonly ctx: PlanningContext;
   private readonly subqueries: SubqueryPlanner | null;
   private readonly sql: string | undefined;
+  private readonly outer: OuterColumnResolver | null;
 
-  constructor(ctx: PlanningContext, subqueries: SubqueryPlanner | null, sql: string | undefined) {
+  constructor(ctx: PlanningContext, subqueries: SubqueryPlanner | null, sql: string | undefined, outer: OuterColumnResolver | null = null) {
     this.ctx = ctx;
     this.subqueries = subqueries;
     this.sql = sql;
+    this.outer = outer;
   }
 
   /** Source text of a node when the statement text is known. */
@@ -149,9 +157,9 @@ export class ExprBinder {
     return this.call(intervalFunctionName(interval.unit, subtract), [date, amount]);
   }
 
-  private subquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
+  private subquery(ast: SubqueryExpr | ExistsExpr | InSubqueryExpr, operand: BoundExpr | null, env: BindEnv): BoundExpr {
     if (this.subqueries === null) throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
-    return this.subqueries.planSubquery(query, mode);
+    return this.subqueries.bindSubquery(ast, operand, env);
   }
 
   /** An aggregate call: its arguments bound in `env` (nested aggregates are error 1111). */
@@ -185,7 +193,11 @@ export class ExprBinder {
       }
       case 'column': {
         const column = env.scope.find(ast, env.clause);
-        if (column === null) throw unknownColumn(ast, env.clause);
+        if (column === null) {
+          const outer = this.outer?.(ast, env.clause) ?? null;
+          if (outer !== null) return outer;
+          throw unknownColumn(ast, env.clause);
+        }
         return { kind: 'column', index: column.index, type: column.type, name: column.name };
       }
       case 'star':
@@ -248,22 +260,11 @@ export class ExprBinder {
         return { kind: 'isnull', operand: this.bind(ast.operand, env), negated: ast.negated, type: BOOLEAN };
       case 'interval':
         throw new GaleneError('SYNTAX_ERROR', ['INTERVAL is only allowed in date arithmetic']);
-      case 'subquery': {
-        const { slot, type } = this.subquery(ast.query, 'scalar');
-        return { kind: 'param', index: slot, type };
-      }
-      case 'exists': {
-        const { slot } = this.subquery(ast.query, 'exists');
-        const test: BoundExpr = { kind: 'param', index: slot, type: BOOLEAN };
-        return ast.negated ? this.not(test) : test;
-      }
-      case 'insubquery': {
-        const operand = this.bind(ast.operand, env);
-        const { slot, type: subType } = this.subquery(ast.query, 'in');
-        const type = commonSuperType([operand.type, subType], 'in');
-        const placeholder = castTo({ kind: 'param', index: slot, type: subType }, type);
-        return { kind: 'in', operand: castTo(operand, type), list: [placeholder], negated: ast.negated, type: BOOLEAN };
-      }
+      case 'subquery':
+      case 'exists':
+        return this.subquery(ast, null, env);
+      case 'insubquery':
+        return this.subquery(ast, this.bind(ast.operand, env), env);
       case 'default':
         throw new GaleneError('SYNTAX_ERROR', ['DEFAULT is only allowed in INSERT ... VALUES']);
     }

@@ -18,10 +18,12 @@ import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext } from '../exec/context';
 import { commonSuperType, literalValue } from '../exec/expr';
-import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
-import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
-import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
-import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
+import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-utils';
+import { JOIN_SHAPES } from '../exec/plan/join-types';
+import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
+import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
+import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
+import { ApplyStage, bindSubqueryExpr, type SubqueryAst, type SubqueryHost } from './binder-subquery';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
@@ -37,6 +39,8 @@ export interface PlanningSession {
   allocateSlot(): number;
   /** Binds, optimizes and physically plans a nested query (provided by query.ts). */
   planNested(query: QueryExpr): PhysicalPlan;
+  /** Optimizes and physically plans a bound nested query whose own subqueries are `subqueries`. */
+  planLogical(plan: LogicalPlan, subqueries: SubqueryPlan[]): PhysicalPlan;
 }
 
 export interface BoundRelation {
@@ -86,17 +90,25 @@ export class QueryBinder implements SubqueryPlanner {
   private readonly session: PlanningSession;
   private readonly exprs: ExprBinder;
 
-  constructor(session: PlanningSession) {
+  /** The clause being bound whose correlated subqueries become applies (binder-subquery.ts). */
+  private stage: ApplyStage | null = null;
+
+  constructor(session: PlanningSession, outer: OuterColumnResolver | null = null) {
     this.session = session;
-    this.exprs = new ExprBinder(session.ctx, this, session.sql);
+    this.exprs = new ExprBinder(session.ctx, this, session.sql, outer);
   }
 
-  planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
-    const plan = this.session.planNested(query);
-    if (mode !== 'exists' && plan.columns.length !== 1) throw new GaleneError('TYPE_MISMATCH', ['Operand should contain 1 column(s)']);
-    const slot = this.session.allocateSlot();
-    this.session.subqueries.push({ slot, mode, plan });
-    return { slot, type: mode === 'exists' ? Types.BOOLEAN : plan.columns[0].type };
+  bindSubquery(ast: SubqueryAst, operand: BoundExpr | null, env: BindEnv): BoundExpr {
+    const session = this.session;
+    const host: SubqueryHost = {
+      exprs: this.exprs,
+      subqueries: session.subqueries,
+      allocateSlot: () => session.allocateSlot(),
+      stage: this.stage,
+      bindChild: (query, outer, subqueries) => new QueryBinder({ ...session, subqueries }, outer).bindQuery(query),
+      planUncorrelated: (plan, subqueries) => session.planLogical(plan, subqueries),
+    };
+    return bindSubqueryExpr(host, ast, operand, env);
   }
 
   bindQuery(query: QueryExpr): LogicalPlan {
@@ -163,15 +175,18 @@ export class QueryBinder implements SubqueryPlanner {
   }
 
   private bindJoin(ref: TableRef & { kind: 'join' }): BoundRelation {
-    if (ref.joinType === 'FULL') throw new GaleneError('UNSUPPORTED', ['FULL OUTER JOIN']);
     const left = this.bindFrom(ref.left);
     const right = this.bindFrom(ref.right);
     let scope = left.scope.concat(right.scope);
+    const joinType = JOIN_KEYWORD_TYPES[ref.joinType];
+    const using = ref.natural ? naturalJoinColumns(left.scope, right.scope) : ref.using;
     const parts: BoundExpr[] = [];
-    if (ref.using) {
+    if (using && using.length > 0) {
+      // FULL JOIN USING would merge each pair into COALESCE(left, right): not built yet.
+      if (joinType === 'full') throw new GaleneError('UNSUPPORTED', [`FULL OUTER JOIN with ${ref.natural ? 'NATURAL' : 'USING'}`]);
       const hidden = new Set<number>();
       const merged = new Set<number>();
-      for (const name of ref.using) {
+      for (const name of using) {
         const leftCol = left.scope.find({ qualifier: [], name }, 'on clause');
         const rightCol = right.scope.find({ qualifier: [], name }, 'on clause');
         if (!leftCol || !rightCol) throw new GaleneError('UNKNOWN_COLUMN', [name, 'from clause']);
@@ -182,29 +197,22 @@ export class QueryBinder implements SubqueryPlanner {
             { kind: 'column', index: rightCol.index + shift, type: rightCol.type, name: rightCol.name },
           ]),
         );
-        hidden.add(ref.joinType === 'RIGHT' ? leftCol.index : rightCol.index + shift);
-        merged.add(ref.joinType === 'RIGHT' ? rightCol.index + shift : leftCol.index);
+        hidden.add(joinType === 'right' ? leftCol.index : rightCol.index + shift);
+        merged.add(joinType === 'right' ? rightCol.index + shift : leftCol.index);
       }
       const marked = scope.columns.map((column) => (hidden.has(column.index) ? { ...column, hiddenUnqualified: true } : column));
-      scope = new Scope(usingStarOrder(marked, left.plan.schema.length, merged, ref.joinType === 'RIGHT'));
+      scope = new Scope(usingStarOrder(marked, left.plan.schema.length, merged, joinType === 'right'));
     }
     if (ref.on) {
       const env: BindEnv = { scope, clause: 'on clause' };
       parts.push(toBoolean(this.exprs.bind(ref.on, env)));
     }
     const condition = parts.length === 0 ? null : parts.length === 1 ? parts[0] : ({ kind: 'and', args: parts, type: Types.BOOLEAN } as BoundExpr);
-    if (ref.joinType === 'RIGHT') {
-      // a RIGHT JOIN b = b LEFT JOIN a, with the columns put back in written order.
-      const leftCount = left.plan.schema.length;
-      const rightCount = right.plan.schema.length;
-      const swap = (index: number): number => (index < leftCount ? index + rightCount : index - leftCount);
-      const swapped = condition ? substituteIndex(condition, swap) : null;
-      const join = makeJoin('left', right.plan, left.plan, swapped);
-      const order = [...Array.from({ length: leftCount }, (_v, idx) => idx + rightCount), ...Array.from({ length: rightCount }, (_v, idx) => idx)];
-      return { plan: makeColumnProject(join, order), scope };
-    }
-    const joinType = ref.joinType === 'LEFT' ? 'left' : ref.joinType === 'CROSS' ? 'cross' : 'inner';
-    return { plan: makeJoin(joinType, left.plan, right.plan, condition), scope };
+    const plan = makeJoin(joinType, left.plan, right.plan, condition);
+    // Semi and anti joins output only the kept side: the other side's names are visible in ON only.
+    if (!JOIN_SHAPES[joinType].right) return { plan, scope: left.scope };
+    if (!JOIN_SHAPES[joinType].left) return { plan, scope: right.scope };
+    return { plan, scope };
   }
 
   // ------------------------------------------------------------------ SELECT
@@ -237,12 +245,30 @@ export class QueryBinder implements SubqueryPlanner {
   }
 
   private bindSelect(query: SelectQuery): LogicalPlan {
+    const outerStage = this.stage;
+    try {
+      return this.bindSelectBlock(query);
+    } finally {
+      this.stage = outerStage;
+    }
+  }
+
+  private bindSelectBlock(query: SelectQuery): LogicalPlan {
     const from = query.from ? this.bindFrom(query.from) : { plan: oneRowSource(), scope: Scope.EMPTY };
     const scope = from.scope;
     let plan = from.plan;
     if (query.where) {
-      plan = makeFilter(plan, toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' })));
+      // Correlated subqueries of WHERE apply to the FROM result.
+      const whereStage = new ApplyStage((env) => env.scope === scope);
+      this.stage = whereStage;
+      const predicate = toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' }));
+      const attached = whereStage.attach(plan);
+      plan = makeFilter(attached.plan, attached.substitute(predicate));
     }
+    // Those of the select list (and HAVING, ORDER BY) apply to the filtered rows, or to the aggregate's
+    // output in a grouped query (bound through the post-aggregate override; not inside aggregate arguments).
+    const selectStage = new ApplyStage((env) => env.scope === scope && (!aggregating || env.override !== undefined));
+    this.stage = selectStage;
     const entries = this.expandSelectList(query, scope);
     const aggregating =
       query.groupBy.length > 0 ||
@@ -341,8 +367,12 @@ export class QueryBinder implements SubqueryPlanner {
         lateBound.set(item, this.exprs.bind(item.expr, orderEnv));
       }
       plan = makeAggregate(plan, groupKeys, aggregates, keyNames);
-      if (havingBound) plan = makeFilter(plan, havingBound);
-      selectExprs = selectBound;
+      const attached = selectStage.attach(plan);
+      plan = attached.plan;
+      this.stage = null;
+      if (havingBound) plan = makeFilter(plan, attached.substitute(havingBound));
+      selectExprs = selectBound.map(attached.substitute);
+      for (const [item, bound] of lateBound) lateBound.set(item, attached.substitute(bound));
       bindLate = (ast) => {
         const found = query.orderBy.find((item) => item.expr === ast);
         return found && lateBound.has(found) ? lateBound.get(found)! : this.exprs.bind(ast, orderEnv);
@@ -404,6 +434,12 @@ export class QueryBinder implements SubqueryPlanner {
       }
       sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
     }
+    if (!selectStage.isEmpty) {
+      const attached = selectStage.attach(plan);
+      plan = attached.plan;
+      projectExprs.forEach((expr, exprIdx) => (projectExprs[exprIdx] = attached.substitute(expr)));
+    }
+    this.stage = null;
     plan = makeProject(plan, projectExprs, projectSchema);
     if (query.distinct) {
       plan = makeAggregate(
@@ -505,13 +541,37 @@ export class QueryBinder implements SubqueryPlanner {
   }
 }
 
+/** The join type each written join keyword plans as. */
+const JOIN_KEYWORD_TYPES: { readonly [K in JoinKeyword]: JoinType } = {
+  INNER: 'inner',
+  CROSS: 'cross',
+  LEFT: 'left',
+  RIGHT: 'right',
+  FULL: 'full',
+  'LEFT SEMI': 'left_semi',
+  'RIGHT SEMI': 'right_semi',
+  'LEFT ANTI': 'left_anti',
+  'RIGHT ANTI': 'right_anti',
+};
+
+/** NATURAL JOIN's USING list: the names of the left side's columns the right side also has, in left order (MySQL). */
+function naturalJoinColumns(left: Scope, right: Scope): string[] {
+  const rightNames = new Set(right.columns.filter((column) => !column.hiddenUnqualified).map((column) => column.name.toLowerCase()));
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const column of left.columns) {
+    const lower = column.name.toLowerCase();
+    if (column.hiddenUnqualified || !rightNames.has(lower) || seen.has(lower)) continue;
+    seen.add(lower);
+    names.push(column.name);
+  }
+  return names;
+}
+
 function sortKeyFor(item: OrderByItem, expr: BoundExpr): SortKey {
   const descending = item.direction === 'DESC';
   return { expr, descending, nullsFirst: item.nulls === null ? !descending : item.nulls === 'FIRST' };
 }
 
-function substituteIndex(expr: BoundExpr, fn: (index: number) => number): BoundExpr {
-  return remapColumns(expr, fn);
-}
 
 export type { OutputColumn };

@@ -8,6 +8,7 @@ import type { BoundExpr } from '../exec/bound-expr';
 import { commonSuperType } from '../exec/expr';
 import { collectColumns, combineConjuncts, exprToString, remapColumns, splitConjuncts } from '../exec/plan/bound-expr-utils';
 import type { AggregateSpec, SortKey } from '../exec/plan/physical-plan';
+import { JOIN_SHAPES } from '../exec/plan/join-types';
 import { castTo } from './binder-expr';
 import type { LogicalJoin, LogicalPlan, PlanColumn } from './logical-plan';
 
@@ -62,11 +63,35 @@ function alignKeys(left: BoundExpr, right: BoundExpr): [BoundExpr, BoundExpr] | 
   }
 }
 
+/** What a join adds beyond its condition: the mark test and the scalar-subquery row check. */
+export interface JoinExtras {
+  readonly markCondition?: BoundExpr | null;
+  readonly assertOneMatch?: string;
+}
+
+/** A join's output columns: per JOIN_SHAPES, the side whose unmatched rows get NULLs made nullable. */
+export function joinSchema(joinType: LogicalJoin['joinType'], left: LogicalPlan, right: LogicalPlan): PlanColumn[] {
+  const shape = JOIN_SHAPES[joinType];
+  const nullable = (columns: readonly PlanColumn[]): PlanColumn[] => columns.map((column) => ({ ...column, nullable: true }));
+  return [
+    ...(shape.left ? (shape.keepUnmatchedRight ? nullable(left.schema) : left.schema) : []),
+    ...(shape.right ? (shape.keepUnmatchedLeft ? nullable(right.schema) : right.schema) : []),
+    ...(shape.mark ? [{ name: '__mark', type: Types.BOOLEAN, nullable: true }] : []),
+  ];
+}
+
 /**
  * A join of `left` and `right` on `condition` (over left ++ right columns). INNER without any condition
  * becomes CROSS, CROSS with one becomes INNER.
  */
-export function makeJoin(joinType: LogicalJoin['joinType'], left: LogicalPlan, right: LogicalPlan, condition: BoundExpr | null, baseKeys?: { left: BoundExpr[]; right: BoundExpr[] }): LogicalJoin {
+export function makeJoin(
+  joinType: LogicalJoin['joinType'],
+  left: LogicalPlan,
+  right: LogicalPlan,
+  condition: BoundExpr | null,
+  baseKeys?: { left: BoundExpr[]; right: BoundExpr[] },
+  extras: JoinExtras = {},
+): LogicalJoin {
   const leftCount = left.schema.length;
   const leftKeys: BoundExpr[] = baseKeys ? [...baseKeys.left] : [];
   const rightKeys: BoundExpr[] = baseKeys ? [...baseKeys.right] : [];
@@ -94,8 +119,18 @@ export function makeJoin(joinType: LogicalJoin['joinType'], left: LogicalPlan, r
   let type = joinType;
   if (type === 'cross' && (leftKeys.length > 0 || residual !== null)) type = 'inner';
   if (type === 'inner' && leftKeys.length === 0 && residual === null) type = 'cross';
-  const rightSchema = type === 'left' ? right.schema.map((column) => ({ ...column, nullable: true })) : right.schema;
-  return { kind: 'join', joinType: type, left, right, leftKeys, rightKeys, condition: residual, schema: [...left.schema, ...rightSchema] };
+  return {
+    kind: 'join',
+    joinType: type,
+    left,
+    right,
+    leftKeys,
+    rightKeys,
+    condition: residual,
+    ...(extras.markCondition ? { markCondition: extras.markCondition } : {}),
+    ...(extras.assertOneMatch !== undefined ? { assertOneMatch: extras.assertOneMatch } : {}),
+    schema: joinSchema(type, left, right),
+  };
 }
 
 /** The ON condition of a join as one predicate over left ++ right (keys turned back into equalities). */

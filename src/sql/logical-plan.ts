@@ -5,13 +5,13 @@
  * expressions are indices into its input's schema (a join's condition: left schema then right schema).
  */
 import type { BoundExpr } from '../exec/bound-expr';
-import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, OutputColumn, ScoreScanSpec, SortKey } from '../exec/plan/physical-plan';
+import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, JoinType, OutputColumn, ScoreScanSpec, SortKey } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
 
 export type PlanColumn = OutputColumn;
 
-export type LogicalPlan = LogicalScan | LogicalValues | LogicalFilter | LogicalProject | LogicalAggregate | LogicalSort | LogicalLimit | LogicalTopN | LogicalJoin | LogicalUnion;
+export type LogicalPlan = LogicalScan | LogicalValues | LogicalFilter | LogicalProject | LogicalAggregate | LogicalSort | LogicalLimit | LogicalTopN | LogicalJoin | LogicalUnion | LogicalApply;
 
 export type LogicalKind = LogicalPlan['kind'];
 
@@ -86,7 +86,7 @@ export interface LogicalTopN {
 
 export interface LogicalJoin {
   readonly kind: 'join';
-  readonly joinType: 'inner' | 'left' | 'cross';
+  readonly joinType: JoinType;
   readonly left: LogicalPlan;
   readonly right: LogicalPlan;
   /** Equality keys: leftKeys[i] (over left schema) = rightKeys[i] (over right schema), same types. */
@@ -94,6 +94,37 @@ export interface LogicalJoin {
   readonly rightKeys: readonly BoundExpr[];
   /** Remaining ON condition over left schema ++ right schema. */
   readonly condition: BoundExpr | null;
+  /** left_mark / null_aware_left_anti: the three-valued test over left ++ right (see JoinType). */
+  readonly markCondition?: BoundExpr | null;
+  /** Left join of a correlated scalar subquery: a second match fails with this subquery text. */
+  readonly assertOneMatch?: string;
+  readonly schema: readonly PlanColumn[];
+}
+
+/** A reference from inside a subquery to a column of the query around it: param `slot` stands for `expr`. */
+export interface Correlation {
+  readonly slot: number;
+  /** Over the apply's input (or itself a param of a query further out). */
+  readonly expr: BoundExpr;
+}
+
+/**
+ * A correlated subquery evaluated for each row of `input`: the subquery's plan reads the row through the
+ * params of `correlation`. Output: the input's columns, then one column: the subquery's value (`scalar`),
+ * or BOOLEAN `EXISTS (subquery)` / `operand IN (subquery)` in three-valued logic. The binder makes it;
+ * rules/apply-to-join.ts rewrites every one into a join, so no operator ever runs a subquery per row.
+ */
+export interface LogicalApply {
+  readonly kind: 'apply';
+  readonly mode: 'exists' | 'in' | 'scalar';
+  readonly input: LogicalPlan;
+  /** For `in`, its single column already has the compared type (the operand's). */
+  readonly subquery: LogicalPlan;
+  readonly correlation: readonly Correlation[];
+  /** `in`: the compared value over the input. */
+  readonly operand: BoundExpr | null;
+  /** The subquery as written, for error messages. */
+  readonly sourceText: string;
   readonly schema: readonly PlanColumn[];
 }
 
@@ -113,6 +144,8 @@ export function planInputs(plan: LogicalPlan): LogicalPlan[] {
       return [plan.left, plan.right];
     case 'union':
       return [...plan.inputs];
+    case 'apply':
+      return [plan.input, plan.subquery];
     default:
       return [plan.input];
   }
@@ -128,6 +161,8 @@ export function withInputs(plan: LogicalPlan, inputs: readonly LogicalPlan[]): L
       return inputs[0] === plan.left && inputs[1] === plan.right ? plan : { ...plan, left: inputs[0], right: inputs[1] };
     case 'union':
       return inputs.every((input, idx) => input === plan.inputs[idx]) ? plan : { ...plan, inputs: [...inputs] };
+    case 'apply':
+      return inputs[0] === plan.input && inputs[1] === plan.subquery ? plan : { ...plan, input: inputs[0], subquery: inputs[1] };
     default:
       return inputs[0] === plan.input ? plan : { ...plan, input: inputs[0] };
   }
@@ -152,7 +187,15 @@ export function mapPlanExprs(plan: LogicalPlan, fn: (expr: BoundExpr) => BoundEx
     case 'topn':
       return { ...plan, keys: plan.keys.map((key) => ({ ...key, expr: fn(key.expr) })) };
     case 'join':
-      return { ...plan, leftKeys: plan.leftKeys.map(fn), rightKeys: plan.rightKeys.map(fn), condition: plan.condition ? fn(plan.condition) : null };
+      return {
+        ...plan,
+        leftKeys: plan.leftKeys.map(fn),
+        rightKeys: plan.rightKeys.map(fn),
+        condition: plan.condition ? fn(plan.condition) : null,
+        ...(plan.markCondition ? { markCondition: fn(plan.markCondition) } : {}),
+      };
+    case 'apply':
+      return { ...plan, operand: plan.operand ? fn(plan.operand) : null, correlation: plan.correlation.map((corr) => ({ ...corr, expr: fn(corr.expr) })) };
   }
 }
 

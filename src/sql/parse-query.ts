@@ -7,6 +7,7 @@
  * WITH (common table expressions) and window functions are rejected as UNSUPPORTED.
  */
 import type {
+  JoinKeyword,
   DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery,
 } from './ast';
 import { TokenKind } from './lexer';
@@ -177,35 +178,46 @@ export abstract class QueryParser extends ExpressionParser {
   private parseJoinedTable(): TableRef {
     let left = this.parseTableFactor();
     while (true) {
-      let joinType: 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
+      let joinType: JoinKeyword;
       const token = this.tok;
       const upper = token.upper;
-      if (upper === 'JOIN' || upper === 'STRAIGHT_JOIN') {
+      const natural = upper === 'NATURAL';
+      if (natural) this.advance();
+      const word = this.tok.upper;
+      if (word === 'JOIN' || (word === 'STRAIGHT_JOIN' && !natural)) {
         joinType = 'INNER';
         this.advance();
-      } else if (upper === 'INNER' || upper === 'CROSS') {
-        joinType = upper === 'INNER' ? 'INNER' : 'CROSS';
+      } else if (word === 'INNER' || (word === 'CROSS' && !natural)) {
+        joinType = word === 'INNER' ? 'INNER' : 'CROSS';
         this.advance();
         this.expectWord('JOIN');
-      } else if (upper === 'LEFT' || upper === 'RIGHT' || upper === 'FULL') {
-        joinType = upper;
+      } else if (word === 'LEFT' || word === 'RIGHT' || word === 'FULL') {
         this.advance();
         const following = this.tok.upper;
-        if (following === 'SEMI' || following === 'ANTI') throw this.unsupported(`${upper} ${following} JOIN`, token);
-        this.acceptWord('OUTER');
+        if ((following === 'SEMI' || following === 'ANTI') && word !== 'FULL' && !natural) {
+          this.advance();
+          joinType = `${word} ${following}`;
+        } else {
+          joinType = word;
+          this.acceptWord('OUTER');
+        }
         this.expectWord('JOIN');
-      } else if (upper === 'NATURAL') {
-        throw this.unsupported('NATURAL JOIN');
+      } else if (natural) {
+        throw this.error('expected JOIN after NATURAL');
       } else {
         return left;
       }
       const right = this.parseTableFactor();
       let on: Expr | null = null;
       let using: string[] | null = null;
+      if (natural) {
+        left = { kind: 'join', joinType, left, right, on, using, natural: true, pos: left.pos, end: this.lastEnd };
+        continue;
+      }
       if (this.acceptWord('ON')) on = this.parseExpr();
       else if (this.acceptWord('USING')) using = this.parseIdentList();
       if (on === null && using === null) {
-        if (joinType === 'LEFT' || joinType === 'RIGHT' || joinType === 'FULL') throw this.error('expected ON or USING');
+        if (joinType !== 'INNER' && joinType !== 'CROSS') throw this.error('expected ON or USING');
         joinType = 'CROSS';
       } else if (joinType === 'CROSS') {
         joinType = 'INNER';

@@ -4,8 +4,10 @@
  * side of an INNER hash join is the input with fewer estimated rows. The per-kind mapping is a
  * Record<LogicalKind, ...>, so a new logical node does not compile until it has a physical form.
  */
+import { GaleneError } from '../common/errors';
 import type { PlanningContext } from '../exec/context';
 import type { PhysicalNode } from '../exec/plan/physical-plan';
+import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
 
 export interface PhysicalPlanningContext {
@@ -39,7 +41,11 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
     case 'topn':
       return Math.min(plan.limit, estimateRows(plan.input, ctx));
     case 'join':
+      if (plan.joinType === 'right_semi' || plan.joinType === 'right_anti') return estimateRows(plan.right, ctx);
+      if (!JOIN_SHAPES[plan.joinType].right) return estimateRows(plan.left, ctx);
       return Math.max(estimateRows(plan.left, ctx), estimateRows(plan.right, ctx));
+    case 'apply':
+      return estimateRows(plan.input, ctx);
     case 'union':
       return plan.inputs.reduce((sum, input) => sum + estimateRows(input, ctx), 0);
     case 'project':
@@ -88,12 +94,21 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
   join: (plan, pctx) => {
     const id = pctx.nextId();
     const children = [toPhysical(plan.left, pctx), toPhysical(plan.right, pctx)];
+    const extras = {
+      ...(plan.markCondition ? { markCondition: plan.markCondition } : {}),
+      ...(plan.assertOneMatch !== undefined ? { assertOneMatch: plan.assertOneMatch } : {}),
+    };
     if (plan.joinType === 'cross' || plan.leftKeys.length === 0) {
-      return { kind: 'NestedLoopJoin', id, output: plan.schema, children, joinType: plan.joinType, condition: plan.condition };
+      return { kind: 'NestedLoopJoin', id, output: plan.schema, children, joinType: plan.joinType, condition: plan.condition, ...extras };
     }
     const joinType = plan.joinType;
+    // Only an INNER join may build its left side; every other type streams the left and builds the right.
     const buildSide = joinType === 'inner' && estimateRows(plan.left, pctx.ctx) < estimateRows(plan.right, pctx.ctx) ? 'left' : 'right';
-    return { kind: 'HashJoin', id, output: plan.schema, children, joinType, leftKeys: plan.leftKeys, rightKeys: plan.rightKeys, condition: plan.condition, buildSide };
+    return { kind: 'HashJoin', id, output: plan.schema, children, joinType, leftKeys: plan.leftKeys, rightKeys: plan.rightKeys, condition: plan.condition, buildSide, ...extras };
+  },
+  apply: () => {
+    // rules/apply-to-join.ts rewrites every apply; one is left only when that rule is skipped.
+    throw new GaleneError('UNSUPPORTED', ['correlated subquery without the apply_to_join rule']);
   },
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
 };

@@ -75,14 +75,23 @@ function resultColumns(plan: LogicalPlan): ResultColumn[] {
 
 function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
   const subqueries: SubqueryPlan[] = [];
-  const session: PlanningSession = {
+  const logical = new QueryBinder(planningSession(ctx, options, counters, subqueries)).bindQuery(query);
+  return planLogical(logical, subqueries, ctx, options, counters);
+}
+
+function planningSession(ctx: PlanningContext, options: PlanOptions, counters: StatementCounters, subqueries: SubqueryPlan[]): PlanningSession {
+  return {
     ctx,
     sql: options.sql,
     subqueries,
     allocateSlot: () => counters.slot++,
     planNested: (nested) => planWith(nested, ctx, options, counters),
+    planLogical: (nested, nestedSubqueries) => planLogical(nested, nestedSubqueries, ctx, options, counters),
   };
-  const logical = new QueryBinder(session).bindQuery(query);
+}
+
+/** Optimize and physically plan a bound query whose subqueries to run first are `subqueries`. */
+function planLogical(logical: LogicalPlan, subqueries: SubqueryPlan[], ctx: PlanningContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
   const optimized = optimize(logical, ctx, options.disabledRules);
   const nextId = (): number => counters.operatorId++;
   const physical = toPhysical(optimized, { ctx, nextId });
@@ -202,6 +211,9 @@ export function bindScalarExpr(expr: Expr, ctx: PlanningContext, options: PlanOp
     subqueries: [],
     allocateSlot: () => SUBQUERY_SLOT_BASE,
     planNested: () => {
+      throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
+    },
+    planLogical: () => {
       throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
     },
   };

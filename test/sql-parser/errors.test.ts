@@ -58,7 +58,6 @@ test('semantic parse checks and unsupported syntax use their own codes', () => {
   expectError('SELECT CAST(a AS DECIMAL(10, 11)) FROM t', 'INVALID_TABLE_DEFINITION', /Scale of decimal/);
   expectError('WITH c AS (SELECT 1) SELECT * FROM c', 'UNSUPPORTED', /WITH/);
   expectError('SELECT sum(a) OVER (PARTITION BY b) FROM t', 'UNSUPPORTED', /window functions/);
-  expectError('SELECT * FROM a LEFT SEMI JOIN b ON a.x = b.x', 'UNSUPPORTED', /LEFT SEMI JOIN/);
   expectError('SELECT (1, 2) IN ((1, 2))', 'UNSUPPORTED', /row constructors/);
   expectError('CREATE TABLE t (v MAP<STRING, INT>)', 'UNSUPPORTED', /MAP/);
   expectError('SELECT d + INTERVAL 1 DAY_HOUR', 'UNSUPPORTED', /DAY_HOUR/);

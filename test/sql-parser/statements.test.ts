@@ -29,6 +29,10 @@ const cases: [string, unknown][] = [
     left: { joinType: 'INNER', right: table('f'), left: { joinType: 'CROSS', on: null, right: table('e'),
       left: { joinType: 'FULL', left: { joinType: 'RIGHT', left: { joinType: 'LEFT', using: ['id', 'k'], on: null } } } } },
   } } }],
+  ['SELECT * FROM a LEFT SEMI JOIN b ON true RIGHT ANTI JOIN c USING (k) NATURAL LEFT JOIN d', { query: { from: {
+    joinType: 'LEFT', natural: true, using: null, on: null, right: table('d'),
+    left: { joinType: 'RIGHT ANTI', using: ['k'], right: table('c'), left: { joinType: 'LEFT SEMI', left: table('a'), right: table('b') } },
+  } } }],
   ['SELECT * FROM (SELECT a FROM t) AS s, (SELECT 1) u, (SELECT 2)', { query: { from: {
     joinType: 'CROSS',
     left: { joinType: 'CROSS', left: { kind: 'subqueryTable', alias: 's' }, right: { kind: 'subqueryTable', alias: 'u' } },

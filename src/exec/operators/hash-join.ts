@@ -1,9 +1,9 @@
 /**
- * HashJoin: INNER and LEFT OUTER equi-joins. The build side is read whole into one batch and indexed by
+ * HashJoin: equi-joins of every join type. The build side is read whole into one batch and indexed by
  * its key (Map from key to the first row, `next` chaining duplicates in input order); the probe side
- * streams. NULL keys never match. ON conditions that are not equalities run on the joined pairs; for a
- * LEFT JOIN a probe row none of whose pairs pass is emitted once with NULLs on the right.
- * The planner builds the smaller side of an INNER join (by estimated rows); a LEFT JOIN builds the right.
+ * streams. NULL keys never match. ON conditions that are not equalities run on the joined pairs.
+ * The planner builds the smaller side of an INNER join (by estimated rows); every other type builds the
+ * right and hands the probe's pairs to a JoinEmitter (join-emitter.ts), which outputs by join type.
  */
 import type { Batch } from '../../common/column';
 import { exprToString } from '../plan/bound-expr-utils';
@@ -12,38 +12,32 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 import { physicalKind } from '../../common/types';
 import type { Vector } from '../../common/column';
 import { makeRowKey } from './group-key-table';
+import { JOIN_SHAPES } from '../plan/join-types';
 import { emitPairs, materializeBuild, RowPairs } from './join-common';
+import { explainJoinExtras, JoinEmitter, joinEmitterOptions, keepsProbeRowsWithoutMatch } from './join-emitter';
 
 export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const buildIsLeft = node.buildSide === 'left';
   const buildChild = node.children[buildIsLeft ? 0 : 1];
   const build = await materializeBuild(inputs[buildIsLeft ? 0 : 1], buildChild.output, rt.ctx.task);
   try {
-    if (build.rowCount === 0 && node.joinType === 'inner') return;
+    if (build.rowCount === 0 && !keepsProbeRowsWithoutMatch(node.joinType)) return;
     const buildKeyFns = (buildIsLeft ? node.leftKeys : node.rightKeys).map((expr) => rt.compile(expr));
     const probeKeyFns = (buildIsLeft ? node.rightKeys : node.leftKeys).map((expr) => rt.compile(expr));
     const condition = node.condition ? rt.compile(node.condition) : null;
 
     const buildKeys = build.rowCount > 0 ? buildKeyFns.map((fn) => fn(build.batch, rt.ctx)) : [];
     const index = buildKeys.length === 1 && isNumericKey(buildKeys[0]) ? new NumericJoinIndex(buildKeys[0], build.rowCount) : await GenericJoinIndex.build(buildKeys, build.rowCount, () => rt.ctx.task.checkpoint());
-    const nullRow = build.rowCount;
     const pairs = new RowPairs();
+    const emitter = buildIsLeft ? null : new JoinEmitter(joinEmitterOptions(node, build, rt), rt);
     for await (const probe of inputs[buildIsLeft ? 1 : 0]) {
       if (probe.length === 0) continue;
       pairs.clear();
       index.probe(probeKeyFns.map((fn) => fn(probe, rt.ctx)), probe.length, pairs, buildIsLeft);
-      if (node.joinType === 'inner') {
-        if (buildIsLeft) yield* emitPairs(build.batch, probe, pairs, condition, rt, null);
-        else yield* emitPairs(probe, build.batch, pairs, condition, rt, null);
-        continue;
-      }
-      // LEFT JOIN: the probe is the left side.
-      const matched = new Uint8Array(probe.length);
-      yield* emitPairs(probe, build.withNullRow, pairs, condition, rt, matched);
-      pairs.clear();
-      for (let rowIdx = 0; rowIdx < probe.length; rowIdx++) if (matched[rowIdx] === 0) pairs.push(rowIdx, nullRow);
-      yield* emitPairs(probe, build.withNullRow, pairs, null, rt, null);
+      if (emitter === null) yield* emitPairs(build.batch, probe, pairs, condition, rt, null);
+      else yield* emitter.probe(probe, pairs);
     }
+    if (emitter !== null) yield* emitter.finish();
   } finally {
     build.release();
   }
@@ -51,10 +45,11 @@ export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIt
 
 export function explainHashJoin(node: HashJoinNode): string[] {
   const lines = [
-    `join type: ${node.joinType === 'inner' ? 'INNER JOIN' : 'LEFT OUTER JOIN'}`,
+    `join type: ${JOIN_SHAPES[node.joinType].label}`,
     `equi keys: ${node.leftKeys.map((key, keyIdx) => `${exprToString(key)} = ${exprToString(node.rightKeys[keyIdx])}`).join(', ')}`,
   ];
   if (node.condition) lines.push(`other condition: ${exprToString(node.condition)}`);
+  lines.push(...explainJoinExtras(node));
   lines.push(`build side: ${node.buildSide}`);
   return lines;
 }

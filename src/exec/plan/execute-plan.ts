@@ -39,7 +39,7 @@ async function runSubquery(sub: SubqueryPlan, ctx: TaskContext): Promise<Subquer
     for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) {
       const value = vec.nulls !== null && vec.nulls[rowIdx] === 1 ? null : getRaw(vec, rowIdx);
       if (sub.mode === 'scalar') {
-        if (values.length >= 1) throw new GaleneError('TYPE_MISMATCH', ['Expected LE 1 to be returned by expression: subquery returns more than 1 row']);
+        if (values.length >= 1) throw new GaleneError('SCALAR_SUBQUERY_ROWS', [sub.sourceText ?? '(subquery)']);
         values.push(value);
       } else {
         const key = exprKey(literal(type, value));

@@ -5,6 +5,7 @@
  * stream or as parallel fragment tasks. The executor reads `output` to wire a partial stream to the final
  * aggregate above it; plan passes read ordering and partitioning instead of asking "which kind is this".
  */
+import { emitsBuildRowsAtEnd } from './join-types';
 import type { PhysicalNode, SortKey } from './physical-plan';
 
 /**
@@ -40,9 +41,11 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'Filter':
     case 'Project':
     case 'Limit':
-    case 'NestedLoopJoin':
     case 'Materialize':
       return KEEPS_ORDER;
+    case 'NestedLoopJoin':
+      // The left input's order, unless build rows are output after it (RIGHT / FULL / RIGHT SEMI / ANTI).
+      return emitsBuildRowsAtEnd(node.joinType) ? NO_ORDER : KEEPS_ORDER;
     case 'ScanFragment': {
       // Task results are merged in row order, so filtered rows keep the scan's order.
       const partitioning: Partitioning = { kind: 'fragments', degree: node.degree };

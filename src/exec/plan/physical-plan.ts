@@ -317,10 +317,30 @@ export interface LimitNode extends PlanNodeBase {
   readonly offset: number;
 }
 
-/** HashJoin (operators/hash-join.ts): INNER and LEFT OUTER equi-joins. */
-export interface HashJoinNode extends PlanNodeBase {
+/**
+ * The join types, with Doris's names (EXPLAIN prints them upper-cased, `left_semi` as LEFT SEMI JOIN).
+ * Semi and anti joins output only the kept side's columns; `left_mark` outputs the left columns and one
+ * BOOLEAN mark: TRUE when some right row passes the condition and the mark condition is TRUE for it, NULL
+ * when none is TRUE but one is NULL, else FALSE (the value of `x IN (subquery)` / `EXISTS`);
+ * `null_aware_left_anti` keeps the left rows whose mark would be FALSE (`x NOT IN (subquery)`).
+ */
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'left_semi' | 'right_semi' | 'left_anti' | 'right_anti' | 'null_aware_left_anti' | 'left_mark';
+
+/** Fields both join operators share beyond the join type. */
+export interface JoinNodeFields {
+  /** left_mark / null_aware_left_anti: the three-valued test per passing pair (null: TRUE). */
+  readonly markCondition?: BoundExpr | null;
+  /**
+   * A correlated scalar subquery's left join: a left row matching two right rows fails with Doris's
+   * "Expected EQ 1 to be returned by expression ..." carrying this text.
+   */
+  readonly assertOneMatch?: string;
+}
+
+/** HashJoin (operators/hash-join.ts): equi-joins of every join type. */
+export interface HashJoinNode extends PlanNodeBase, JoinNodeFields {
   readonly kind: 'HashJoin';
-  readonly joinType: 'inner' | 'left';
+  readonly joinType: Exclude<JoinType, 'cross'>;
   /** Key expressions over the left child's output, pairwise equal-typed with rightKeys. */
   readonly leftKeys: readonly BoundExpr[];
   readonly rightKeys: readonly BoundExpr[];
@@ -330,9 +350,9 @@ export interface HashJoinNode extends PlanNodeBase {
 }
 
 /** NestedLoopJoin (operators/nested-loop-join.ts): CROSS JOIN and joins without an equality to hash on. */
-export interface NestedLoopJoinNode extends PlanNodeBase {
+export interface NestedLoopJoinNode extends PlanNodeBase, JoinNodeFields {
   readonly kind: 'NestedLoopJoin';
-  readonly joinType: 'inner' | 'left' | 'cross';
+  readonly joinType: JoinType;
   /** Over the joined row (left columns then right columns); null for CROSS JOIN. */
   readonly condition: BoundExpr | null;
 }
@@ -365,6 +385,8 @@ export interface SubqueryPlan {
   readonly slot: number;
   readonly mode: 'scalar' | 'in' | 'exists';
   readonly plan: PhysicalPlan;
+  /** The subquery as written (error messages). */
+  readonly sourceText?: string;
 }
 
 export const SUBQUERY_SLOT_BASE = 65536;

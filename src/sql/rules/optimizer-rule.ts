@@ -7,6 +7,7 @@ import { GaleneError } from '../../common/errors';
 import type { PlanningContext } from '../../exec/context';
 import { collectColumns, exprKey } from '../../exec/plan/bound-expr-utils';
 import type { BoundExpr } from '../../exec/bound-expr';
+import { JOIN_SHAPES } from '../../exec/plan/join-types';
 import { planInputs, type LogicalPlan } from '../logical-plan';
 
 export interface RuleContext {
@@ -46,8 +47,10 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
       return [
         { exprs: [...plan.leftKeys], width: plan.left.schema.length },
         { exprs: [...plan.rightKeys], width: plan.right.schema.length },
-        { exprs: plan.condition ? [plan.condition] : [], width: plan.left.schema.length + plan.right.schema.length },
+        { exprs: [...(plan.condition ? [plan.condition] : []), ...(plan.markCondition ? [plan.markCondition] : [])], width: plan.left.schema.length + plan.right.schema.length },
       ];
+    case 'apply':
+      return [{ exprs: [...(plan.operand ? [plan.operand] : []), ...plan.correlation.map((corr) => corr.expr)], width: plan.input.schema.length }];
   }
 }
 
@@ -59,8 +62,12 @@ function expectedWidth(plan: LogicalPlan): number | null {
       return plan.exprs.length;
     case 'aggregate':
       return plan.groupKeys.length + plan.aggregates.length;
-    case 'join':
-      return plan.left.schema.length + plan.right.schema.length;
+    case 'join': {
+      const shape = JOIN_SHAPES[plan.joinType];
+      return (shape.left ? plan.left.schema.length : 0) + (shape.right ? plan.right.schema.length : 0) + (shape.mark ? 1 : 0);
+    }
+    case 'apply':
+      return plan.input.schema.length + 1;
     case 'filter':
     case 'sort':
     case 'topn':
@@ -100,7 +107,9 @@ export function planFingerprint(plan: LogicalPlan): string {
       : plan.kind === 'limit' || plan.kind === 'topn'
         ? `${plan.limit}|${plan.offset}`
         : plan.kind === 'join'
-          ? plan.joinType
-          : '';
+          ? `${plan.joinType}|${plan.markCondition ? exprKey(plan.markCondition) : ''}`
+          : plan.kind === 'apply'
+            ? plan.mode
+            : '';
   return `${plan.kind}[${own}|${extra}](${planInputs(plan).map(planFingerprint).join(',')})`;
 }

@@ -11,6 +11,7 @@ import { collectColumns, combineConjuncts, isDeterministic, remapColumns, splitC
 import type { ScanPredicate } from '../../common/scan-predicate';
 import type { LogicalPlan } from '../logical-plan';
 import { makeFilter, makeJoin } from '../logical-plan-build';
+import { JOIN_SHAPES } from '../../exec/plan/join-types';
 import { planFingerprint, type OptimizerRule } from './optimizer-rule';
 import { toScanPredicate } from './scan-predicate-extract';
 
@@ -58,6 +59,13 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
     }
     case 'join':
       return pushIntoJoin(plan, preds);
+    case 'apply': {
+      // Normally rewritten into a join before this rule: only conjuncts not reading the subquery's column go below.
+      const width = plan.input.schema.length;
+      const below = preds.filter((pred) => isDeterministic(pred) && !collectColumns(pred).has(width));
+      const fixed = preds.filter((pred) => !below.includes(pred));
+      return wrap({ ...plan, input: pushDown(plan.input, below), subquery: pushDown(plan.subquery, []) }, fixed);
+    }
     case 'scan': {
       if (preds.length === 0) return plan;
       const seen = new Set(plan.predicates.map(scanPredicateKey));
@@ -82,6 +90,8 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
 
 function pushIntoJoin(join: LogicalPlan & { kind: 'join' }, preds: readonly BoundExpr[]): LogicalPlan {
   const leftCount = join.left.schema.length;
+  const type = join.joinType;
+  const shape = JOIN_SHAPES[type];
   const leftPreds: BoundExpr[] = [];
   const rightPreds: BoundExpr[] = [];
   const joinPreds: BoundExpr[] = [];
@@ -94,29 +104,36 @@ function pushIntoJoin(join: LogicalPlan & { kind: 'join' }, preds: readonly Boun
     return 'both';
   };
   const toRight = (pred: BoundExpr): BoundExpr => remapColumns(pred, (index) => index - leftCount);
-  const outer = join.joinType === 'left';
-  for (const pred of preds) {
-    if (!isDeterministic(pred)) {
-      above.push(pred);
+  const markIndex = shape.mark ? leftCount : -1;
+  for (const output of preds) {
+    if (!isDeterministic(output) || (markIndex >= 0 && collectColumns(output).has(markIndex))) {
+      above.push(output);
       continue;
     }
+    // Over left ++ right: a right-only output (RIGHT SEMI / ANTI) starts at the right's first column.
+    const pred = shape.left ? output : remapColumns(output, (index) => index + leftCount);
     const where = side(pred);
-    if (where === 'left') leftPreds.push(pred);
-    else if (where === 'right' && !outer) rightPreds.push(toRight(pred));
-    else if (where === 'both' && !outer) joinPreds.push(pred);
-    else above.push(pred);
+    // A filter on a side may go below the join unless the other side's unmatched rows bring NULLs there.
+    if (where === 'left' && !shape.keepUnmatchedRight) leftPreds.push(pred);
+    else if (where === 'right' && !shape.keepUnmatchedLeft) rightPreds.push(toRight(pred));
+    else if (where === 'both' && (type === 'inner' || type === 'cross')) joinPreds.push(pred);
+    else above.push(output);
   }
-  // The join's own residual condition.
+  // The join's own residual condition: a conjunct on one side only filters that side's input, unless
+  // that side's rows are output whether they match or not (outer, anti and mark joins).
+  const keepsAllLeft = type === 'left' || type === 'full' || type === 'left_anti' || type === 'null_aware_left_anti' || type === 'left_mark';
+  const keepsAllRight = type === 'right' || type === 'full' || type === 'right_anti';
   const residual: BoundExpr[] = [];
   for (const pred of join.condition ? splitConjuncts(join.condition) : []) {
     const where = isDeterministic(pred) ? side(pred) : 'both';
-    if (where === 'right') rightPreds.push(toRight(pred));
-    else if (where === 'left' && !outer) leftPreds.push(pred);
+    if (where === 'right' && !keepsAllRight) rightPreds.push(toRight(pred));
+    else if (where === 'left' && !keepsAllLeft) leftPreds.push(pred);
     else residual.push(pred);
   }
   const left = pushDown(join.left, leftPreds);
   const right = pushDown(join.right, rightPreds);
-  const rebuilt = makeJoin(join.joinType, left, right, combineConjuncts([...residual, ...joinPreds]), { left: [...join.leftKeys], right: [...join.rightKeys] });
+  const extras = { markCondition: join.markCondition ?? null, ...(join.assertOneMatch !== undefined ? { assertOneMatch: join.assertOneMatch } : {}) };
+  const rebuilt = makeJoin(type, left, right, combineConjuncts([...residual, ...joinPreds]), { left: [...join.leftKeys], right: [...join.rightKeys] }, extras);
   return wrap({ ...rebuilt, schema: join.schema }, above);
 }
 

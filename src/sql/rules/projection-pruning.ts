@@ -6,6 +6,7 @@
  */
 import type { BoundExpr } from '../../exec/bound-expr';
 import { collectColumns, remapColumns } from '../../exec/plan/bound-expr-utils';
+import { JOIN_SHAPES } from '../../exec/plan/join-types';
 import type { LogicalPlan } from '../logical-plan';
 import { planFingerprint, type OptimizerRule } from './optimizer-rule';
 
@@ -88,19 +89,36 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
       return { plan: { ...plan, input: child.plan, schema: child.plan.schema }, map: child.map };
     }
     case 'join': {
+      const shape = JOIN_SHAPES[plan.joinType];
       const leftCount = plan.left.schema.length;
-      const needed = usedBy(plan.condition ? [plan.condition] : [], new Set(required));
+      const rightCount = plan.right.schema.length;
+      // Output index -> index over left ++ right (-1: the mark column).
+      const outputToPair = (index: number): number => {
+        if (shape.left && index < leftCount) return index;
+        const rightIdx = index - (shape.left ? leftCount : 0);
+        return shape.right && rightIdx < rightCount ? rightIdx + leftCount : -1;
+      };
+      const needed = usedBy([...(plan.condition ? [plan.condition] : []), ...(plan.markCondition ? [plan.markCondition] : [])], new Set());
+      for (const index of required) {
+        const pairIdx = outputToPair(index);
+        if (pairIdx >= 0) needed.add(pairIdx);
+      }
       const leftNeed = usedBy(plan.leftKeys, new Set([...needed].filter((idx) => idx < leftCount)));
       const rightNeed = usedBy(plan.rightKeys, new Set([...needed].filter((idx) => idx >= leftCount).map((idx) => idx - leftCount)));
       const left = prune(plan.left, leftNeed);
       const right = prune(plan.right, rightNeed);
       const newLeftCount = left.plan.schema.length;
+      const pairMap = new Int32Array(leftCount + rightCount).fill(-1);
+      for (let idx = 0; idx < leftCount; idx++) pairMap[idx] = left.map[idx];
+      for (let idx = 0; idx < rightCount; idx++) pairMap[leftCount + idx] = right.map[idx] < 0 ? -1 : right.map[idx] + newLeftCount;
       const map = new Int32Array(plan.schema.length).fill(-1);
-      for (let idx = 0; idx < leftCount; idx++) map[idx] = left.map[idx];
-      for (let idx = leftCount; idx < plan.schema.length; idx++) {
-        const inner = right.map[idx - leftCount];
-        map[idx] = inner < 0 ? -1 : inner + newLeftCount;
+      const outputStart = shape.left ? 0 : newLeftCount;
+      for (let idx = 0; idx < plan.schema.length; idx++) {
+        const pairIdx = outputToPair(idx);
+        map[idx] = pairIdx < 0 ? -1 : pairMap[pairIdx] < 0 ? -1 : pairMap[pairIdx] - outputStart;
       }
+      const newWidth = (shape.left ? newLeftCount : 0) + (shape.right ? right.plan.schema.length : 0);
+      if (shape.mark) map[plan.schema.length - 1] = newWidth;
       const schema = plan.schema.filter((_column, idx) => map[idx] >= 0);
       return {
         plan: {
@@ -109,11 +127,19 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
           right: right.plan,
           leftKeys: plan.leftKeys.map(remapWith(left.map)),
           rightKeys: plan.rightKeys.map(remapWith(right.map)),
-          condition: plan.condition ? remapWith(map)(plan.condition) : null,
+          condition: plan.condition ? remapWith(pairMap)(plan.condition) : null,
+          ...(plan.markCondition ? { markCondition: remapWith(pairMap)(plan.markCondition) } : {}),
           schema,
         },
         map,
       };
+    }
+    case 'apply': {
+      // Normally rewritten into a join before this rule: keep the input whole.
+      const width = plan.input.schema.length;
+      const input = prune(plan.input, all(width)).plan;
+      const subquery = prune(plan.subquery, all(plan.subquery.schema.length)).plan;
+      return { plan: { ...plan, input, subquery }, map: identity(plan.schema.length) };
     }
     case 'union': {
       const inputs = plan.inputs.map((input) => prune(input, all(input.schema.length)).plan);
