@@ -21,7 +21,9 @@ import { commonSuperType, literalValue } from '../exec/expr';
 import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
-import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
+import { castTo, containsAggregate, containsSubquery, containsWindow, ExprBinder, isAggregateCall, isWindowCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
+import { placeWindows, readsWindow, sortKeyFor, WindowCollector } from './bind-window';
+import { windowInClause } from './window-errors';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
@@ -244,6 +246,7 @@ export class QueryBinder implements SubqueryPlanner {
       plan = makeFilter(plan, toBoolean(this.exprs.bind(query.where, { scope, clause: 'where clause' })));
     }
     const entries = this.expandSelectList(query, scope);
+    const windows = new WindowCollector(this.exprs);
     const aggregating =
       query.groupBy.length > 0 ||
       query.having !== null ||
@@ -297,16 +300,17 @@ export class QueryBinder implements SubqueryPlanner {
         return { kind: 'column', index: groupKeys.length + aggIdx, type: spec.type, name: this.exprs.sourceText(ast) ?? `${spec.name}(...)` };
       };
       let selectBound: BoundExpr[] = [];
-      const postAggEnv = (clause: Clause, aliases: boolean): BindEnv => ({
+      const postAggEnv = (clause: Clause, aliases: boolean, windowed = false): BindEnv => ({
         scope,
         clause,
         override: (ast) => {
+          if (windowed && isWindowCall(ast)) return windows.ref(ast, (part) => this.exprs.bind(part, postAggEnv(clause, false)));
           if (isAggregateCall(ast)) return aggregateRef(ast, clause);
           if (aliases && ast.kind === 'column' && ast.qualifier.length === 0) {
             const idx = aliasIndex(ast.name);
             if (idx >= 0 && idx < selectBound.length) return selectBound[idx];
           }
-          if (containsAggregate(ast) || containsSubquery(ast)) return undefined;
+          if (containsAggregate(ast) || containsSubquery(ast) || containsWindow(ast)) return undefined;
           let bound: BoundExpr;
           try {
             bound = this.exprs.bind(ast, { scope, clause });
@@ -322,7 +326,7 @@ export class QueryBinder implements SubqueryPlanner {
           return undefined;
         },
       });
-      const selectEnv = postAggEnv('field list', false);
+      const selectEnv = postAggEnv('field list', false, true);
       for (const entry of entries) {
         if (entry.column !== null) {
           const keyIdx = keyIndex.get(exprKey(this.columnRef(scope, entry.column)));
@@ -334,7 +338,9 @@ export class QueryBinder implements SubqueryPlanner {
       }
       selectBound = [...selectBound];
       const havingBound = query.having ? toBoolean(this.exprs.bind(query.having, postAggEnv('having clause', true))) : null;
-      const orderEnv = postAggEnv('order clause', true);
+      // A select alias of a window call in HAVING: the window is computed after HAVING (Doris refuses it too).
+      if (havingBound !== null && readsWindow(havingBound)) throw windowInClause('having clause', this.exprs.sourceText(query.having!) ?? 'HAVING');
+      const orderEnv = postAggEnv('order clause', true, true);
       const lateBound = new Map<OrderByItem, BoundExpr>();
       for (const item of query.orderBy) {
         if (isOrdinal(item.expr)) continue;
@@ -348,7 +354,8 @@ export class QueryBinder implements SubqueryPlanner {
         return found && lateBound.has(found) ? lateBound.get(found)! : this.exprs.bind(ast, orderEnv);
       };
     } else {
-      selectExprs = entries.map((entry) => (entry.column !== null ? this.columnRef(scope, entry.column) : this.exprs.bind(entry.ast!, { scope, clause: 'field list' })));
+      const windowOverride = windows.override((part) => this.exprs.bind(part, { scope, clause: 'field list' }));
+      selectExprs = entries.map((entry) => (entry.column !== null ? this.columnRef(scope, entry.column) : this.exprs.bind(entry.ast!, { scope, clause: 'field list', override: windowOverride })));
       bindLate = (ast, clause) =>
         this.exprs.bind(ast, {
           scope,
@@ -358,7 +365,7 @@ export class QueryBinder implements SubqueryPlanner {
               const idx = aliasIndex(node.name);
               if (idx >= 0) return selectExprs[idx];
             }
-            return undefined;
+            return windowOverride(node);
           },
         });
     }
@@ -403,6 +410,11 @@ export class QueryBinder implements SubqueryPlanner {
         projectSchema.push({ name: `__order_${index}`, type: projectExprs[index].type, nullable: true });
       }
       sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
+    }
+    if (windows.calls.length > 0) {
+      const placed = placeWindows(plan, windows.calls);
+      plan = placed.plan;
+      for (let colIdx = 0; colIdx < projectExprs.length; colIdx++) projectExprs[colIdx] = placed.remap(projectExprs[colIdx]);
     }
     plan = makeProject(plan, projectExprs, projectSchema);
     if (query.distinct) {
@@ -503,11 +515,6 @@ export class QueryBinder implements SubqueryPlanner {
     const schema: PlanColumn[] = types.map((type, colIdx) => ({ name: `column_${colIdx}`, type, nullable: true }));
     return { kind: 'values', rows: rows.map((row) => row.map((cell, colIdx) => castTo(cell, types[colIdx]))), schema };
   }
-}
-
-function sortKeyFor(item: OrderByItem, expr: BoundExpr): SortKey {
-  const descending = item.direction === 'DESC';
-  return { expr, descending, nullsFirst: item.nulls === null ? !descending : item.nulls === 'FIRST' };
 }
 
 function substituteIndex(expr: BoundExpr, fn: (index: number) => number): BoundExpr {

@@ -44,6 +44,7 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
       return plan.inputs.reduce((sum, input) => sum + estimateRows(input, ctx), 0);
     case 'project':
     case 'sort':
+    case 'window':
       return estimateRows(plan.input, ctx);
   }
 }
@@ -95,6 +96,15 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     const buildSide = joinType === 'inner' && estimateRows(plan.left, pctx.ctx) < estimateRows(plan.right, pctx.ctx) ? 'left' : 'right';
     return { kind: 'HashJoin', id, output: plan.schema, children, joinType, leftKeys: plan.leftKeys, rightKeys: plan.rightKeys, condition: plan.condition, buildSide };
   },
+  window: (plan, pctx) => ({
+    kind: 'Window',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [toPhysical(plan.input, pctx)],
+    partitionBy: plan.partitionBy,
+    orderBy: plan.orderBy,
+    functions: plan.functions,
+  }),
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
 };
 

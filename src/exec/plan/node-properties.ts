@@ -51,6 +51,13 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'Sort':
     case 'TopN':
       return { output: 'batches', ordering: { kind: 'sorted', keys: node.keys }, partitioning: SINGLE };
+    case 'Window':
+      // Rows come out sorted by partition keys, then order keys.
+      return {
+        output: 'batches',
+        ordering: { kind: 'sorted', keys: [...node.partitionBy.map((expr) => ({ expr, descending: false, nullsFirst: true })), ...node.orderBy] },
+        partitioning: SINGLE,
+      };
     case 'HashAggregate':
     case 'HashJoin':
     case 'UnionAll':
