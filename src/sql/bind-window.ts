@@ -144,6 +144,7 @@ export class WindowCollector {
         return CURRENT_ROW;
       default: {
         const kind = ast.kind === 'PRECEDING' ? 'preceding' : 'following';
+        if (ast.offset!.kind !== 'literal') throw windowError('BoundOffset of WindowFrame must be Literal');
         const offset = this.exprs.bind(ast.offset!, { scope: Scope.EMPTY, clause: 'field list' });
         if (units === 'range') return { kind, offset: 0 };
         if (offset.kind !== 'literal' || offset.value === null) throw windowError('BoundOffset of WindowFrame must be Literal');
