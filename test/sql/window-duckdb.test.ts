@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { mulberry32 } from '../../src/common/prng';
 import { startGalene, type GaleneProcess } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 
@@ -18,20 +19,8 @@ let server: GaleneProcess;
 let conn: Connection;
 let duck: DuckDBConnection;
 
-/** Deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function tableRows(): string[] {
-  const next = random(14);
+  const next = mulberry32(14);
   const pick = (nullShare: number, value: () => string): string => (next() < nullShare ? 'NULL' : value());
   const rows: string[] = [];
   for (let id = 1; id <= ROWS; id++) {
@@ -92,7 +81,7 @@ const AGGREGATES = ['sum(v)', 'count(v)', 'count(*)', 'avg(v)', 'min(v)', 'max(v
 const ROWS_BOUNDS = ['UNBOUNDED PRECEDING', '5 PRECEDING', '1 PRECEDING', 'CURRENT ROW', '2 FOLLOWING', '40 FOLLOWING', 'UNBOUNDED FOLLOWING'];
 
 function windowQueries(count: number): string[] {
-  const next = random(2026);
+  const next = mulberry32(2026);
   const choose = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const partitions = ['', 'PARTITION BY p', 'PARTITION BY g', 'PARTITION BY g, p % 3'];
   const peerOrders = ['v', 'v DESC', 'g, v', 's DESC', 'd'];

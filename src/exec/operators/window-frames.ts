@@ -27,8 +27,24 @@ export interface FrameRows {
 
 type KeyCompiler = readonly ((b: Batch) => Vector)[];
 
-/** Partitions and peer groups of a sorted batch. Without ORDER BY keys every row of a partition is a peer. */
-export function partitionLayout(batch: Batch, partitionKeys: readonly SortKey[], partitionCompiled: KeyCompiler, orderKeys: readonly SortKey[], orderCompiled: KeyCompiler): PartitionLayout {
+/** Rows compared between event-loop checkpoints while finding partition and peer boundaries. */
+const LAYOUT_STEP_ROWS = 65_536;
+
+/** Bytes per row a PartitionLayout holds (five Int32Arrays), for exec_mem_limit. */
+export const LAYOUT_BYTES_PER_ROW = 20;
+
+/**
+ * Partitions and peer groups of a sorted batch. Without ORDER BY keys every row of a partition is a peer.
+ * Calls `checkpoint` every LAYOUT_STEP_ROWS rows (the key comparisons are the costly part).
+ */
+export async function partitionLayout(
+  batch: Batch,
+  partitionKeys: readonly SortKey[],
+  partitionCompiled: KeyCompiler,
+  orderKeys: readonly SortKey[],
+  orderCompiled: KeyCompiler,
+  checkpoint: () => Promise<void> | undefined,
+): Promise<PartitionLayout> {
   const rowCount = batch.length;
   const samePartition = partitionKeys.length > 0 ? keyComparator(batch, partitionKeys, partitionCompiled) : null;
   const samePeers = orderKeys.length > 0 ? keyComparator(batch, orderKeys, orderCompiled) : null;
@@ -41,6 +57,10 @@ export function partitionLayout(batch: Batch, partitionKeys: readonly SortKey[],
   let currentPart = 0;
   let currentPeer = 0;
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (rowIdx % LAYOUT_STEP_ROWS === LAYOUT_STEP_ROWS - 1) {
+      const pause = checkpoint();
+      if (pause !== undefined) await pause;
+    }
     if (rowIdx > 0) {
       if (samePartition !== null && samePartition(rowIdx - 1, rowIdx) !== 0) {
         partition++;

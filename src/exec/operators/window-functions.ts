@@ -16,6 +16,7 @@ import { takeRows, type Vector } from '../../common/column';
 import { physicalKind, Types, type DataType } from '../../common/types';
 import { bigintsAs } from '../expr/functions/arithmetic';
 import { resolveAggregate } from '../expr';
+import { emptyGroupNulls } from '../expr/aggregates/aggregate-functions';
 import { bigDivRound, gatherBranches, i64AllSafe, maxAbs, objectVectorFromExactNumbers, scaleOf, toBigScaled, toF64, toNumberScaled, vectorFromNumbers, EXACT_NUMBER_LIMIT } from '../expr/vector-ops';
 import type { WindowFunctionSpec } from '../plan/physical-plan';
 import { comparableValues } from './sort-permutation';
@@ -217,18 +218,6 @@ function countOverFrames(input: WindowInput): Vector {
   return vectorFromNumbers(Types.BIGINT, out, null);
 }
 
-/** NULL where a frame holds no non-NULL value (SUM / AVG / MIN / MAX of nothing). */
-function emptyFrameNulls(counts: ArrayLike<number>, rowCount: number): Uint8Array | null {
-  let nulls: Uint8Array | null = null;
-  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-    if (counts[rowIdx] === 0) {
-      nulls ??= new Uint8Array(rowCount);
-      nulls[rowIdx] = 1;
-    }
-  }
-  return nulls;
-}
-
 function frameCounts(input: WindowInput): Float64Array {
   const rowCount = input.layout.rowCount;
   const prefix = validPrefix(input.args.slice(0, 1), rowCount);
@@ -276,7 +265,7 @@ function doubleSumOverFrames(input: WindowInput): Vector {
     const total = sum + compensation;
     out[rowIdx] = spec.name === 'avg' ? total / counts[rowIdx] : total;
   }
-  return vectorFromNumbers(spec.type, out, emptyFrameNulls(counts, rowCount));
+  return vectorFromNumbers(spec.type, out, emptyGroupNulls(counts, rowCount));
 }
 
 /** Integer / decimal SUM / AVG from exact prefix sums (float64 while they stay below 2^53, else bigint). */
@@ -285,7 +274,7 @@ function exactSumOverFrames(input: WindowInput): Vector {
   const arg = input.args[0];
   const rowCount = input.layout.rowCount;
   const counts = frameCounts(input);
-  const nulls = emptyFrameNulls(counts, rowCount);
+  const nulls = emptyGroupNulls(counts, rowCount);
   const scale = scaleOf(spec.argTypes[0]);
   const fitsNumbers = arg.kind === 'fixed' && !(arg.values instanceof BigInt64Array && !i64AllSafe(arg.values, rowCount));
   const numbers = fitsNumbers ? toNumberScaled(arg, scale) : null;

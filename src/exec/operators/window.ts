@@ -12,7 +12,7 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 import type { SortKey, WindowFunctionSpec, WindowNode } from '../plan/physical-plan';
 import { compileSortKeys, concatBatches, sortPermutationSliced } from './sort-permutation';
 import { sortKeyToString } from './sort';
-import { frameRows, partitionLayout, windowFrameToString, type FrameRows } from './window-frames';
+import { frameRows, LAYOUT_BYTES_PER_ROW, partitionLayout, windowFrameToString, type FrameRows } from './window-frames';
 import { computeWindowFunction } from './window-functions';
 
 function partitionSortKeys(node: WindowNode): SortKey[] {
@@ -43,13 +43,15 @@ export async function* openWindow(node: WindowNode, inputs: readonly AsyncIterab
       const perm = await sortPermutationSliced(rows, sortKeys, compileSortKeys(sortKeys, rt), () => task.checkpoint());
       rows = selectRows(rows, perm, rows.length);
     }
-    const layout = partitionLayout(rows, partitionKeys, compileSortKeys(partitionKeys, rt), node.orderBy, compileSortKeys(node.orderBy, rt));
+    hold(rows.length * LAYOUT_BYTES_PER_ROW);
+    const layout = await partitionLayout(rows, partitionKeys, compileSortKeys(partitionKeys, rt), node.orderBy, compileSortKeys(node.orderBy, rt), () => task.checkpoint());
     const frames = new Map<string, FrameRows>();
     const results: Vector[] = [];
     for (const spec of node.functions) {
       const key = windowFrameToString(spec.frame);
       let frame = frames.get(key);
       if (frame === undefined) {
+        hold(rows.length * 8);
         frame = frameRows(spec.frame, layout);
         frames.set(key, frame);
       }
