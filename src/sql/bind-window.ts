@@ -21,6 +21,7 @@ import { isAggregateFunctionName, resolveAggregate } from '../exec/expr';
 import { collectColumns, exprKey, remapColumns } from '../exec/plan/bound-expr-utils';
 import type { FrameBound, SortKey, WindowFrame, WindowFunctionSpec } from '../exec/plan/physical-plan';
 import { windowFrameToString } from '../exec/operators/window-frames';
+import { windowSortKeys } from '../exec/plan/node-properties';
 import type { Expr, FrameBoundAst, FunctionCallExpr, OrderByItem, WindowFrameAst } from './ast';
 import { castTo, containsWindow, isWindowCall, type ExprBinder } from './binder-expr';
 import { Scope } from './binder-scope';
@@ -233,7 +234,7 @@ export function placeWindows(plan: LogicalPlan, calls: readonly WindowCall[]): {
   });
   const finalIndex = new Int32Array(calls.length);
   let current = plan;
-  for (const members of groups.values()) {
+  for (const members of stackingOrder(calls, [...groups.values()])) {
     const first = calls[members[0]];
     const base = current.schema.length;
     const functions = members.map((callIdx) => calls[callIdx].spec);
@@ -242,6 +243,32 @@ export function placeWindows(plan: LogicalPlan, calls: readonly WindowCall[]): {
     current = { kind: 'window', input: current, partitionBy: first.partitionBy, orderBy: first.orderBy, functions, schema: [...current.schema, ...appended] };
   }
   return { plan: current, remap: (expr) => remapColumns(expr, (index) => (index >= WINDOW_SLOT_BASE ? finalIndex[index - WINDOW_SLOT_BASE] : index)) };
+}
+
+/** The keys a group's Window sorts by, as text: partition keys (ASC NULLS FIRST), then ORDER BY keys. */
+function sortKeyTexts(call: WindowCall): string[] {
+  return windowSortKeys(call.partitionBy, call.orderBy).map((key) => `${exprKey(key.expr)} ${key.descending} ${key.nullsFirst}`);
+}
+
+/**
+ * The order to stack the groups in, bottom first: longer sort keys first, and next on top of each group
+ * one whose keys are a prefix of its keys when there is one, so that group needs no sort of its own
+ * (`sum(x) OVER (PARTITION BY g)` over `rank() OVER (PARTITION BY g ORDER BY x)`).
+ */
+function stackingOrder(calls: readonly WindowCall[], groups: number[][]): number[][] {
+  const keysOf = (members: number[]): string[] => sortKeyTexts(calls[members[0]]);
+  const remaining = [...groups].sort((left, right) => keysOf(right).length - keysOf(left).length);
+  const out: number[][] = [];
+  while (remaining.length > 0) {
+    const top = out.length > 0 ? keysOf(out[out.length - 1]) : null;
+    let pick = 0;
+    if (top !== null) {
+      const prefixIdx = remaining.findIndex((members) => keysOf(members).every((text, keyIdx) => top[keyIdx] === text));
+      if (prefixIdx >= 0) pick = prefixIdx;
+    }
+    out.push(remaining.splice(pick, 1)[0]);
+  }
+  return out;
 }
 
 /** True when a bound expression reads a window placeholder (a select alias of a window call in HAVING). */

@@ -5,6 +5,7 @@
  * Record<LogicalKind, ...>, so a new logical node does not compile until it has a physical form.
  */
 import type { PlanningContext } from '../exec/context';
+import { nodeProperties, orderingCovers, windowSortKeys } from '../exec/plan/node-properties';
 import type { PhysicalNode } from '../exec/plan/physical-plan';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
 
@@ -96,15 +97,13 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     const buildSide = joinType === 'inner' && estimateRows(plan.left, pctx.ctx) < estimateRows(plan.right, pctx.ctx) ? 'left' : 'right';
     return { kind: 'HashJoin', id, output: plan.schema, children, joinType, leftKeys: plan.leftKeys, rightKeys: plan.rightKeys, condition: plan.condition, buildSide };
   },
-  window: (plan, pctx) => ({
-    kind: 'Window',
-    id: pctx.nextId(),
-    output: plan.schema,
-    children: [toPhysical(plan.input, pctx)],
-    partitionBy: plan.partitionBy,
-    orderBy: plan.orderBy,
-    functions: plan.functions,
-  }),
+  window: (plan, pctx) => {
+    const id = pctx.nextId();
+    const child = toPhysical(plan.input, pctx);
+    const keys = windowSortKeys(plan.partitionBy, plan.orderBy);
+    const presorted = keys.length > 0 && orderingCovers(nodeProperties(child).ordering, keys);
+    return { kind: 'Window', id, output: plan.schema, children: [child], partitionBy: plan.partitionBy, orderBy: plan.orderBy, functions: plan.functions, ...(presorted ? { presorted } : {}) };
+  },
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
 };
 

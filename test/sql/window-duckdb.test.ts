@@ -135,6 +135,8 @@ test('windows after GROUP BY and in ORDER BY give DuckDB results', async () => {
     'SELECT p, sum(v), rank() OVER (ORDER BY sum(v) DESC, p), sum(sum(v)) OVER (ORDER BY p ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t GROUP BY p ORDER BY p',
     'SELECT g, count(*), lag(count(*)) OVER (ORDER BY g), avg(avg(d)) OVER () FROM t GROUP BY g ORDER BY g',
     'SELECT id FROM t WHERE p = 3 ORDER BY row_number() OVER (ORDER BY v DESC, id) LIMIT 20',
+    // Several windows: the ones whose keys lead another's are stacked on it and skip their sort.
+    'SELECT id, sum(v) OVER (PARTITION BY g), rank() OVER (PARTITION BY g ORDER BY v), row_number() OVER (PARTITION BY g ORDER BY v, id), count(*) OVER (), lag(s) OVER (ORDER BY p, id) FROM t ORDER BY id',
   ];
   for (const sql of queries) {
     const ours = await queryRows(conn, sql);
@@ -150,6 +152,10 @@ test('calls with the same PARTITION BY and ORDER BY share one ANALYTIC node; EXP
   assert.equal(plan.match(/ANALYTIC/g)?.length, 2, plan);
   assert.match(plan, /functions: row_number\(\), sum\(v\) RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, lag\(v, 1\)/);
   assert.match(plan, /partition by: g/);
+  const stacked = (await queryRows(conn, 'EXPLAIN SELECT id, sum(v) OVER (PARTITION BY g), rank() OVER (PARTITION BY g ORDER BY v), count(*) OVER () FROM t')).map((row) => row[0]).join('\n');
+  assert.equal(stacked.match(/ANALYTIC/g)?.length, 3, stacked);
+  assert.equal(stacked.match(/sort: none \(input already in this order\)/g)?.length, 1, stacked);
+  assert.match(stacked, /functions: count\(\*\)/);
   const analyzed = (await queryRows(conn, `EXPLAIN ANALYZE ${sql}`)).map((row) => row[0]).join('\n');
   assert.match(analyzed, /ANALYTIC #\d+\n(?:[^\n]*\n)*?\s+actual: rows in 30000, rows out 30000, time [\d.]+ ms/, analyzed);
 });

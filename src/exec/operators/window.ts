@@ -9,15 +9,12 @@
 import { batchBytes, BATCH_SIZE, selectRows, sliceVector, type Batch, type Vector } from '../../common/column';
 import { exprToString } from '../plan/bound-expr-utils';
 import type { OperatorRuntime } from '../plan/operator-runtime';
-import type { SortKey, WindowFunctionSpec, WindowNode } from '../plan/physical-plan';
+import { windowSortKeys } from '../plan/node-properties';
+import type { WindowFunctionSpec, WindowNode } from '../plan/physical-plan';
 import { compileSortKeys, concatBatches, sortPermutationSliced } from './sort-permutation';
 import { sortKeyToString } from './sort';
 import { frameRows, LAYOUT_BYTES_PER_ROW, partitionLayout, windowFrameToString, type FrameRows } from './window-frames';
 import { computeWindowFunction } from './window-functions';
-
-function partitionSortKeys(node: WindowNode): SortKey[] {
-  return node.partitionBy.map((expr) => ({ expr, descending: false, nullsFirst: true }));
-}
 
 export async function* openWindow(node: WindowNode, inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const task = rt.ctx.task;
@@ -37,9 +34,9 @@ export async function* openWindow(node: WindowNode, inputs: readonly AsyncIterab
     if (batches.length === 0) return;
     let rows = concatBatches(batches, width);
     batches.length = 0;
-    const partitionKeys = partitionSortKeys(node);
-    const sortKeys = [...partitionKeys, ...node.orderBy];
-    if (sortKeys.length > 0) {
+    const sortKeys = windowSortKeys(node.partitionBy, node.orderBy);
+    const partitionKeys = sortKeys.slice(0, node.partitionBy.length);
+    if (sortKeys.length > 0 && node.presorted !== true) {
       const perm = await sortPermutationSliced(rows, sortKeys, compileSortKeys(sortKeys, rt), () => task.checkpoint());
       rows = selectRows(rows, perm, rows.length);
     }
@@ -73,7 +70,7 @@ export async function* openWindow(node: WindowNode, inputs: readonly AsyncIterab
 }
 
 function functionToString(spec: WindowFunctionSpec): string {
-  const args = spec.args.map(exprToString);
+  const args = spec.name === 'count' && spec.args.length === 0 ? ['*'] : spec.args.map(exprToString);
   if (spec.param !== 0) args.splice(spec.name === 'ntile' ? 0 : 1, 0, String(spec.param));
   const ranked = spec.name === 'row_number' || spec.name === 'rank' || spec.name === 'dense_rank' || spec.name === 'percent_rank' || spec.name === 'cume_dist' || spec.name === 'ntile' || spec.name === 'lag' || spec.name === 'lead';
   return `${spec.name}(${spec.distinct ? 'DISTINCT ' : ''}${args.join(', ')}${spec.ignoreNulls ? ', true' : ''})${ranked ? '' : ` ${windowFrameToString(spec.frame)}`}`;
@@ -83,5 +80,6 @@ export function explainWindow(node: WindowNode): string[] {
   const lines = [`functions: ${node.functions.map(functionToString).join(', ')}`];
   if (node.partitionBy.length > 0) lines.push(`partition by: ${node.partitionBy.map(exprToString).join(', ')}`);
   if (node.orderBy.length > 0) lines.push(`order by: ${node.orderBy.map(sortKeyToString).join(', ')}`);
+  if (node.presorted === true) lines.push('sort: none (input already in this order)');
   return lines;
 }

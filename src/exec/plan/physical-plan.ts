@@ -397,6 +397,11 @@ export interface WindowNode extends PlanNodeBase {
   readonly partitionBy: readonly BoundExpr[];
   readonly orderBy: readonly SortKey[];
   readonly functions: readonly WindowFunctionSpec[];
+  /**
+   * The input already arrives ordered by the partition keys then the order keys (a Window or Sort below
+   * with the same leading keys, node-properties.ts orderingCovers): the node does not sort again.
+   */
+  readonly presorted?: boolean;
 }
 
 /**
