@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   DML_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   /** score() outside the one form the BM25 pushdown answers (Doris's AnalysisException texts). */
   SCORE_USAGE: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  /** A window function (OVER) where it is not allowed or with a frame Doris refuses (Nereids AnalysisException texts). */
+  WINDOW_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   /** A function argument the BE rejects (Doris's Status::InvalidArgument text). */
   INVALID_ARGUMENT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]{0}'),
   // administration (Doris AnalysisException / DdlException text: SHOW PROC paths, ADMIN SET CONFIG, CANCEL LOAD)

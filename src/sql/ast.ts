@@ -100,6 +100,29 @@ export interface FunctionCallExpr extends Span {
   readonly orderBy?: readonly OrderByItem[];
   /** GROUP_CONCAT(... SEPARATOR 'x'). */
   readonly separator?: string;
+  /** `OVER (...)`: a window function call (bind-window.ts). */
+  readonly over?: WindowSpecAst;
+}
+
+/** `OVER ([PARTITION BY ...] [ORDER BY ...] [frame])` as written. */
+export interface WindowSpecAst extends Span {
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly OrderByItem[];
+  readonly frame: WindowFrameAst | null;
+}
+
+/** `ROWS|RANGE BETWEEN start AND end`, or the single-bound form (`end` null: CURRENT ROW). */
+export interface WindowFrameAst {
+  readonly pos: number;
+  readonly units: 'ROWS' | 'RANGE';
+  readonly start: FrameBoundAst;
+  readonly end: FrameBoundAst | null;
+}
+
+export interface FrameBoundAst extends Span {
+  readonly kind: 'UNBOUNDED_PRECEDING' | 'PRECEDING' | 'CURRENT_ROW' | 'FOLLOWING' | 'UNBOUNDED_FOLLOWING';
+  /** The `n` of `n PRECEDING` / `n FOLLOWING`. */
+  readonly offset: Expr | null;
 }
 
 export interface CastExpr extends Span {

@@ -17,6 +17,7 @@ import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, ColumnRefExpr, ExistsExpr, Expr, FunctionCallExpr, InSubqueryExpr, IntervalExpr, Span, SubqueryExpr } from './ast';
 import { bindMatch, isMatchFunction } from './bind-match';
+import { isWindowOnlyFunction, windowNotAllowed } from './window-errors';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
 import { CASE_INSENSITIVE_COMPARISONS, readsInformationSchema } from './information-schema-collation';
 
@@ -57,7 +58,7 @@ export function astChildren(expr: Expr): Expr[] {
     case 'binary':
       return [expr.left, expr.right];
     case 'call':
-      return [...expr.args, ...(expr.orderBy ?? []).map((item) => item.expr)];
+      return [...expr.args, ...(expr.orderBy ?? []).map((item) => item.expr), ...(expr.over ? [...expr.over.partitionBy, ...expr.over.orderBy.map((item) => item.expr)] : [])];
     case 'cast':
       return [expr.operand];
     case 'case': {
@@ -81,8 +82,20 @@ export function astChildren(expr: Expr): Expr[] {
   }
 }
 
+/** An aggregate call of GROUP BY (`sum(x)`), not an aggregate used as a window function (`sum(x) OVER (...)`). */
 export function isAggregateCall(expr: Expr): expr is FunctionCallExpr {
-  return expr.kind === 'call' && isAggregateFunctionName(expr.name.toLowerCase());
+  return expr.kind === 'call' && expr.over === undefined && isAggregateFunctionName(expr.name.toLowerCase());
+}
+
+/** A call with an OVER clause. */
+export function isWindowCall(expr: Expr): expr is FunctionCallExpr & { over: NonNullable<FunctionCallExpr['over']> } {
+  return expr.kind === 'call' && expr.over !== undefined;
+}
+
+/** True when a window function call appears in the expression (not counting subqueries). */
+export function containsWindow(expr: Expr): boolean {
+  if (isWindowCall(expr)) return true;
+  return astChildren(expr).some(containsWindow);
 }
 
 /** True when an aggregate call appears in the expression (not counting subqueries). */
@@ -289,6 +302,7 @@ export class ExprBinder {
 
   private bindCall(ast: FunctionCallExpr, env: BindEnv): BoundExpr {
     const name = ast.name.toLowerCase();
+    if (ast.over !== undefined || isWindowOnlyFunction(name)) throw windowNotAllowed(ast, env.clause, this.sourceText(ast));
     if (isAggregateFunctionName(name)) throw new GaleneError('INVALID_GROUP_FUNC');
     if (ast.distinct) throw new GaleneError('SYNTAX_ERROR', [`DISTINCT is not valid in ${ast.name}()`]);
     if (ast.args.some((arg) => arg.kind === 'star')) throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);

@@ -18,12 +18,14 @@ import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext } from '../exec/context';
 import { commonSuperType, literalValue } from '../exec/expr';
-import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-utils';
+import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
-import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
+import { castTo, containsAggregate, containsSubquery, containsWindow, ExprBinder, isAggregateCall, isWindowCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
 import { ApplyStage, bindSubqueryExpr, type SubqueryAst, type SubqueryHost } from './binder-subquery';
+import { placeWindows, readsWindow, sortKeyFor, WindowCollector } from './bind-window';
+import { windowInClause } from './window-errors';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
@@ -270,6 +272,7 @@ export class QueryBinder implements SubqueryPlanner {
     const selectStage = new ApplyStage((env) => env.scope === scope && (!aggregating || env.override !== undefined));
     this.stage = selectStage;
     const entries = this.expandSelectList(query, scope);
+    const windows = new WindowCollector(this.exprs);
     const aggregating =
       query.groupBy.length > 0 ||
       query.having !== null ||
@@ -323,16 +326,17 @@ export class QueryBinder implements SubqueryPlanner {
         return { kind: 'column', index: groupKeys.length + aggIdx, type: spec.type, name: this.exprs.sourceText(ast) ?? `${spec.name}(...)` };
       };
       let selectBound: BoundExpr[] = [];
-      const postAggEnv = (clause: Clause, aliases: boolean): BindEnv => ({
+      const postAggEnv = (clause: Clause, aliases: boolean, windowed = false): BindEnv => ({
         scope,
         clause,
         override: (ast) => {
+          if (windowed && isWindowCall(ast)) return windows.ref(ast, (part) => this.exprs.bind(part, postAggEnv(clause, false)));
           if (isAggregateCall(ast)) return aggregateRef(ast, clause);
           if (aliases && ast.kind === 'column' && ast.qualifier.length === 0) {
             const idx = aliasIndex(ast.name);
             if (idx >= 0 && idx < selectBound.length) return selectBound[idx];
           }
-          if (containsAggregate(ast) || containsSubquery(ast)) return undefined;
+          if (containsAggregate(ast) || containsSubquery(ast) || containsWindow(ast)) return undefined;
           let bound: BoundExpr;
           try {
             bound = this.exprs.bind(ast, { scope, clause });
@@ -348,7 +352,7 @@ export class QueryBinder implements SubqueryPlanner {
           return undefined;
         },
       });
-      const selectEnv = postAggEnv('field list', false);
+      const selectEnv = postAggEnv('field list', false, true);
       for (const entry of entries) {
         if (entry.column !== null) {
           const keyIdx = keyIndex.get(exprKey(this.columnRef(scope, entry.column)));
@@ -360,7 +364,9 @@ export class QueryBinder implements SubqueryPlanner {
       }
       selectBound = [...selectBound];
       const havingBound = query.having ? toBoolean(this.exprs.bind(query.having, postAggEnv('having clause', true))) : null;
-      const orderEnv = postAggEnv('order clause', true);
+      // A select alias of a window call in HAVING: the window is computed after HAVING (Doris refuses it too).
+      if (havingBound !== null && readsWindow(havingBound)) throw windowInClause('having clause', this.exprs.sourceText(query.having!) ?? 'HAVING');
+      const orderEnv = postAggEnv('order clause', true, true);
       const lateBound = new Map<OrderByItem, BoundExpr>();
       for (const item of query.orderBy) {
         if (isOrdinal(item.expr)) continue;
@@ -378,7 +384,8 @@ export class QueryBinder implements SubqueryPlanner {
         return found && lateBound.has(found) ? lateBound.get(found)! : this.exprs.bind(ast, orderEnv);
       };
     } else {
-      selectExprs = entries.map((entry) => (entry.column !== null ? this.columnRef(scope, entry.column) : this.exprs.bind(entry.ast!, { scope, clause: 'field list' })));
+      const windowOverride = windows.override((part) => this.exprs.bind(part, { scope, clause: 'field list' }));
+      selectExprs = entries.map((entry) => (entry.column !== null ? this.columnRef(scope, entry.column) : this.exprs.bind(entry.ast!, { scope, clause: 'field list', override: windowOverride })));
       bindLate = (ast, clause) =>
         this.exprs.bind(ast, {
           scope,
@@ -388,7 +395,7 @@ export class QueryBinder implements SubqueryPlanner {
               const idx = aliasIndex(node.name);
               if (idx >= 0) return selectExprs[idx];
             }
-            return undefined;
+            return windowOverride(node);
           },
         });
     }
@@ -433,6 +440,11 @@ export class QueryBinder implements SubqueryPlanner {
         projectSchema.push({ name: `__order_${index}`, type: projectExprs[index].type, nullable: true });
       }
       sortKeys.push(sortKeyFor(item, { kind: 'column', index, type: projectSchema[index].type, name: projectSchema[index].name }));
+    }
+    if (windows.calls.length > 0) {
+      const placed = placeWindows(plan, windows.calls);
+      plan = placed.plan;
+      for (let colIdx = 0; colIdx < projectExprs.length; colIdx++) projectExprs[colIdx] = placed.remap(projectExprs[colIdx]);
     }
     if (!selectStage.isEmpty) {
       const attached = selectStage.attach(plan);
@@ -568,10 +580,8 @@ function naturalJoinColumns(left: Scope, right: Scope): string[] {
   return names;
 }
 
-function sortKeyFor(item: OrderByItem, expr: BoundExpr): SortKey {
-  const descending = item.direction === 'DESC';
-  return { expr, descending, nullsFirst: item.nulls === null ? !descending : item.nulls === 'FIRST' };
+function substituteIndex(expr: BoundExpr, fn: (index: number) => number): BoundExpr {
+  return remapColumns(expr, fn);
 }
-
 
 export type { OutputColumn };

@@ -5,13 +5,13 @@
  * expressions are indices into its input's schema (a join's condition: left schema then right schema).
  */
 import type { BoundExpr } from '../exec/bound-expr';
-import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, JoinType, OutputColumn, ScoreScanSpec, SortKey } from '../exec/plan/physical-plan';
+import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, JoinType, OutputColumn, ScoreScanSpec, SortKey, WindowFunctionSpec } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
 import type { ScanPredicate } from '../common/scan-predicate';
 
 export type PlanColumn = OutputColumn;
 
-export type LogicalPlan = LogicalScan | LogicalValues | LogicalFilter | LogicalProject | LogicalAggregate | LogicalSort | LogicalLimit | LogicalTopN | LogicalJoin | LogicalUnion | LogicalApply;
+export type LogicalPlan = LogicalScan | LogicalValues | LogicalFilter | LogicalProject | LogicalAggregate | LogicalSort | LogicalLimit | LogicalTopN | LogicalJoin | LogicalUnion | LogicalApply | LogicalWindow;
 
 export type LogicalKind = LogicalPlan['kind'];
 
@@ -135,6 +135,16 @@ export interface LogicalUnion {
   readonly schema: readonly PlanColumn[];
 }
 
+/** Window functions sharing one PARTITION BY / ORDER BY: the input's columns, then one column per function. */
+export interface LogicalWindow {
+  readonly kind: 'window';
+  readonly input: LogicalPlan;
+  readonly partitionBy: readonly BoundExpr[];
+  readonly orderBy: readonly SortKey[];
+  readonly functions: readonly WindowFunctionSpec[];
+  readonly schema: readonly PlanColumn[];
+}
+
 export function planInputs(plan: LogicalPlan): LogicalPlan[] {
   switch (plan.kind) {
     case 'scan':
@@ -196,6 +206,13 @@ export function mapPlanExprs(plan: LogicalPlan, fn: (expr: BoundExpr) => BoundEx
       };
     case 'apply':
       return { ...plan, operand: plan.operand ? fn(plan.operand) : null, correlation: plan.correlation.map((corr) => ({ ...corr, expr: fn(corr.expr) })) };
+    case 'window':
+      return {
+        ...plan,
+        partitionBy: plan.partitionBy.map(fn),
+        orderBy: plan.orderBy.map((key) => ({ ...key, expr: fn(key.expr) })),
+        functions: plan.functions.map((spec) => ({ ...spec, args: spec.args.map(fn) })),
+      };
   }
 }
 

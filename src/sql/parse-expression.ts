@@ -13,7 +13,7 @@
  * substring(s, p, n); a minus sign directly before a number literal is folded into the literal ('-5').
  */
 import type {
-  CaseExpr, Expr, FunctionCallExpr, LiteralExpr, OrderByItem, QueryExpr, StarExpr,
+  CaseExpr, Expr, FrameBoundAst, FunctionCallExpr, LiteralExpr, OrderByItem, QueryExpr, StarExpr, WindowFrameAst, WindowSpecAst,
 } from './ast';
 import { GaleneError } from '../common/errors';
 import { INTERVAL_UNITS, isReservedWord, MATCH_OPERATORS, NILADIC_FUNCTIONS } from './keywords';
@@ -598,8 +598,64 @@ export abstract class ExpressionParser extends DataTypeParser {
   }
 
   private finishCall(nameToken: Token, args: Expr[], distinct: boolean): Expr {
-    if (this.isWord('OVER')) throw this.unsupported('window functions (OVER)');
+    if (this.isWord('OVER')) {
+      const over = this.parseWindowSpec();
+      return { kind: 'call', name: nameToken.text, args, distinct, over, pos: nameToken.pos, end: this.lastEnd };
+    }
     return { kind: 'call', name: nameToken.text, args, distinct, pos: nameToken.pos, end: this.lastEnd };
+  }
+
+  /** `OVER ([PARTITION BY e, ...] [ORDER BY ...] [ROWS|RANGE frame])`; named windows (`OVER w`) are not Doris syntax. */
+  private parseWindowSpec(): WindowSpecAst {
+    const overToken = this.advance();
+    if (!this.isOp('(')) throw this.error('expected ( after OVER');
+    this.advance();
+    let partitionBy: Expr[] = [];
+    if (this.isWord('PARTITION') && this.isWordAt(1, 'BY')) {
+      this.advance();
+      this.advance();
+      partitionBy = this.parseExprList();
+    }
+    let orderBy: OrderByItem[] = [];
+    if (this.isWord('ORDER') && this.isWordAt(1, 'BY')) {
+      this.advance();
+      this.advance();
+      orderBy = this.parseOrderByList();
+    }
+    let frame: WindowFrameAst | null = null;
+    if (this.isWord('ROWS') || this.isWord('RANGE')) {
+      const unitsToken = this.advance();
+      const units = unitsToken.upper as 'ROWS' | 'RANGE';
+      if (this.acceptWord('BETWEEN')) {
+        const start = this.parseFrameBound();
+        this.expectWord('AND');
+        const end = this.parseFrameBound();
+        frame = { units, start, end, pos: unitsToken.pos };
+      } else {
+        frame = { units, start: this.parseFrameBound(), end: null, pos: unitsToken.pos };
+      }
+    }
+    this.expectOp(')');
+    return { partitionBy, orderBy, frame, pos: overToken.pos, end: this.lastEnd };
+  }
+
+  /** UNBOUNDED PRECEDING | UNBOUNDED FOLLOWING | CURRENT ROW | expr PRECEDING | expr FOLLOWING. */
+  private parseFrameBound(): FrameBoundAst {
+    const pos = this.tok.pos;
+    if (this.acceptWord('UNBOUNDED')) {
+      if (this.acceptWord('PRECEDING')) return { kind: 'UNBOUNDED_PRECEDING', offset: null, pos, end: this.lastEnd };
+      if (this.acceptWord('FOLLOWING')) return { kind: 'UNBOUNDED_FOLLOWING', offset: null, pos, end: this.lastEnd };
+      throw this.error('expected PRECEDING or FOLLOWING');
+    }
+    if (this.isWord('CURRENT') && this.isWordAt(1, 'ROW')) {
+      this.advance();
+      this.advance();
+      return { kind: 'CURRENT_ROW', offset: null, pos, end: this.lastEnd };
+    }
+    const offset = this.parseExpr();
+    if (this.acceptWord('PRECEDING')) return { kind: 'PRECEDING', offset, pos, end: this.lastEnd };
+    if (this.acceptWord('FOLLOWING')) return { kind: 'FOLLOWING', offset, pos, end: this.lastEnd };
+    throw this.error('expected PRECEDING or FOLLOWING');
   }
 
   /** TRIM([BOTH|LEADING|TRAILING] [remstr] FROM str) | TRIM(str[, remstr]). */

@@ -4,7 +4,7 @@
  * INTERSECT binds tighter than UNION / EXCEPT / MINUS (standard SQL, MySQL 8). ORDER BY / LIMIT after the
  * last operand of a set operation apply to the whole set operation; on a single SELECT they belong to
  * it. A derived table without an alias gets `__subquery_<n>` (n counts from 1 in the statement).
- * WITH (common table expressions) and window functions are rejected as UNSUPPORTED.
+ * WITH (common table expressions) and named windows (WINDOW) are rejected as UNSUPPORTED.
  */
 import type {
   JoinKeyword,
@@ -141,7 +141,7 @@ export abstract class QueryParser extends ExpressionParser {
       if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) throw this.unsupported('GROUP BY ... WITH ROLLUP');
     }
     const having = this.acceptWord('HAVING') ? this.parseExpr() : null;
-    if (this.isWord('WINDOW')) throw this.unsupported('window functions (WINDOW)');
+    if (this.isWord('WINDOW')) throw this.unsupported('named windows (WINDOW clause; not Doris syntax)');
     return { kind: 'select', distinct, items, from, where, groupBy, having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd };
   }
 

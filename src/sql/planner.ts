@@ -6,6 +6,7 @@
  */
 import { GaleneError } from '../common/errors';
 import type { PlanningContext } from '../exec/context';
+import { nodeProperties, orderingCovers, windowSortKeys } from '../exec/plan/node-properties';
 import type { PhysicalNode } from '../exec/plan/physical-plan';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
@@ -50,6 +51,7 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
       return plan.inputs.reduce((sum, input) => sum + estimateRows(input, ctx), 0);
     case 'project':
     case 'sort':
+    case 'window':
       return estimateRows(plan.input, ctx);
   }
 }
@@ -109,6 +111,13 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
   apply: () => {
     // rules/apply-to-join.ts rewrites every apply; one is left only when that rule is skipped.
     throw new GaleneError('UNSUPPORTED', ['correlated subquery without the apply_to_join rule']);
+  },
+  window: (plan, pctx) => {
+    const id = pctx.nextId();
+    const child = toPhysical(plan.input, pctx);
+    const keys = windowSortKeys(plan.partitionBy, plan.orderBy);
+    const presorted = keys.length > 0 && orderingCovers(nodeProperties(child).ordering, keys);
+    return { kind: 'Window', id, output: plan.schema, children: [child], partitionBy: plan.partitionBy, orderBy: plan.orderBy, functions: plan.functions, ...(presorted ? { presorted } : {}) };
   },
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
 };

@@ -18,7 +18,8 @@ interface KeyColumn {
   readonly nullOrder: number;
 }
 
-function comparableValues(vec: Vector): ArrayLike<number | bigint | string> {
+/** Values of a vector that compare with `<` in its SQL order (dictionary strings: ranks). */
+export function comparableValues(vec: Vector): ArrayLike<number | bigint | string> {
   switch (vec.kind) {
     case 'fixed':
       return vec.values;
@@ -124,8 +125,16 @@ function keyColumnsOf(batch: Batch, keys: readonly SortKey[], compiled: readonly
   });
 }
 
-/** Compares two row ids by the keys; ties by row id, so the order is total and sorts are stable. */
-function rowComparator(keyColumns: readonly KeyColumn[]): (left: number, right: number) => number {
+/**
+ * Compares two row ids of `batch` by `keys` only: 0 for rows equal on every key (the window operator's
+ * partition and peer boundaries).
+ */
+export function keyComparator(batch: Batch, keys: readonly SortKey[], compiled: readonly ((b: Batch) => Vector)[]): (left: number, right: number) => number {
+  return rowComparator(keyColumnsOf(batch, keys, compiled), false);
+}
+
+/** Compares two row ids by the keys; ties by row id (unless `tieBreak` is false), so the order is total and sorts are stable. */
+function rowComparator(keyColumns: readonly KeyColumn[], tieBreak = true): (left: number, right: number) => number {
   const keyCount = keyColumns.length;
   return (left, right) => {
     for (let keyIdx = 0; keyIdx < keyCount; keyIdx++) {
@@ -141,7 +150,7 @@ function rowComparator(keyColumns: readonly KeyColumn[]): (left: number, right: 
       if (leftValue < rightValue) return -key.direction;
       if (leftValue > rightValue) return key.direction;
     }
-    return left - right;
+    return tieBreak ? left - right : 0;
   };
 }
 

@@ -6,6 +6,8 @@
  * aggregate above it; plan passes read ordering and partitioning instead of asking "which kind is this".
  */
 import { emitsBuildRowsAtEnd } from './join-types';
+import { exprKey } from './bound-expr-utils';
+import type { BoundExpr } from '../bound-expr';
 import type { PhysicalNode, SortKey } from './physical-plan';
 
 /**
@@ -54,9 +56,26 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'Sort':
     case 'TopN':
       return { output: 'batches', ordering: { kind: 'sorted', keys: node.keys }, partitioning: SINGLE };
+    case 'Window':
+      // Rows come out sorted by partition keys, then order keys.
+      return { output: 'batches', ordering: { kind: 'sorted', keys: windowSortKeys(node.partitionBy, node.orderBy) }, partitioning: SINGLE };
     case 'HashAggregate':
     case 'HashJoin':
     case 'UnionAll':
       return NO_ORDER;
   }
+}
+
+/** The order a Window sorts its input in: partition keys (ASC NULLS FIRST), then its ORDER BY keys. */
+export function windowSortKeys(partitionBy: readonly BoundExpr[], orderBy: readonly SortKey[]): SortKey[] {
+  return [...partitionBy.map((expr) => ({ expr, descending: false, nullsFirst: true })), ...orderBy];
+}
+
+/** True when rows in `ordering` are also in `keys` order: `keys` is a prefix of the sorted keys. */
+export function orderingCovers(ordering: OutputOrdering, keys: readonly SortKey[]): boolean {
+  if (ordering.kind !== 'sorted' || keys.length > ordering.keys.length) return false;
+  return keys.every((key, keyIdx) => {
+    const have = ordering.keys[keyIdx];
+    return have.descending === key.descending && have.nullsFirst === key.nullsFirst && exprKey(have.expr) === exprKey(key.expr);
+  });
 }

@@ -20,6 +20,7 @@ import { explainTableScan, openTableScan } from '../operators/table-scan';
 import { explainTopN, openTopN } from '../operators/top-n';
 import { explainUnionAll, openUnionAll } from '../operators/union-all';
 import { explainValues, openValues } from '../operators/values';
+import { explainWindow, openWindow } from '../operators/window';
 import type { OperatorRuntime } from './operator-runtime';
 import type { OperatorKind, PhysicalNode } from './physical-plan';
 
@@ -54,6 +55,7 @@ export const OPERATORS: { readonly [K in OperatorKind]: OperatorDef<NodeOf<K>> }
   NestedLoopJoin: { label: 'NESTED LOOP JOIN', explain: explainNestedLoopJoin, open: openNestedLoopJoin },
   UnionAll: { label: 'UNION ALL', explain: explainUnionAll, open: openUnionAll },
   Materialize: { label: 'MATERIALIZE', explain: explainMaterialize, open: openMaterialize },
+  Window: { label: 'ANALYTIC', explain: explainWindow, open: openWindow },
 };
 
 export function operatorDef(node: PhysicalNode): OperatorDef<PhysicalNode> {

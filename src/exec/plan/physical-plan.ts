@@ -36,7 +36,8 @@ export type OperatorKind =
   | 'HashJoin'
   | 'NestedLoopJoin'
   | 'UnionAll'
-  | 'Materialize';
+  | 'Materialize'
+  | 'Window';
 
 export type PhysicalNode =
   | TableScanNode
@@ -51,7 +52,8 @@ export type PhysicalNode =
   | HashJoinNode
   | NestedLoopJoinNode
   | UnionAllNode
-  | MaterializeNode;
+  | MaterializeNode
+  | WindowNode;
 
 /** One column an operator produces: its display name and type, plus its origin for result metadata. */
 export interface OutputColumn {
@@ -375,6 +377,53 @@ export interface MaterializeNode extends PlanNodeBase {
   readonly rowIdColumn: number;
   /** Stored column names fetched, in output order (after the input's columns). */
   readonly columns: readonly string[];
+}
+
+/** One bound of a window frame; `offset` is the row count of `n PRECEDING` / `n FOLLOWING` (else 0). */
+export interface FrameBound {
+  readonly kind: 'unbounded_preceding' | 'preceding' | 'current_row' | 'following' | 'unbounded_following';
+  readonly offset: number;
+}
+
+/** A window frame after Doris's checks and defaults (sql/bind-window.ts); RANGE bounds have no offsets. */
+export interface WindowFrame {
+  readonly units: 'rows' | 'range';
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+}
+
+/** One window function call of a Window node. */
+export interface WindowFunctionSpec {
+  /** Canonical name: row_number, rank, ..., lag, lead, first_value, last_value, nth_value, or an aggregate's. */
+  readonly name: string;
+  /** Over the Window node's input: the value (lag/lead: then the default), or the aggregate's arguments. */
+  readonly args: readonly BoundExpr[];
+  readonly argTypes: readonly DataType[];
+  /** An aggregate (resolved again at run time like HashAggregate's), not a ranking / value function. */
+  readonly aggregate: boolean;
+  readonly distinct: boolean;
+  readonly frame: WindowFrame;
+  readonly type: DataType;
+  /** lag/lead offset, ntile bucket count, nth_value position (else 0). */
+  readonly param: number;
+  /** first_value / last_value(x, true): skip NULLs. */
+  readonly ignoreNulls: boolean;
+}
+
+/**
+ * Window (operators/window.ts, EXPLAIN: ANALYTIC): buffers its input, sorts it once by partition keys then
+ * order keys, and appends one column per function (input columns first, then the functions in order).
+ */
+export interface WindowNode extends PlanNodeBase {
+  readonly kind: 'Window';
+  readonly partitionBy: readonly BoundExpr[];
+  readonly orderBy: readonly SortKey[];
+  readonly functions: readonly WindowFunctionSpec[];
+  /**
+   * The input already arrives ordered by the partition keys then the order keys (a Window or Sort below
+   * with the same leading keys, node-properties.ts orderingCovers): the node does not sort again.
+   */
+  readonly presorted?: boolean;
 }
 
 /**

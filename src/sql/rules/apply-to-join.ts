@@ -110,6 +110,8 @@ function pull(plan: LogicalPlan, slots: Slots): Pulled {
       throw unsupported('UNION');
     case 'apply':
       throw unsupported('a nested subquery reading it');
+    case 'window':
+      throw unsupported('a window function');
     case 'scan':
     case 'values':
       return { plan, preds: [], regrouped: null };

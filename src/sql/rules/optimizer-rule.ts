@@ -43,6 +43,8 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
     case 'sort':
     case 'topn':
       return [{ exprs: plan.keys.map((key) => key.expr), width: plan.input.schema.length }];
+    case 'window':
+      return [{ exprs: [...plan.partitionBy, ...plan.orderBy.map((key) => key.expr), ...plan.functions.flatMap((spec) => spec.args)], width: plan.input.schema.length }];
     case 'join':
       return [
         { exprs: [...plan.leftKeys], width: plan.left.schema.length },
@@ -75,6 +77,8 @@ function expectedWidth(plan: LogicalPlan): number | null {
       return plan.input.schema.length;
     case 'union':
       return plan.inputs[0]?.schema.length ?? 0;
+    case 'window':
+      return plan.input.schema.length + plan.functions.length;
     case 'values':
       return plan.rows[0]?.length ?? plan.schema.length;
   }

@@ -82,6 +82,8 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
     }
     case 'limit':
     case 'topn':
+    case 'window':
+      // A window function sees the rows of its partition: a filter above it must stay above it.
       return wrap({ ...plan, input: pushDown(plan.input, []) }, preds);
     case 'values':
       return wrap(plan, preds);

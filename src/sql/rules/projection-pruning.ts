@@ -141,6 +141,31 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
       const subquery = prune(plan.subquery, all(plan.subquery.schema.length)).plan;
       return { plan: { ...plan, input, subquery }, map: identity(plan.schema.length) };
     }
+    case 'window': {
+      // Functions nobody reads are dropped (with them the whole node, when none is left).
+      const width = plan.input.schema.length;
+      const keepFns = plan.functions.map((_spec, idx) => idx).filter((idx) => required.has(width + idx));
+      const functions = keepFns.map((idx) => plan.functions[idx]);
+      const inputNeed = new Set([...required].filter((idx) => idx < width));
+      if (functions.length === 0) return prune(plan.input, inputNeed);
+      const child = prune(plan.input, usedBy([...plan.partitionBy, ...plan.orderBy.map((key) => key.expr), ...functions.flatMap((spec) => spec.args)], inputNeed));
+      const remap = remapWith(child.map);
+      const newWidth = child.plan.schema.length;
+      const map = new Int32Array(plan.schema.length).fill(-1);
+      for (let idx = 0; idx < width; idx++) map[idx] = child.map[idx];
+      keepFns.forEach((oldIdx, newIdx) => (map[width + oldIdx] = newWidth + newIdx));
+      return {
+        plan: {
+          ...plan,
+          input: child.plan,
+          partitionBy: plan.partitionBy.map(remap),
+          orderBy: plan.orderBy.map((key) => ({ ...key, expr: remap(key.expr) })),
+          functions: functions.map((spec) => ({ ...spec, args: spec.args.map(remap) })),
+          schema: [...child.plan.schema, ...keepFns.map((idx) => plan.schema[width + idx])],
+        },
+        map,
+      };
+    }
     case 'union': {
       const inputs = plan.inputs.map((input) => prune(input, all(input.schema.length)).plan);
       return { plan: { ...plan, inputs }, map: identity(plan.schema.length) };

@@ -43,8 +43,8 @@ function grown<T extends Float64Array | Uint8Array>(array: T, groupCount: number
   return next;
 }
 
-/** Null map of a finalized aggregate: groups with no input value. */
-function emptyGroupNulls(counts: ArrayLike<number>, groupCount: number): Uint8Array | null {
+/** Null map of a finalized aggregate: groups with no input value (also the window frames with none). */
+export function emptyGroupNulls(counts: ArrayLike<number>, groupCount: number): Uint8Array | null {
   let nulls: Uint8Array | null = null;
   for (let group = 0; group < groupCount; group++) {
     if (counts[group] === 0) {
