@@ -6,7 +6,8 @@ import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
-import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
+import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
+import { alterPartitions, buildPartitionInfo, isPartitionAction, partitionIdsToTruncate } from './partition-ddl';
 import type {
   AlterTableStatement,
   ColumnDef,
@@ -152,6 +153,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     distribution = { type: 'HASH', columns: [keys[0] ?? columns[0].name], buckets: defaultBuckets };
   }
   const mergeOnWrite = keysType === 'UNIQUE' && (statement.properties['enable_unique_key_merge_on_write'] ?? 'true').toLowerCase() === 'true';
+  const partition = statement.partition ? { partitionInfo: buildPartitionInfo({ name: statement.name, columns, keysType, mergeOnWrite }, statement.partition, distribution.buckets, () => session.fe.catalog.newObjectId()) } : {};
   const indexes: IndexSchema[] = checkTableIndexes({ keysType, mergeOnWrite, columns }, statement.indexes);
   validateTableProperties(statement.properties, { keysType, columns });
   if (statement.engine && statement.engine.toUpperCase() !== 'OLAP') throw bad(`Unknown engine ${statement.engine}: only OLAP tables are supported`);
@@ -166,6 +168,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     distribution,
     properties: tableModelProperties(keysType, statement.properties),
     comment: statement.comment ?? '',
+    ...partition,
     schemaVersion: 1,
     createTime: Date.now(),
   };
@@ -182,7 +185,10 @@ export async function createTable(session: StatementSession, statement: CreateTa
   if (statement.asQuery) throw new GaleneError('UNSUPPORTED', ['CREATE TABLE ... AS SELECT']);
   if (statement.like) {
     const source = session.resolveTable(statement.like.database, statement.like.name);
-    catalog.createTable(database, { ...source, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
+    // The copy's partitions are its own: same bounds, new ids.
+    const info = partitionInfoOf(source);
+    const partitioned = info === null ? {} : { partitionInfo: { ...info, partitions: info.partitions.map((partition) => ({ ...partition, id: catalog.newObjectId() })) } };
+    catalog.createTable(database, { ...source, ...partitioned, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
     return okResult();
   }
   const built = buildTableSchema(session, statement, database, catalog.newObjectId());
@@ -205,7 +211,8 @@ export async function dropTable(session: StatementSession, statement: DropTableS
 
 export async function truncateTable(session: StatementSession, statement: TruncateTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
-  const keys = session.fe.catalog.truncateTable(database, statement.name);
+  const catalog = session.fe.catalog;
+  const keys = statement.partitions ? catalog.truncatePartitions(database, statement.name, partitionIdsToTruncate(catalog.getTable(database, statement.name).schema, statement.partitions)) : catalog.truncateTable(database, statement.name);
   await session.fe.backend.deleteObjects(keys);
   return okResult();
 }
@@ -214,6 +221,12 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   const current = catalog.getTable(database, statement.name).schema;
+  const partitionActions = statement.actions.filter(isPartitionAction);
+  if (partitionActions.length > 0) {
+    if (partitionActions.length !== statement.actions.length) throw new GaleneError('UNSUPPORTED', ['ALTER TABLE mixing partition and other changes']);
+    await session.fe.backend.deleteObjects(alterPartitions(catalog, database, statement.name, partitionActions));
+    return okResult();
+  }
   // Validate every action first so a bad one changes nothing.
   let next: TableSchema = current;
   const notes: SessionWarning[] = [];
@@ -319,6 +332,7 @@ function dropColumn(schema: TableSchema, name: string): TableSchema {
   if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'table definition']);
   if (column.isKey) throw bad(`Can not drop key column ${column.name}`);
   if (schema.distribution.columns.some((distribution) => distribution.toLowerCase() === column.name.toLowerCase())) throw bad(`Can not drop distribution column ${column.name}`);
+  if (partitionInfoOf(schema)?.columns.some((partitionColumn) => partitionColumn.toLowerCase() === column.name.toLowerCase())) throw bad(`Partition column[${column.name}] cannot be dropped. index[${schema.name}]`);
   if ((schema.properties['function_column.sequence_col'] ?? '').toLowerCase() === column.name.toLowerCase()) throw bad(`Can not drop sequence column ${column.name}`);
   if (schema.columns.length === 1) throw bad('Can not drop the only column of a table');
   const indexed = schema.indexes.find((index) => index.columns.some((indexColumn) => indexColumn.toLowerCase() === column.name.toLowerCase()));

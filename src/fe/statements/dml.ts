@@ -14,6 +14,7 @@ import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
+import { rowsWithoutPartition } from '../../load/partition-check';
 import { beginLoad, generateLabel, loadBatch, type LoadTarget } from '../../load/load-transaction';
 import { writeBinlogRows } from '../../load/row-binlog-writer';
 import { groupCommitInsert } from '../../load/group-commit';
@@ -310,7 +311,7 @@ interface FilterCounts {
  */
 function filterBadVectors(session: StatementSession, table: TableState, batch: Batch, given: ReadonlySet<string> | null, counts: FilterCounts = { filtered: 0, total: 0 }): Batch {
   const checks = annVectorChecks(table.schema, given);
-  const bad = badVectorRows(batch, checks);
+  const bad = mergeBadRows(badVectorRows(batch, checks), rowsWithoutPartition(table, batch));
   counts.total += batch.length;
   if (bad.length === 0) return batch;
   counts.filtered += bad.length;
@@ -325,6 +326,15 @@ function filterBadVectors(session: StatementSession, table: TableState, batch: B
     else keep.push(rowIdx);
   }
   return { ...batch, length: keep.length, columns: batch.columns.map((vec) => takeRows(vec, keep)) };
+}
+
+/** Two ascending lists of bad rows as one, ascending, each row once (its first reason). */
+function mergeBadRows(a: { rowIdx: number; reason: string }[], b: { rowIdx: number; reason: string }[]): { rowIdx: number; reason: string }[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const byRow = new Map<number, string>();
+  for (const row of [...a, ...b]) if (!byRow.has(row.rowIdx)) byRow.set(row.rowIdx, row.reason);
+  return [...byRow.entries()].sort((x, y) => x[0] - y[0]).map(([rowIdx, reason]) => ({ rowIdx, reason }));
 }
 
 export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
