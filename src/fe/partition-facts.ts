@@ -6,7 +6,7 @@
  */
 import type { TableState } from '../meta/catalog';
 import { partitionInfoOf, type PartitionRecord } from '../meta/schema';
-import { partitionColumnTypes } from '../storage/partitions';
+import { partitionColumnTypes, partitionDisplayOrder } from '../storage/partitions';
 import { listText, rangeText } from './statements/partition-ddl';
 
 export interface PartitionFacts {
@@ -43,7 +43,8 @@ export function tablePartitions(table: TableState): PartitionFacts[] {
   };
   if (info === null) return [{ id: schema.id, name: schema.name, record: null, buckets: table.tablets.length, range: '', ...tally(null) }];
   const types = partitionColumnTypes(schema, info);
-  return info.partitions.map((partition) => {
+  return partitionDisplayOrder(schema, info).map((idx) => {
+    const partition = info.partitions[idx];
     const tabletIds = new Set(table.tablets.filter((tablet) => tablet.partitionId === partition.id).map((tablet) => tablet.id));
     return { id: partition.id, name: partition.name, record: partition, buckets: partition.buckets, range: info.type === 'RANGE' ? rangeText(types, partition) : listText(types, partition), ...tally(tabletIds) };
   });

@@ -133,6 +133,8 @@ export function tableSegmentContext(schema: TableSchema, options: TableWriteOpti
  */
 export function batchRowsByTablet(table: TableState, batch: Batch, txnId: number): Int32Array[] {
   const schema = table.schema;
+  // One tablet (compaction's and merge-on-write rewrites' slices of a table): every row is its.
+  if (table.tablets.length === 1) return [Int32Array.from({ length: batch.length }, (_, rowIdx) => rowIdx)];
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
   const positions = tabletPositionsOfRows(table, (name) => batch.columns[columnIndex.get(name.toLowerCase())!], batch.length, txnId);
   if (positions.includes(-1)) throw new GaleneError('INTERNAL', [`a row of ${schema.name} has no partition`]);

@@ -97,6 +97,11 @@ function listKey(values: readonly RawValue[], types: readonly DataType[]): strin
   return values.length === 1 ? (values[0] === null ? '\u0000' : `=${formatValue(types[0], values[0])}`) : JSON.stringify(values.map((value, colIdx) => formatValue(types[colIdx], value)));
 }
 
+/** Indexes of info.partitions in the order Doris lists them: RANGE partitions by range, LIST ones as created. */
+export function partitionDisplayOrder(schema: TableSchema, info: PartitionInfo): number[] {
+  return info.type === 'RANGE' ? compile(schema, info).ranges.map((range) => range.idx) : info.partitions.map((_, idx) => idx);
+}
+
 /** Index (in info.partitions) of the partition holding `key` (raw values of the partition columns), or -1. */
 export function partitionOfKey(schema: TableSchema, info: PartitionInfo, key: readonly RawValue[]): number {
   const parts = compile(schema, info);

@@ -93,6 +93,18 @@ describe('partitioned tables over the wire', () => {
     assert.deepEqual((await queryRecords(conn, "SHOW PARTITIONS FROM pt.ev WHERE PartitionName = 'p2'")).map((record) => record.PartitionName), ['p2']);
   });
 
+  test('AUTO PARTITION: Stream Load and Group Commit create the partitions their rows need', async () => {
+    await conn.query(`CREATE TABLE pt.auto_ev (ts DATETIME NOT NULL, id INT NOT NULL) DUPLICATE KEY(ts)
+      AUTO PARTITION BY RANGE (date_trunc(ts, 'month')) () DISTRIBUTED BY HASH(id) BUCKETS 2`);
+    const lines = Array.from({ length: 3000 }, (_, rowIdx) => `2024-${String((rowIdx % 3) + 1).padStart(2, '0')}-15 10:00:00,${rowIdx}`);
+    const loaded = await curlLoad(loadUrl('auto_ev'), file('auto.csv', lines.join('\n') + '\n'), ['column_separator:,']);
+    assert.equal(loaded.json.Status, 'Success', loaded.body);
+    assert.deepEqual(await partitionRows('auto_ev'), [['p20240101000000', '1000'], ['p20240201000000', '1000'], ['p20240301000000', '1000']]);
+    const grouped = await curlLoad(loadUrl('auto_ev'), file('auto-gc.csv', '2024-05-01 00:00:00,9001\n2024-01-31 23:59:59,9002\n'), ['column_separator:,', 'group_commit:sync_mode']);
+    assert.equal(grouped.json.Status, 'Success', grouped.body);
+    assert.deepEqual(await partitionRows('auto_ev'), [['p20240101000000', '1001'], ['p20240201000000', '1000'], ['p20240301000000', '1000'], ['p20240501000000', '1']]);
+  });
+
   test('partitions, their tablets and rows survive a restart', async () => {
     const before = await queryRows(conn, 'SELECT dt, id, v FROM pt.ev ORDER BY id');
     const partitions = (await queryRecords(conn, 'SHOW PARTITIONS FROM pt.ev')).map((record) => [record.PartitionId, record.PartitionName, record.Range, record.Buckets]);
@@ -103,6 +115,7 @@ describe('partitioned tables over the wire', () => {
     assert.deepEqual(await queryRows(conn, 'SELECT dt, id, v FROM pt.ev ORDER BY id'), before);
     assert.deepEqual((await queryRecords(conn, 'SHOW PARTITIONS FROM pt.ev')).map((record) => [record.PartitionId, record.PartitionName, record.Range, record.Buckets]), partitions);
     await conn.query("INSERT INTO pt.ev VALUES ('2024-04-15', 13, 130)");
+    assert.equal((await queryRows(conn, 'SELECT count(*) FROM pt.auto_ev'))[0][0], '3002');
     assert.deepEqual(await partitionRows('ev'), [['p1', '3'], ['p2', '3'], ['p3', '3'], ['p4', '1']]);
     await queryRows(conn, "SELECT id FROM pt.ev WHERE dt = '2024-04-15'");
     assert.equal(Number((await lastQueryProfile(conn)).get('TabletsScanned')), 2);

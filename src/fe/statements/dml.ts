@@ -15,6 +15,7 @@ import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { rowsWithoutPartition } from '../../load/partition-check';
+import { ensureAutoPartitions } from '../../load/auto-partition';
 import { beginLoad, generateLabel, loadBatch, type LoadTarget } from '../../load/load-transaction';
 import { writeBinlogRows } from '../../load/row-binlog-writer';
 import { groupCommitInsert } from '../../load/group-commit';
@@ -340,7 +341,7 @@ function mergeBadRows(a: { rowIdx: number; reason: string }[], b: { rowIdx: numb
 export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
-  const table = fe.catalog.getTable(database, statement.table);
+  let table = fe.catalog.getTable(database, statement.table);
   const schema = table.schema;
   if (statement.overwrite) throw new GaleneError('UNSUPPORTED', ['INSERT OVERWRITE']);
   let targets: ColumnSchema[];
@@ -375,6 +376,7 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   }
   const partial = isPartialUpdate(session, table, statement);
   const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
+  table = ensureAutoPartitions(fe.catalog, table, built);
   const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null);
   rowCount = batch.length;
   const open = session.transaction;

@@ -4,12 +4,13 @@
  * texts SHOW CREATE TABLE, SHOW PARTITIONS and error messages print for partition bounds.
  */
 import { formatValue, parseValue } from '../../common/convert';
-import { addMonthsToDays, formatDatetime, MICROS_PER_DAY } from '../../common/datetime';
+import { formatDatetime, MICROS_PER_DAY } from '../../common/datetime';
+import { addTimeUnits } from '../../load/auto-partition';
 import { GaleneError } from '../../common/errors';
 import { isStringType, type DataType } from '../../common/types';
 import type { Catalog } from '../../meta/catalog';
 import { partitionInfoOf, type ColumnSchema, type KeysType, type PartitionBoundValue, type PartitionInfo, type PartitionRecord, type TableSchema } from '../../meta/schema';
-import { compareKeys, parseBoundValue, partitionColumnTypes } from '../../storage/partitions';
+import { compareKeys, parseBoundValue, partitionColumnTypes, partitionDisplayOrder } from '../../storage/partitions';
 import type { AlterTableAction, PartitionDesc, PartitionItemDef, PartitionValueDef } from '../../sql/ast';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);
@@ -50,6 +51,8 @@ function partitionColumns(table: PartitionTableFacts, desc: PartitionDesc): Colu
     if (type.name === 'ARRAY') throw bad(`Complex type column can't be partition column: ${type.name}`);
     if (desc.type === 'RANGE' && (isStringType(type) || type.name === 'BOOLEAN')) throw bad(`Invalid range partition column type: ${dorisPartitionTypeName(type)}`);
     if (desc.autoUnit !== null && type.name !== 'DATE' && type.name !== 'DATETIME') throw bad('partition expr date_trunc is illegal! only support DATEV2/DATETIMEV2 type');
+    if (desc.autoUnit !== null && type.name === 'DATE' && ['hour', 'minute', 'second'].includes(desc.autoUnit)) throw bad(`partition expr date_trunc of a DATEV2 column does not support unit ${desc.autoUnit}`);
+    if (desc.auto && desc.type === 'RANGE' && column.nullable) throw bad("AUTO RANGE PARTITION doesn't support NULL column");
     return column;
   });
 }
@@ -247,32 +250,6 @@ function batchPartitionName(type: DataType, value: number, unit: string): string
   }
 }
 
-/** `value` (a DATE's days or a DATETIME's micros) plus `count` units. */
-export function addTimeUnits(type: DataType, value: number, unit: string, count: number): number {
-  const micros = type.name === 'DATETIME';
-  const days = micros ? Math.floor(value / MICROS_PER_DAY) : value;
-  const within = micros ? value - days * MICROS_PER_DAY : 0;
-  const fromDays = (next: number): number => (micros ? next * MICROS_PER_DAY + within : next);
-  switch (unit) {
-    case 'year':
-      return fromDays(addMonthsToDays(days, 12 * count));
-    case 'quarter':
-      return fromDays(addMonthsToDays(days, 3 * count));
-    case 'month':
-      return fromDays(addMonthsToDays(days, count));
-    case 'week':
-      return fromDays(days + 7 * count);
-    case 'day':
-      return fromDays(days + count);
-    case 'hour':
-      return value + count * 3_600_000_000;
-    case 'minute':
-      return value + count * 60_000_000;
-    default:
-      return value + count * 1_000_000;
-  }
-}
-
 /**
  * CREATE TABLE's PARTITION BY checked into a PartitionInfo (or an error in Doris's words): every item's
  * partitions, each with `buckets` tablets, ids from `nextId`.
@@ -309,7 +286,8 @@ export function partitionClauseText(schema: TableSchema, info: PartitionInfo): s
   const columns = info.columns.map((name) => '`' + name + '`').join(', ');
   const head = info.auto !== null ? (info.type === 'RANGE' ? `AUTO PARTITION BY RANGE (date_trunc(${columns}, '${info.auto.unit}'))` : `AUTO PARTITION BY LIST (${columns})`) : `PARTITION BY ${info.type}(${columns})`;
   const bound = (key: readonly PartitionBoundValue[]): string => `(${key.map((value, colIdx) => (typeof value === 'string' ? quoted(value) : value.infinity === 'max' ? 'MAXVALUE' : quoted(boundValueText(types[colIdx], value)))).join(', ')})`;
-  const items = info.partitions.map((partition) => {
+  const items = partitionDisplayOrder(schema, info).map((idx) => {
+    const partition = info.partitions[idx];
     if (info.type === 'RANGE') return `PARTITION ${partition.name} VALUES [${bound(partition.lower ?? [])}, ${bound(partition.upper ?? [])})`;
     const tuples = (partition.values ?? []).map((tuple) => (tuple.length === 1 ? quoted(tuple[0]) : `(${tuple.map(quoted).join(', ')})`));
     return `PARTITION ${partition.name} VALUES IN (${tuples.join(',')})`;
