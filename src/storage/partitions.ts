@@ -19,7 +19,7 @@ import type { TabletRecord } from '../meta/meta-store';
 import { findColumn, partitionInfoOf, type PartitionBoundValue, type PartitionInfo, type TableSchema } from '../meta/schema';
 
 /** A bound element parsed: a raw value, or -Infinity / +Infinity standing for MINVALUE / MAXVALUE. */
-type KeyValue = RawValue | typeof MIN | typeof MAX;
+export type KeyValue = RawValue | typeof MIN | typeof MAX;
 const MIN = Symbol('MINVALUE');
 const MAX = Symbol('MAXVALUE');
 

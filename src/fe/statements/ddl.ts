@@ -7,6 +7,7 @@ import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
+import { applyDynamicPartitions, dynamicPartitionSpec } from '../dynamic-partitions';
 import { alterPartitions, buildPartitionInfo, isPartitionAction, partitionIdsToTruncate } from './partition-ddl';
 import type {
   AlterTableStatement,
@@ -193,7 +194,9 @@ export async function createTable(session: StatementSession, statement: CreateTa
   }
   const built = buildTableSchema(session, statement, database, catalog.newObjectId());
   const schema = { ...built, properties: withTableVault(session, built.properties) };
-  catalog.createTable(database, schema);
+  dynamicPartitionSpec(schema); // checked before anything is created
+  const created = catalog.createTable(database, schema);
+  await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, created, new Date()));
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
 }
 
@@ -270,6 +273,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
     }
   }
   if (next === current) return okWithWarnings(session, notes);
+  const dynamic = dynamicPartitionSpec(next) !== null; // checked before anything changes
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
   // An index change also drains Group Commit: no open batch writes segments with the old index set.
   const changesColumns = statement.actions.some((action) => ['addColumn', 'dropColumn', 'addIndex', 'dropIndex'].includes(action.kind));
@@ -284,6 +288,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const stale = purgeIndexRecords(session.fe.catalog, current.id, [...removed, ...added]);
   if (removed.length > 0) cancelBuildJobsFor(session.fe, current.id, removed);
   await session.fe.backend.deleteObjects(stale);
+  if (dynamic) await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, catalog.getTable(database, next.name), new Date()));
   return okWithWarnings(session, notes);
 }
 

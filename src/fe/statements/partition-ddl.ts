@@ -262,7 +262,6 @@ export function buildPartitionInfo(table: PartitionTableFacts, desc: PartitionDe
   }
   let partitions: PartitionRecord[] = [];
   for (const item of desc.items) partitions = [...partitions, ...checkedItems(table, base, columns, partitions, item, buckets, nextId)];
-  if (partitions.length === 0 && !desc.auto) throw bad('Partition list can not be empty');
   return { ...base, partitions };
 }
 
