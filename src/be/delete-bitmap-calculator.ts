@@ -18,7 +18,7 @@ import { GaleneError } from '../common/errors';
 import { compareRawValues, sortPermutation } from '../common/row-order';
 import { isStringType, physicalKind, type PhysicalKind } from '../common/types';
 import type { ObjectStore } from '../io/object-store';
-import { computeBuckets } from '../load/bucket-hash';
+import { tabletPositionsOfRows } from '../storage/partitions';
 import { writeTableRows, type TableWriteOptions } from '../load/table-writer';
 import type { MergeOnWriteStorage, PartialUpdate, TableState } from '../meta/catalog';
 import { BitmapDelta, containsRowId, DeleteBitmap, PendingBitmapDelta, sequenceColumnName, sortedUniqueRowIds } from '../meta/delete-bitmap';
@@ -323,9 +323,12 @@ export class MergeOnWriteEngine implements MergeOnWriteStorage {
   private async locate(table: TableState, keys: readonly Vector[], length: number): Promise<Located[]> {
     const schema = table.schema;
     const keyColumns = schema.keyColumns.map((name) => findColumn(schema, name)!);
-    const distribution = schema.distribution.type === 'HASH' ? schema.distribution.columns.map((name) => keys[schema.keyColumns.findIndex((key) => key.toLowerCase() === name.toLowerCase())]) : [];
-    if (distribution.some((vec) => vec === undefined)) throw new GaleneError('INTERNAL', [`distribution of ${schema.name} is not on key columns`]);
-    const buckets = computeBuckets(distribution, length, table.tablets.length);
+    const keyVector = (name: string): Vector => {
+      const vec = keys[schema.keyColumns.findIndex((key) => key.toLowerCase() === name.toLowerCase())];
+      if (vec === undefined) throw new GaleneError('INTERNAL', [`distribution or partition column ${name} of ${schema.name} is not a key column`]);
+      return vec;
+    };
+    const buckets = tabletPositionsOfRows(table, keyVector, length);
     const bitmap = table.deleteBitmap ?? DeleteBitmap.EMPTY;
     const working = new WorkingDeletes(bitmap);
     const out: Located[] = [];

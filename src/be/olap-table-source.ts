@@ -15,7 +15,7 @@ import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
 import { segmentIndexRecord, type RowsetRecord, type SegmentIndexRecord, type SegmentRecord, type TabletRecord } from '../meta/meta-store';
-import { ColumnSchema, findColumn, IndexSchema, TableSchema } from '../meta/schema';
+import { ColumnSchema, findColumn, IndexSchema, partitionInfoOf, TableSchema } from '../meta/schema';
 import { RowRanges } from '../storage/row-ranges';
 import { mergeRowsByKey } from '../storage/table-model-merge';
 import type { ScanPredicate } from '../common/scan-predicate';
@@ -34,6 +34,7 @@ import { readRowStoreRows } from '../storage/row-store';
 import { encodeKeys, type EncodedKeys, type PrimaryKeyIndexReader } from '../storage/primary-key-index';
 import { primaryKeyIndexRecord, segmentMayHoldKeys } from '../storage/primary-key-index-segment';
 import { pinnedTuples, prunedBuckets } from '../storage/bucket-pruning';
+import { partitionTablets, prunedPartitions } from '../storage/partitions';
 import { physicalKind, type PhysicalKind } from '../common/types';
 
 /** Opens segment readers (cached by the BE so footers are read once). */
@@ -294,8 +295,21 @@ export class OlapTableSource implements TableSource {
 
   private prunedTablets(predicates: readonly ScanPredicate[]): readonly TabletRecord[] {
     const all = this.table.tablets;
-    const buckets = prunedBuckets(this.schema, all.length, predicates);
-    return buckets === null ? all : buckets.map((bucket) => all[bucket]);
+    const info = partitionInfoOf(this.schema);
+    if (info === null) {
+      const buckets = prunedBuckets(this.schema, all.length, predicates);
+      return buckets === null ? all : buckets.map((bucket) => all[bucket]);
+    }
+    // A partitioned table: the partitions the predicates can match, then the buckets of each.
+    const layout = partitionTablets(info, all);
+    const partitions = prunedPartitions(this.schema, predicates) ?? info.partitions.map((_, idx) => idx);
+    const tablets: TabletRecord[] = [];
+    for (const partitionIdx of partitions) {
+      const positions = layout[partitionIdx];
+      const buckets = prunedBuckets(this.schema, positions.length, predicates);
+      for (const bucket of buckets ?? positions.keys()) if (positions[bucket] >= 0) tablets.push(all[positions[bucket]]);
+    }
+    return tablets;
   }
 
   private countTablets(tablets: readonly TabletRecord[], profile: ProfileSink): readonly TabletRecord[] {

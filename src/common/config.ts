@@ -54,6 +54,8 @@ export const SETTINGS: readonly SettingDef[] = [
   def('label_keep_max_second', 'int', 3 * 24 * 3600, 'How long finished load labels are kept.', true),
   def('max_tablet_version_num', 'int', 2000, 'A tablet with this many versions rejects new loads (-235) until compaction catches up.', true),
   def('disable_auto_compaction', 'bool', false, 'Turn off background compaction for every table (the table property of the same name turns it off for one table).', true),
+  def('dynamic_partition_enable', 'bool', true, 'Run the dynamic partition scheduler: tables with dynamic_partition.enable = true get their partitions created and dropped on schedule (Doris FE setting).', true),
+  def('dynamic_partition_check_interval_seconds', 'int', 600, 'Seconds between passes of the dynamic partition scheduler (Doris FE setting).', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
   def('default_bucket_num', 'int', 10, 'Buckets when CREATE TABLE has no DISTRIBUTED BY ... BUCKETS.', true),
   def('scan_thread_num', 'int', Math.max(1, os.cpus().length), 'Worker threads for scans.'),
   def('parallel_scan_min_rows_per_scanner', 'int', 65536, 'Tables with fewer rows scan on the main thread; larger scans, filters and aggregates run in the scan_thread_num worker threads (0 threads: always on the main thread).'),

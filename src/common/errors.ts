@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   DIVISION_BY_ZERO: entry(1365, '22012', 'Division by 0'),
   UNSUPPORTED: entry(1235, '42000', "This version of Galene doesn't yet support '{0}'"),
   INVALID_TABLE_DEFINITION: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  PARTITION_NOT_EXISTS_DROP: entry(1507, 'HY000', 'errCode = 2, detailMessage = Error in list of partitions to {0}'),
+  UNKNOWN_PARTITION: entry(1735, 'HY000', "errCode = 2, detailMessage = Unknown partition '{0}' in table '{1}'"),
   UNKNOWN_SYSTEM_VARIABLE: entry(1193, 'HY000', "Unknown system variable '{0}'"),
   WRONG_VALUE_FOR_VAR: entry(1231, '42000', "Variable '{0}' can't be set to the value of '{1}'"),
   WRONG_TYPE_FOR_VAR: entry(1232, '42000', "Incorrect argument type to variable '{0}'"),

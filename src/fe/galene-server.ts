@@ -3,6 +3,7 @@
  * storage under it (recovering from a crash), then the MySQL server (query_port) and the HTTP servers
  * (http_port, webserver_port, brpc_port).
  */
+import { DynamicPartitionScheduler } from './dynamic-partitions';
 import type { Server } from 'node:http';
 import type { Config } from '../common/config';
 import type { ObjectStore } from '../io/object-store';
@@ -59,6 +60,8 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
     // Statements see the ports actually bound (SHOW FRONTENDS / BACKENDS).
     for (const [name, port] of Object.entries(ports)) config.set(name, port);
     if (!config.get<boolean>('disable_auto_compaction')) compaction.start();
+    const dynamicPartitions = new DynamicPartitionScheduler({ catalog: frontend.catalog, deleteObjects: (keys) => frontend.backend.deleteObjects(keys), warn: (message) => frontend.serverLog.log('WARN', 'dynamic-partition', message) }, config);
+    dynamicPartitions.start();
     config.onChange('disable_auto_compaction', (disabled) => (disabled ? compaction.pause() : compaction.start()));
     return {
       frontend,
@@ -66,6 +69,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
       startup: { walReplay },
       async stop() {
         await compaction.stop(); // before the lock is released: a merge writes under data_dir
+        await dynamicPartitions.stop();
         await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

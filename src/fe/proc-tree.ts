@@ -9,6 +9,9 @@
 import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { DatabaseRecord, TransactionRecord } from '../meta/meta-store';
+import type { TableState } from '../meta/catalog';
+import { partitionInfoOf } from '../meta/schema';
+import { tablePartitions } from './partition-facts';
 import { BACKEND_COLUMNS, backendRows, dbQuota, formatBytes, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, runningLoads, ServerFacts, tableSize, timeText } from './cluster-facts';
 import { streamLoadRecords, STREAM_LOAD_COLUMNS } from './load-records';
 
@@ -55,18 +58,26 @@ function dbById(facts: ServerFacts, idText: string): DatabaseRecord {
 
 const dbTables = (facts: ServerFacts, db: DatabaseRecord) => facts.catalog.listTables(db.name);
 
+/** SHOW PARTITIONS' and the partitions proc's columns (Doris 2.1). */
+export const PARTITION_COLUMNS = ['PartitionId', 'PartitionName', 'VisibleVersion', 'VisibleVersionTime', 'State', 'PartitionKey', 'Range', 'DistributionKey', 'Buckets', 'ReplicationNum', 'StorageMedium', 'CooldownTime', 'RemoteStoragePolicy', 'LastConsistencyCheckTime', 'DataSize', 'IsInMemory', 'ReplicaAllocation', 'IsMutable', 'SyncWithBaseTables', 'UnsyncTables', 'CommittedVersion', 'RowCount'];
+
+/** One row per partition of `state` (partition-facts.ts), in PARTITION_COLUMNS' order. */
+export function partitionRows(state: TableState): RawValue[][] {
+  const dist = state.schema.distribution;
+  const key = partitionInfoOf(state.schema)?.columns.join(', ') ?? '';
+  return tablePartitions(state).map((partition) => [
+    partition.id, partition.name, partition.visibleVersion, timeText(partition.updateTime), 'NORMAL', key, partition.range, dist.type === 'HASH' ? dist.columns.join(', ') : 'RANDOM', partition.buckets,
+    1, 'HDD', '9999-12-31 23:59:59', '', null, formatBytes(partition.bytes), 'false', 'tag.location.default: 1', 'true', 'true', '', partition.visibleVersion, partition.rows,
+  ]);
+}
+
 function tableNode(facts: ServerFacts, db: DatabaseRecord, idText: string): ProcNode {
   const found = dbTables(facts, db).find((candidate) => String(candidate.schema.id) === idText);
   if (!found) throw procError(`Table[${idText}] does not exist`);
   const partitions: ProcNode = {
     fetch: () => {
       const state = facts.catalog.getTable(db.name, found.schema.name);
-      const size = tableSize(state);
-      const dist = state.schema.distribution;
-      return table(
-        ['PartitionId', 'PartitionName', 'VisibleVersion', 'VisibleVersionTime', 'State', 'PartitionKey', 'Range', 'DistributionKey', 'Buckets', 'ReplicationNum', 'StorageMedium', 'CooldownTime', 'RemoteStoragePolicy', 'LastConsistencyCheckTime', 'DataSize', 'IsInMemory', 'ReplicaAllocation', 'IsMutable'],
-        [[state.schema.id, state.schema.name, state.visibleVersion, timeText(Date.now()), 'NORMAL', '', '', dist.type === 'HASH' ? dist.columns.join(', ') : 'RANDOM', dist.buckets, 1, 'HDD', '9999-12-31 23:59:59', '', null, formatBytes(size.bytes), 'false', 'tag.location.default: 1', 'true']],
-      );
+      return table(PARTITION_COLUMNS, partitionRows(state));
     },
   };
   return {
@@ -82,7 +93,7 @@ function dbNode(facts: ServerFacts, db: DatabaseRecord): ProcNode {
       const rows = dbTables(facts, db).map((state) => {
         const size = tableSize(state);
         const updated = lastUpdateTime(state);
-        return [state.schema.id, state.schema.name, 1, '', 1, 'NORMAL', 'OLAP', null, size.replicas, state.visibleVersion, timeText(updated), running, timeText(updated)];
+        return [state.schema.id, state.schema.name, 1, partitionInfoOf(state.schema)?.columns.join(', ') ?? '', partitionInfoOf(state.schema)?.partitions.length ?? 1, 'NORMAL', 'OLAP', null, size.replicas, state.visibleVersion, timeText(updated), running, timeText(updated)];
       });
       return table(['TableId', 'TableName', 'IndexNum', 'PartitionColumnName', 'PartitionNum', 'State', 'Type', 'LastConsistencyCheckTime', 'ReplicaCount', 'VisibleVersion', 'VisibleVersionTime', 'RunningTransactionNum', 'LastUpdateTime'], rows);
     },

@@ -9,6 +9,7 @@ import { partialUpdateOf } from '../meta/catalog';
 import type { Catalog, LoadDeletes, PartialUpdate, TableState } from '../meta/catalog';
 import type { NewRowset, TransactionRecord } from '../meta/meta-store';
 import type { TableWriteOptions } from './table-writer';
+import { ensureAutoPartitions } from './auto-partition';
 import { LoadWriter } from './write-pipeline/load-writer';
 import type { WritePipeline } from './write-pipeline/write-pipeline';
 
@@ -51,6 +52,7 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
   const txn = meta.beginTransaction(table.dbId, label, [table.schema.id]);
   const writer = new LoadWriter(target.writePipeline, target.store, table, txn.id, target.writeOptions);
   try {
+    writer.useTable(ensureAutoPartitions(target.catalog, table, batch));
     await writer.add(batch);
     await target.catalog.publish(txn.id, await writer.finish(), batch.length, batch.length > 0 ? partialUpdateOf(batch) : null);
   } catch (err) {
@@ -139,6 +141,7 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string, 
       if (batch.length === 0) return;
       const batchPartial = partialUpdateOf(batch);
       if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
+      writer.useTable(ensureAutoPartitions(target.catalog, table, batch));
       await writer.add(batch, checkpoint);
       loadedRows += batch.length;
     },

@@ -19,7 +19,7 @@ import { buildSegmentAnnIndexes, tableAnnIndexes, type TableAnnIndex } from '../
 import { buildSegmentInvertedIndexes, tableInvertedIndexes, type TableInvertedIndex } from '../storage/inverted/segment-inverted-indexes';
 import { buildSegmentPrimaryKeyIndex } from '../storage/primary-key-index-segment';
 import type { SegmentColumn, SegmentWriteOptions } from '../storage/segment-writer';
-import { computeBuckets } from './bucket-hash';
+import { tabletPositionsOfRows } from '../storage/partitions';
 
 /** Rows per segment file: large enough for few files, small enough to prune and to cache well. */
 export const SEGMENT_MAX_ROWS = 1 << 20;
@@ -126,13 +126,19 @@ export function tableSegmentContext(schema: TableSchema, options: TableWriteOpti
   };
 }
 
-/** Rows of one table's batch grouped by tablet (bucket index -> row ids of the batch). */
+/**
+ * Rows of one table's batch grouped by tablet (tablet position in table.tablets -> row ids of the batch):
+ * a partitioned table's rows go to their partition's tablets (storage/partitions.ts). A row no partition
+ * holds is an internal error here: the load filtered it before (`no partition for this tuple`).
+ */
 export function batchRowsByTablet(table: TableState, batch: Batch, txnId: number): Int32Array[] {
   const schema = table.schema;
+  // One tablet (compaction's and merge-on-write rewrites' slices of a table): every row is its.
+  if (table.tablets.length === 1) return [Int32Array.from({ length: batch.length }, (_, rowIdx) => rowIdx)];
   const columnIndex = new Map(schema.columns.map((column, colIdx) => [column.name.toLowerCase(), colIdx]));
-  const distributionColumns = schema.distribution.type === 'HASH' ? schema.distribution.columns.map((name) => batch.columns[columnIndex.get(name.toLowerCase())!]) : [];
-  const bucketCount = table.tablets.length;
-  return rowsByBucket(computeBuckets(distributionColumns, batch.length, bucketCount, txnId), bucketCount);
+  const positions = tabletPositionsOfRows(table, (name) => batch.columns[columnIndex.get(name.toLowerCase())!], batch.length, txnId);
+  if (positions.includes(-1)) throw new GaleneError('INTERNAL', [`a row of ${schema.name} has no partition`]);
+  return rowsByBucket(positions, table.tablets.length);
 }
 
 /** The batch's columns restricted to `rowIds` (the batch itself when it is all of them). */

@@ -9,7 +9,7 @@ import { GaleneError } from '../common/errors';
 import type { Batch, Vector } from '../common/column';
 import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, SegmentRecord, TabletRecord } from './meta-store';
-import type { TableSchema } from './schema';
+import type { PartitionRecord, TableSchema } from './schema';
 import { StorageVaults } from './storage-vaults';
 
 /** A table with its tablets and the rowsets visible now. Replaced (not mutated) on every change. */
@@ -239,6 +239,40 @@ export class Catalog {
     const state = this.getTable(database, name);
     const { keys, version } = this.meta.truncateTable(state.schema.id);
     this.putTable({ ...state, rowsets: [], visibleVersion: version, deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined });
+    return keys;
+  }
+
+  /**
+   * ALTER TABLE ADD / DROP PARTITION and the partitions loads and the dynamic-partition scheduler create:
+   * the new schema (its partition list changed; schemaVersion bumped here) with the tablets of `added`
+   * created and those of the `dropped` partition ids removed with their rowsets, in one meta-store
+   * transaction. Returns the new state and the object keys to delete.
+   */
+  changePartitions(tableId: number, change: (schema: TableSchema) => TableSchema, added: readonly PartitionRecord[], dropped: readonly number[]): { state: TableState; keys: string[] } {
+    const state = this.tablesById.get(tableId);
+    if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+    const schema = { ...change(state.schema), schemaVersion: state.schema.schemaVersion + 1 };
+    const { tablets, keys } = this.meta.changePartitions(schema, added, dropped);
+    const gone = new Set(state.tablets.filter((tablet) => dropped.includes(tablet.partitionId ?? 0)).map((tablet) => tablet.id));
+    const removedRowsets = state.rowsets.filter((rowset) => gone.has(rowset.tabletId)).map((rowset) => rowset.id);
+    const next: TableState = {
+      ...state,
+      schema,
+      tablets: [...state.tablets.filter((tablet) => !gone.has(tablet.id)), ...tablets],
+      rowsets: gone.size === 0 ? state.rowsets : state.rowsets.filter((rowset) => !gone.has(rowset.tabletId)),
+      deleteBitmap: removedRowsets.length === 0 ? state.deleteBitmap : (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removedRowsets),
+    };
+    this.putTable(next);
+    return { state: next, keys };
+  }
+
+  /** TRUNCATE TABLE t PARTITION (...): the partitions' rowsets go, at a new version. Returns the object keys. */
+  truncatePartitions(database: string, name: string, partitionIds: readonly number[]): string[] {
+    const state = this.getTable(database, name);
+    const { keys, version } = this.meta.truncatePartitions(state.schema.id, partitionIds);
+    const gone = new Set(state.tablets.filter((tablet) => partitionIds.includes(tablet.partitionId ?? 0)).map((tablet) => tablet.id));
+    const removed = state.rowsets.filter((rowset) => gone.has(rowset.tabletId)).map((rowset) => rowset.id);
+    this.putTable({ ...state, rowsets: state.rowsets.filter((rowset) => !gone.has(rowset.tabletId)), visibleVersion: version, deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removed) });
     return keys;
   }
 

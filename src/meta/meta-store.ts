@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
-import type { TableSchema } from './schema';
+import { partitionInfoOf, type PartitionRecord, type TableSchema } from './schema';
 
 export interface DatabaseRecord {
   readonly id: number;
@@ -25,6 +25,8 @@ export interface TabletRecord {
   readonly id: number;
   readonly tableId: number;
   readonly bucket: number;
+  /** The partition (PartitionRecord.id) of a partitioned table's tablet; absent: unpartitioned. */
+  readonly partitionId?: number;
 }
 
 export interface SegmentRecord {
@@ -208,6 +210,9 @@ export class MetaStore {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
       this.db.exec(SCHEMA_SQL);
+      // Meta stores made before partitions: their tablets are all of the table's one partition (0).
+      const tabletColumns = this.db.prepare('PRAGMA table_info(tablets)').all() as { name: string }[];
+      if (!tabletColumns.some((column) => column.name === 'partition_id')) this.db.exec('ALTER TABLE tablets ADD COLUMN partition_id INTEGER NOT NULL DEFAULT 0');
     } catch (err) {
       throw new GaleneError('IO_ERROR', [`cannot open meta store in ${metaDir}: ${(err as Error).message}`], { cause: err });
     }
@@ -294,18 +299,72 @@ export class MetaStore {
     }));
   }
 
-  /** Create a table and its tablets (one per bucket) atomically; returns the tablets. */
+  /**
+   * Create a table and its tablets atomically (one per bucket; of a partitioned table, one per bucket of
+   * each partition); returns the tablets.
+   */
   createTable(dbId: number, schema: TableSchema): TabletRecord[] {
     return this.transaction(() => {
       this.db.prepare('INSERT INTO tables (id, db_id, name, schema_json, visible_version) VALUES (?, ?, ?, ?, 1)').run(schema.id, dbId, schema.name, JSON.stringify(schema));
-      const firstTablet = this.nextId('object', schema.distribution.buckets);
-      const tablets: TabletRecord[] = [];
-      const insert = this.db.prepare('INSERT INTO tablets (id, table_id, bucket) VALUES (?, ?, ?)');
-      for (let bucket = 0; bucket < schema.distribution.buckets; bucket++) {
-        insert.run(firstTablet + bucket, schema.id, bucket);
-        tablets.push({ id: firstTablet + bucket, tableId: schema.id, bucket });
-      }
-      return tablets;
+      const partitions = partitionInfoOf(schema)?.partitions;
+      if (partitions === undefined) return this.insertTablets(schema.id, null, schema.distribution.buckets);
+      return partitions.flatMap((partition) => this.insertTablets(schema.id, partition.id, partition.buckets));
+    });
+  }
+
+  private insertTablets(tableId: number, partitionId: number | null, buckets: number): TabletRecord[] {
+    const firstTablet = this.nextId('object', buckets);
+    const tablets: TabletRecord[] = [];
+    const insert = this.cached('INSERT INTO tablets (id, table_id, bucket, partition_id) VALUES (?, ?, ?, ?)');
+    for (let bucket = 0; bucket < buckets; bucket++) {
+      insert.run(firstTablet + bucket, tableId, bucket, partitionId ?? 0);
+      tablets.push(partitionId === null ? { id: firstTablet + bucket, tableId, bucket } : { id: firstTablet + bucket, tableId, bucket, partitionId });
+    }
+    return tablets;
+  }
+
+  /**
+   * Replace a partitioned table's schema (partitions added or dropped) with its tablets in one
+   * transaction: `added` partitions get their tablets; the tablets of `dropped` partition ids go with their
+   * rowsets, delete bitmaps and row binlog. Returns the new tablets and the object keys to delete.
+   */
+  changePartitions(schema: TableSchema, added: readonly PartitionRecord[], dropped: readonly number[]): { tablets: TabletRecord[]; keys: string[] } {
+    return this.transaction(() => {
+      this.updateTableSchema(schema);
+      const keys = dropped.length === 0 ? [] : this.removeTabletRows(schema.id, dropped, true);
+      const tablets = added.flatMap((partition) => this.insertTablets(schema.id, partition.id, partition.buckets));
+      return { tablets, keys };
+    });
+  }
+
+  /**
+   * Remove the rowsets (and their bitmaps and row binlog) of the tablets of `partitionIds`, and with
+   * `dropTablets` the tablets too; returns the object keys. TRUNCATE ... PARTITION bumps the version.
+   */
+  private removeTabletRows(tableId: number, partitionIds: readonly number[], dropTablets: boolean): string[] {
+    const tabletIds = new Set(this.listTablets(tableId).filter((tablet) => partitionIds.includes(tablet.partitionId ?? 0)).map((tablet) => tablet.id));
+    const rowsets = this.listRowsets(tableId).filter((rowset) => tabletIds.has(rowset.tabletId));
+    const binlog = this.listBinlogRowsets(tableId).filter((rowset) => tabletIds.has(rowset.tabletId));
+    const keys = [...rowsets, ...binlog].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+    const deleteRowset = this.cached('DELETE FROM rowsets WHERE id = ?');
+    const deleteBitmaps = this.cached('DELETE FROM delete_bitmaps WHERE rowset_id = ?');
+    const deleteBinlog = this.cached('DELETE FROM row_binlog_rowsets WHERE id = ?');
+    for (const rowset of rowsets) {
+      deleteRowset.run(rowset.id);
+      deleteBitmaps.run(rowset.id);
+    }
+    for (const rowset of binlog) deleteBinlog.run(rowset.id);
+    if (dropTablets) for (const tabletId of tabletIds) this.cached('DELETE FROM tablets WHERE id = ?').run(tabletId);
+    return keys;
+  }
+
+  /** Remove every rowset of some partitions of a table (TRUNCATE TABLE t PARTITION (...)); returns their object keys. */
+  truncatePartitions(tableId: number, partitionIds: readonly number[]): { keys: string[]; version: number } {
+    return this.transaction(() => {
+      const keys = this.removeTabletRows(tableId, partitionIds, false);
+      this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
+      const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number };
+      return { keys, version: row.visible_version };
     });
   }
 
@@ -345,11 +404,10 @@ export class MetaStore {
   }
 
   listTablets(tableId: number): TabletRecord[] {
-    return (this.db.prepare('SELECT id, table_id, bucket FROM tablets WHERE table_id = ? ORDER BY bucket').all(tableId) as { id: number; table_id: number; bucket: number }[]).map((row) => ({
-      id: row.id,
-      tableId: row.table_id,
-      bucket: row.bucket,
-    }));
+    // A partitioned table's tablets: by partition (ids grow with creation), then bucket.
+    return (this.db.prepare('SELECT id, table_id, bucket, partition_id FROM tablets WHERE table_id = ? ORDER BY partition_id, bucket').all(tableId) as { id: number; table_id: number; bucket: number; partition_id: number }[]).map((row) =>
+      row.partition_id === 0 ? { id: row.id, tableId: row.table_id, bucket: row.bucket } : { id: row.id, tableId: row.table_id, bucket: row.bucket, partitionId: row.partition_id },
+    );
   }
 
   listRowsets(tableId: number): RowsetRecord[] {

@@ -46,6 +46,8 @@ export interface TableSchema {
   readonly distribution: { readonly type: 'HASH' | 'RANDOM'; readonly columns: readonly string[]; readonly buckets: number };
   readonly properties: Readonly<Record<string, string>>;
   readonly comment: string;
+  /** PARTITION BY (absent: unpartitioned); read it through partitionInfoOf. */
+  readonly partitionInfo?: PartitionInfo;
   /** Bumped by every schema or property change; plan caches key on it. */
   readonly schemaVersion: number;
   readonly createTime: number;
@@ -63,4 +65,37 @@ export function findColumn(schema: TableSchema, name: string): ColumnSchema | un
 export function missingColumnValue(column: ColumnSchema): RawValue {
   if (column.defaultValue === null || column.defaultValue === 'CURRENT_TIMESTAMP') return null;
   return parseValue(column.type, column.defaultValue).value;
+}
+
+/** A RANGE bound element: a value's canonical text, or one of the infinities (MINVALUE / MAXVALUE). */
+export type PartitionBoundValue = string | { readonly infinity: 'min' | 'max' };
+
+/**
+ * One partition of a partitioned table (Doris's Partition): its own tablets, `buckets` of them. RANGE
+ * partitions hold the keys in [lower, upper) (one element per partition column); LIST partitions the
+ * key tuples in `values` (a null element is NULL).
+ */
+export interface PartitionRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly buckets: number;
+  readonly lower?: readonly PartitionBoundValue[];
+  readonly upper?: readonly PartitionBoundValue[];
+  readonly values?: readonly (readonly (string | null)[])[];
+}
+
+/**
+ * `PARTITION BY RANGE|LIST (cols) (...)`, kept with the schema (so it survives restarts with it).
+ * `auto`: AUTO PARTITION — loads create the partition a row needs; RANGE's is `date_trunc(col, unit)`.
+ */
+export interface PartitionInfo {
+  readonly type: 'RANGE' | 'LIST';
+  readonly columns: readonly string[];
+  readonly auto: { readonly unit: string | null } | null;
+  readonly partitions: readonly PartitionRecord[];
+}
+
+/** The table's partitioning, or null for an unpartitioned table (one partition named after the table). */
+export function partitionInfoOf(schema: TableSchema): PartitionInfo | null {
+  return (schema as TableSchema & { readonly partitionInfo?: PartitionInfo }).partitionInfo ?? null;
 }

@@ -453,8 +453,10 @@ export interface CreateTableStatement extends Span {
   readonly keysType: 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE' | null;
   readonly keys: readonly string[];
   readonly comment: string | null;
-  /** PARTITION BY clause, kept as text (partition pruning comes later). */
+  /** PARTITION BY clause as source text (SHOW CREATE TABLE of CTAS and tools read it). */
   readonly partitionBy: string | null;
+  /** PARTITION BY clause parsed (absent or null: unpartitioned). */
+  readonly partition?: PartitionDesc | null;
   readonly distribution: { readonly type: 'HASH' | 'RANDOM'; readonly columns: readonly string[]; readonly buckets: number | 'AUTO' } | null;
   readonly properties: Readonly<Record<string, string>>;
   readonly engine: string | null;
@@ -462,6 +464,29 @@ export interface CreateTableStatement extends Span {
   readonly asQuery: QueryExpr | null;
   /** CREATE TABLE t LIKE other. */
   readonly like: { readonly database: string | null; readonly name: string } | null;
+}
+
+/** One value of a partition definition as written: a literal's text, NULL, MAXVALUE or MINVALUE. */
+export type PartitionValueDef = { readonly kind: 'value'; readonly text: string } | { readonly kind: 'null' } | { readonly kind: 'max' } | { readonly kind: 'min' };
+
+/**
+ * One entry of a PARTITION BY list: `PARTITION p VALUES LESS THAN (...)|MAXVALUE`, the fixed range
+ * `VALUES [(...), (...))`, the batch `FROM (...) TO (...) INTERVAL n [unit]`, or LIST's `VALUES IN (...)`.
+ */
+export type PartitionItemDef =
+  | { readonly kind: 'lessThan'; readonly name: string; readonly upper: readonly PartitionValueDef[] }
+  | { readonly kind: 'fixedRange'; readonly name: string; readonly lower: readonly PartitionValueDef[]; readonly upper: readonly PartitionValueDef[] }
+  | { readonly kind: 'in'; readonly name: string; readonly values: readonly (readonly PartitionValueDef[])[] }
+  | { readonly kind: 'batch'; readonly from: readonly PartitionValueDef[]; readonly to: readonly PartitionValueDef[]; readonly interval: number; readonly unit: string | null };
+
+/** `[AUTO] PARTITION BY RANGE|LIST (cols | date_trunc(col, 'unit')) (items)`. */
+export interface PartitionDesc {
+  readonly type: 'RANGE' | 'LIST';
+  readonly auto: boolean;
+  readonly columns: readonly string[];
+  /** AUTO PARTITION BY RANGE (date_trunc(col, 'unit')): the unit, lower case; null otherwise. */
+  readonly autoUnit: string | null;
+  readonly items: readonly PartitionItemDef[];
 }
 
 export interface DropTableStatement extends Span {
@@ -480,6 +505,10 @@ export type AlterTableAction =
   | { readonly kind: 'renameTable'; readonly newName: string }
   | { readonly kind: 'addIndex'; readonly index: IndexDef }
   | { readonly kind: 'dropIndex'; readonly name: string }
+  /** `ADD PARTITION [IF NOT EXISTS] p VALUES ... [DISTRIBUTED BY ... BUCKETS n]`. */
+  | { readonly kind: 'addPartition'; readonly item: PartitionItemDef; readonly ifNotExists: boolean; readonly buckets: number | null }
+  /** `DROP PARTITION [IF EXISTS] p [FORCE]`. */
+  | { readonly kind: 'dropPartition'; readonly name: string; readonly ifExists: boolean }
   /** `DISABLE KEYS` / `ENABLE KEYS` (mysqldump): MySQL defers non-unique index upkeep; accepted with a Note. */
   | { readonly kind: 'keys'; readonly enable: boolean };
 
@@ -494,6 +523,8 @@ export interface TruncateTableStatement extends Span {
   readonly kind: 'truncateTable';
   readonly database: string | null;
   readonly name: string;
+  /** TRUNCATE TABLE t PARTITION (p1, p2): only these partitions (absent: the whole table). */
+  readonly partitions?: readonly string[];
 }
 
 /**

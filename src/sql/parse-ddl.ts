@@ -1,5 +1,5 @@
 /**
- * DDL grammar: CREATE/DROP DATABASE, CREATE TABLE (columns, indexes, key model, partitioning kept as text,
+ * DDL grammar: CREATE/DROP DATABASE, CREATE TABLE (columns, indexes, key model, partitioning (parse-partition.ts),
  * distribution, properties, CTAS, LIKE), DROP/TRUNCATE/ALTER TABLE, CREATE/DROP INDEX (as ALTER actions).
  *
  * Column options follow Doris: `name type [KEY] [agg] [NULL|NOT NULL] [AUTO_INCREMENT[(n)]]
@@ -8,16 +8,16 @@
  */
 import type {
   AlterTableAction, AlterTableStatement, ColumnDef, CreateDatabaseStatement, CreateTableStatement,
-  DropDatabaseStatement, DropTableStatement, Expr, IndexDef, QueryExpr, Statement, TruncateTableStatement,
+  DropDatabaseStatement, DropTableStatement, Expr, IndexDef, PartitionDesc, QueryExpr, Statement, TruncateTableStatement,
 } from './ast';
 import type { DataType } from '../common/types';
 import { AGGREGATION_TYPES } from './keywords';
 import { Token, TokenKind } from './lexer';
-import { QueryParser } from './parse-query';
+import { PartitionParser } from './parse-partition';
 
 type Distribution = CreateTableStatement['distribution'];
 
-export abstract class DdlParser extends QueryParser {
+export abstract class DdlParser extends PartitionParser {
   /** After CREATE: DATABASE/SCHEMA, TABLE, INDEX (USER is handled by the statement layer). */
   protected parseCreateDdl(start: Token): Statement | null {
     if (this.isWord('DATABASE') || this.isWord('SCHEMA')) return this.parseCreateDatabase(start);
@@ -108,6 +108,7 @@ export abstract class DdlParser extends QueryParser {
     let keys: string[] = [];
     let comment: string | null = null;
     let partitionBy: string | null = null;
+    let partition: PartitionDesc | null = null;
     let distribution: Distribution = null;
     let properties: Record<string, string> = {};
     let asQuery: QueryExpr | null = null;
@@ -126,7 +127,9 @@ export abstract class DdlParser extends QueryParser {
       comment = this.parseStringLiteral();
     }
     if (this.isWord('PARTITION') || (this.isWord('AUTO') && this.isWordAt(1, 'PARTITION'))) {
-      partitionBy = this.parsePartitionText();
+      const parsed = this.parsePartitionDesc();
+      partitionBy = parsed.text;
+      partition = parsed.desc;
     }
     if (this.acceptWord('DISTRIBUTED')) {
       distribution = this.parseDistribution();
@@ -140,7 +143,7 @@ export abstract class DdlParser extends QueryParser {
     }
     if (columns.length === 0 && asQuery === null) throw this.error('expected a column list');
     return this.makeCreateTable(start, database, name, ifNotExists, {
-      columns, indexes, engine, keysType, keys, comment, partitionBy, distribution, properties, asQuery,
+      columns, indexes, engine, keysType, keys, comment, partitionBy, partition, distribution, properties, asQuery,
     });
   }
 
@@ -150,36 +153,10 @@ export abstract class DdlParser extends QueryParser {
     return {
       kind: 'createTable', database, name, ifNotExists,
       columns: parts.columns ?? [], indexes: parts.indexes ?? [], keysType: parts.keysType ?? null, keys: parts.keys ?? [],
-      comment: parts.comment ?? null, partitionBy: parts.partitionBy ?? null, distribution: parts.distribution ?? null,
+      comment: parts.comment ?? null, partitionBy: parts.partitionBy ?? null, partition: parts.partition ?? null, distribution: parts.distribution ?? null,
       properties: parts.properties ?? {}, engine: parts.engine ?? null, asQuery: parts.asQuery ?? null, like: parts.like ?? null,
       pos: start.pos, end: this.lastEnd,
     };
-  }
-
-  /** `[AUTO] PARTITION BY ...` up to the end of its last balanced parenthesis group, as source text. */
-  private parsePartitionText(): string {
-    const startPos = this.tok.pos;
-    this.acceptWord('AUTO');
-    this.expectWord('PARTITION');
-    this.expectWord('BY');
-    let depth = 0;
-    let sawGroup = false;
-    while (true) {
-      const token = this.tok;
-      if (token.kind === TokenKind.EOF) throw this.error();
-      if (token.kind === TokenKind.Op && token.text === '(') {
-        depth++;
-      } else if (token.kind === TokenKind.Op && token.text === ')') {
-        if (depth === 0) throw this.error();
-        depth--;
-        if (depth === 0) sawGroup = true;
-      } else if (depth === 0 && token.kind === TokenKind.Op && token.text === ';') {
-        throw this.error();
-      }
-      this.advance();
-      if (depth === 0 && sawGroup && !this.isOp('(')) break;
-    }
-    return this.sql.slice(startPos, this.lastEnd);
   }
 
   /** After DISTRIBUTED: BY HASH(cols) | BY RANDOM, then [BUCKETS n|AUTO]. */
@@ -310,6 +287,15 @@ export abstract class DdlParser extends QueryParser {
           const indexStart = this.advance();
           return { kind: 'addIndex', index: this.finishIndexDef(indexStart.pos, this.parseIdent()) };
         }
+        if (this.isWord('PARTITION')) {
+          const { item, ifNotExists } = this.parsePartitionItem();
+          let buckets: number | null = null;
+          if (this.acceptWord('DISTRIBUTED')) {
+            const distribution = this.parseDistribution();
+            if (distribution !== null && distribution.buckets !== 'AUTO') buckets = distribution.buckets;
+          }
+          return { kind: 'addPartition', item, ifNotExists, buckets };
+        }
         this.acceptWord('COLUMN');
         if (this.isOp('(')) throw this.unsupported('ADD COLUMN (several columns)');
         const column = this.parseColumnDef();
@@ -322,6 +308,12 @@ export abstract class DdlParser extends QueryParser {
       case 'DROP': {
         this.advance();
         if (this.acceptWord('INDEX')) return { kind: 'dropIndex', name: this.parseIdent() };
+        if (this.acceptWord('PARTITION')) {
+          const ifExists = this.acceptWords('IF', 'EXISTS');
+          const name = this.parseIdent();
+          this.acceptWord('FORCE');
+          return { kind: 'dropPartition', name, ifExists };
+        }
         this.acceptWord('COLUMN');
         return { kind: 'dropColumn', name: this.parseIdent() };
       }
@@ -349,7 +341,10 @@ export abstract class DdlParser extends QueryParser {
   protected parseTruncate(start: Token): TruncateTableStatement {
     this.acceptWord('TABLE');
     const { database, name } = this.parseQualifiedName();
-    if (this.isWord('PARTITION')) throw this.unsupported('TRUNCATE TABLE ... PARTITION');
+    if (this.acceptWord('PARTITION') || this.acceptWord('PARTITIONS')) {
+      const partitions = this.isOp('(') ? this.parseIdentList() : [this.parseIdent()];
+      return { kind: 'truncateTable', database, name, partitions, pos: start.pos, end: this.lastEnd };
+    }
     return { kind: 'truncateTable', database, name, pos: start.pos, end: this.lastEnd };
   }
 }

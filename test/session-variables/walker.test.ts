@@ -368,7 +368,54 @@ async function waitFor(done: () => Promise<boolean>, what: string): Promise<void
   }
 }
 
+/** The partition names of a new DATE-partitioned table with these dynamic_partition.* properties (and their buckets). */
+async function dynamicPartitions(properties: Record<string, string>): Promise<{ names: string[]; buckets: string[] }> {
+  const name = `dyn${++tableCounter}`;
+  const props = Object.entries(properties).map(([key, value]) => `"${key}" = "${value}"`).join(', ');
+  await root.query(`CREATE TABLE w.${name} (d DATE NOT NULL, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) () DISTRIBUTED BY HASH(d) BUCKETS 3 PROPERTIES (${props})`);
+  const rows = await queryRows(root, `SHOW PARTITIONS FROM w.${name}`);
+  return { names: rows.map((row) => row[1]!), buckets: rows.map((row) => row[8]!) };
+}
+
+/** yyyyMMdd of today + `offset` days (the server's time zone is the test's). */
+function dayName(offset: number): string {
+  const now = new Date();
+  const at = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
+  return `${at.getFullYear()}${String(at.getMonth() + 1).padStart(2, '0')}${String(at.getDate()).padStart(2, '0')}`;
+}
+
+const DAY_AHEAD = { 'dynamic_partition.time_unit': 'DAY', 'dynamic_partition.end': '1' };
+
 const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
+  async 'dynamic_partition.enable'() {
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.enable': 'true' })).names, [`p${dayName(0)}`, `p${dayName(1)}`]);
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.enable': 'false' })).names, []);
+  },
+  async 'dynamic_partition.time_unit'() {
+    const year = String(new Date().getFullYear());
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.time_unit': 'YEAR' })).names, [`p${year}`, `p${Number(year) + 1}`]);
+    await assert.rejects(dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.time_unit': 'DECADE' }), /Unsupported time unit DECADE/);
+  },
+  async 'dynamic_partition.start'() {
+    const history = { ...DAY_AHEAD, 'dynamic_partition.create_history_partition': 'true' };
+    assert.deepEqual((await dynamicPartitions({ ...history, 'dynamic_partition.start': '-1' })).names, [`p${dayName(-1)}`, `p${dayName(0)}`, `p${dayName(1)}`]);
+    await assert.rejects(dynamicPartitions({ ...history, 'dynamic_partition.start': '0' }), /Dynamic partition start must less than 0/);
+  },
+  async 'dynamic_partition.end'() {
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.end': '2' })).names, [0, 1, 2].map((offset) => `p${dayName(offset)}`));
+  },
+  async 'dynamic_partition.prefix'() {
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.prefix': 'day_' })).names, [`day_${dayName(0)}`, `day_${dayName(1)}`]);
+  },
+  async 'dynamic_partition.buckets'() {
+    assert.deepEqual((await dynamicPartitions({ ...DAY_AHEAD, 'dynamic_partition.buckets': '5' })).buckets, ['5', '5']);
+    assert.deepEqual((await dynamicPartitions(DAY_AHEAD)).buckets, ['3', '3'], "default: the table's buckets");
+  },
+  async 'dynamic_partition.create_history_partition'() {
+    const old = { ...DAY_AHEAD, 'dynamic_partition.start': '-2' };
+    assert.deepEqual((await dynamicPartitions({ ...old, 'dynamic_partition.create_history_partition': 'true' })).names.length, 4);
+    assert.deepEqual((await dynamicPartitions({ ...old, 'dynamic_partition.create_history_partition': 'false' })).names.length, 2);
+  },
   async storage_vault_name() {
     await showLivesInVault((vault) => ({ storage_vault_name: vault.name }));
     await assert.rejects(createTable('DUPLICATE KEY', { storage_vault_name: 'no_such_vault' }), /Storage vault 'no_such_vault' does not exist/);
@@ -528,7 +575,8 @@ const PROPERTY_EFFECTS: Record<string, () => Promise<void>> = {
 };
 
 /** A CREATE TABLE key for a registry entry (a prefix entry gets its `enable` key). */
-const keyOf = (def: TablePropertyDef): string => (def.name.endsWith('.') ? `${def.name}enable` : def.name);
+// A prefix entry's sample key: one no honoured entry names (dynamic_partition.enable is honoured on its own).
+const keyOf = (def: TablePropertyDef): string => (def.name.endsWith('.') ? `${def.name}${def.name === 'dynamic_partition.' ? 'time_zone' : 'enable'}` : def.name);
 
 test('table properties: the honoured ones are exactly those with an effect shown here', () => {
   assert.deepEqual(Object.keys(PROPERTY_EFFECTS).sort(), TABLE_PROPERTIES.filter((def) => def.honoured).map((def) => def.name).sort());

@@ -8,7 +8,8 @@ import type { Batch } from '../../common/column';
 import { formatValue } from '../../common/convert';
 import type { TableSchema } from '../../meta/schema';
 import type { ScanPredicate } from '../../common/scan-predicate';
-import { findColumn } from '../../meta/schema';
+import { findColumn, partitionInfoOf, type PartitionInfo } from '../../meta/schema';
+import { prunedPartitions } from '../../storage/partitions';
 import type { TableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { explainAnnScan, openAnnScan } from './ann-scan';
@@ -70,13 +71,36 @@ export function explainTableScan(node: TableScanNode): string[] {
   const lines = [`table: ${node.table.databaseName}.${node.table.name}${node.alias.toLowerCase() !== node.table.name.toLowerCase() ? ` AS ${node.alias}` : ''}`];
   lines.push(`columns: [${node.columns.join(', ')}]`);
   if (node.predicates.length > 0) lines.push(`pushed predicates: ${node.predicates.map((pred) => scanPredicateToString(node.table, pred)).join(' AND ')}`);
-  const bucketCount = (node.table.distribution as TableSchema['distribution'] | undefined)?.buckets ?? 1;
-  const buckets = prunedBuckets(node.table, bucketCount, node.predicates);
-  if (buckets !== null && buckets.length < bucketCount) lines.push(`tablets=${buckets.length}/${bucketCount}`); // Doris's OlapScanNode line
+  const info = partitionInfoOf(node.table);
+  if (info !== null) {
+    lines.push(...explainPartitions(node.table, info, node.predicates));
+  } else {
+    const bucketCount = (node.table.distribution as TableSchema['distribution'] | undefined)?.buckets ?? 1;
+    const buckets = prunedBuckets(node.table, bucketCount, node.predicates);
+    if (buckets !== null && buckets.length < bucketCount) lines.push(`tablets=${buckets.length}/${bucketCount}`); // Doris's OlapScanNode line
+  }
   if (node.inverted !== undefined) lines.push(...explainInvertedScan(node.inverted));
   if (node.score !== undefined) lines.push(...explainScoreScan(node.score));
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
   if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
   if (node.ann !== undefined) lines.push(...explainAnnScan({ ...node, ann: node.ann }));
+  return lines;
+}
+
+/**
+ * Doris's OlapScanNode lines for a partitioned table: `partitions=k/n (p1,p2)` (the partitions pruning
+ * keeps), then `tablets=k/n` over the kept partitions' tablets when bucket pruning drops some.
+ */
+function explainPartitions(table: TableSchema, info: PartitionInfo, predicates: readonly ScanPredicate[]): string[] {
+  const kept = prunedPartitions(table, predicates) ?? info.partitions.map((_, idx) => idx);
+  const lines = [`partitions=${kept.length}/${info.partitions.length} (${kept.map((idx) => info.partitions[idx].name).join(',')})`];
+  let tablets = 0;
+  let total = 0;
+  for (const idx of kept) {
+    const bucketCount = info.partitions[idx].buckets;
+    total += bucketCount;
+    tablets += prunedBuckets(table, bucketCount, predicates)?.length ?? bucketCount;
+  }
+  if (tablets < total) lines.push(`tablets=${tablets}/${total}`);
   return lines;
 }

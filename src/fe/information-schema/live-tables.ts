@@ -10,6 +10,8 @@ import { DataType, Types } from '../../common/types';
 import { BACKEND_COLUMNS, BACKEND_ID, backendRows, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, PROCESS_LIST_COLUMNS, processListRows, tableSize } from '../cluster-facts';
 import type { ColumnSpec } from '../statements/result-rows';
 import { variableRows } from '../variable-rows';
+import { tablePartitions } from '../partition-facts';
+import { partitionInfoOf } from '../../meta/schema';
 import { columns, SchemaFacts, VirtualTable } from './schema-facts';
 
 const S = Types.varchar(512);
@@ -40,15 +42,16 @@ export const LIVE_TABLES: Record<string, VirtualTable> = {
       ...columns(N, 'CHECKSUM'),
       ...columns(S, 'PARTITION_COMMENT', 'NODEGROUP', 'TABLESPACE_NAME'),
     ],
-    // One partition per table (named after the table, as Doris names an unpartitioned table's partition).
+    // One row per partition; an unpartitioned table has one, named after the table (as in Doris).
     rows: (facts) =>
-      allTables(facts).map((table) => {
-        const { bytes, rows } = tableSize(table);
-        return [
-          CATALOG, table.schema.databaseName, table.schema.name, table.schema.name, null, 1n, null, null, null, null, null, null,
-          BigInt(rows), BigInt(rows ? Math.round(bytes / rows) : 0), BigInt(bytes), 0n, 0n, 0n,
-          datetime(table.schema.createTime), datetime(lastUpdateTime(table)), null, null, '', 'default', null,
-        ];
+      allTables(facts).flatMap((table) => {
+        const info = partitionInfoOf(table.schema);
+        return tablePartitions(table).map((partition, ordinal) => [
+          CATALOG, table.schema.databaseName, table.schema.name, partition.name, null, info === null ? 1n : BigInt(ordinal + 1), null, info?.type ?? null, null,
+          info === null ? null : info.columns.map((name) => '`' + name + '`').join(', '), null, partition.range || null,
+          BigInt(partition.rows), BigInt(partition.rows ? Math.round(partition.bytes / partition.rows) : 0), BigInt(partition.bytes), 0n, 0n, 0n,
+          datetime(table.schema.createTime), datetime(info === null ? lastUpdateTime(table) : partition.updateTime), null, null, '', 'default', null,
+        ]);
       }),
   },
   // Doris SchemaTable processlist: SHOW PROCESSLIST's columns (cluster-facts.ts), Info in full.

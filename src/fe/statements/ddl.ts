@@ -6,7 +6,9 @@ import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
-import { AggregationType, ColumnSchema, IndexSchema, KeysType, TableSchema } from '../../meta/schema';
+import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
+import { applyDynamicPartitions, dynamicPartitionSpec } from '../dynamic-partitions';
+import { alterPartitions, buildPartitionInfo, isPartitionAction, partitionIdsToTruncate } from './partition-ddl';
 import type {
   AlterTableStatement,
   ColumnDef,
@@ -152,6 +154,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     distribution = { type: 'HASH', columns: [keys[0] ?? columns[0].name], buckets: defaultBuckets };
   }
   const mergeOnWrite = keysType === 'UNIQUE' && (statement.properties['enable_unique_key_merge_on_write'] ?? 'true').toLowerCase() === 'true';
+  const partition = statement.partition ? { partitionInfo: buildPartitionInfo({ name: statement.name, columns, keysType, mergeOnWrite }, statement.partition, distribution.buckets, () => session.fe.catalog.newObjectId()) } : {};
   const indexes: IndexSchema[] = checkTableIndexes({ keysType, mergeOnWrite, columns }, statement.indexes);
   validateTableProperties(statement.properties, { keysType, columns });
   if (statement.engine && statement.engine.toUpperCase() !== 'OLAP') throw bad(`Unknown engine ${statement.engine}: only OLAP tables are supported`);
@@ -166,6 +169,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     distribution,
     properties: tableModelProperties(keysType, statement.properties),
     comment: statement.comment ?? '',
+    ...partition,
     schemaVersion: 1,
     createTime: Date.now(),
   };
@@ -182,12 +186,17 @@ export async function createTable(session: StatementSession, statement: CreateTa
   if (statement.asQuery) throw new GaleneError('UNSUPPORTED', ['CREATE TABLE ... AS SELECT']);
   if (statement.like) {
     const source = session.resolveTable(statement.like.database, statement.like.name);
-    catalog.createTable(database, { ...source, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
+    // The copy's partitions are its own: same bounds, new ids.
+    const info = partitionInfoOf(source);
+    const partitioned = info === null ? {} : { partitionInfo: { ...info, partitions: info.partitions.map((partition) => ({ ...partition, id: catalog.newObjectId() })) } };
+    catalog.createTable(database, { ...source, ...partitioned, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
     return okResult();
   }
   const built = buildTableSchema(session, statement, database, catalog.newObjectId());
   const schema = { ...built, properties: withTableVault(session, built.properties) };
-  catalog.createTable(database, schema);
+  dynamicPartitionSpec(schema); // checked before anything is created
+  const created = catalog.createTable(database, schema);
+  await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, created, new Date()));
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
 }
 
@@ -205,7 +214,8 @@ export async function dropTable(session: StatementSession, statement: DropTableS
 
 export async function truncateTable(session: StatementSession, statement: TruncateTableStatement): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
-  const keys = session.fe.catalog.truncateTable(database, statement.name);
+  const catalog = session.fe.catalog;
+  const keys = statement.partitions ? catalog.truncatePartitions(database, statement.name, partitionIdsToTruncate(catalog.getTable(database, statement.name).schema, statement.partitions)) : catalog.truncateTable(database, statement.name);
   await session.fe.backend.deleteObjects(keys);
   return okResult();
 }
@@ -214,6 +224,12 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   const current = catalog.getTable(database, statement.name).schema;
+  const partitionActions = statement.actions.filter(isPartitionAction);
+  if (partitionActions.length > 0) {
+    if (partitionActions.length !== statement.actions.length) throw new GaleneError('UNSUPPORTED', ['ALTER TABLE mixing partition and other changes']);
+    await session.fe.backend.deleteObjects(alterPartitions(catalog, database, statement.name, partitionActions));
+    return okResult();
+  }
   // Validate every action first so a bad one changes nothing.
   let next: TableSchema = current;
   const notes: SessionWarning[] = [];
@@ -257,6 +273,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
     }
   }
   if (next === current) return okWithWarnings(session, notes);
+  const dynamic = dynamicPartitionSpec(next) !== null; // checked before anything changes
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
   // An index change also drains Group Commit: no open batch writes segments with the old index set.
   const changesColumns = statement.actions.some((action) => ['addColumn', 'dropColumn', 'addIndex', 'dropIndex'].includes(action.kind));
@@ -271,6 +288,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const stale = purgeIndexRecords(session.fe.catalog, current.id, [...removed, ...added]);
   if (removed.length > 0) cancelBuildJobsFor(session.fe, current.id, removed);
   await session.fe.backend.deleteObjects(stale);
+  if (dynamic) await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, catalog.getTable(database, next.name), new Date()));
   return okWithWarnings(session, notes);
 }
 
@@ -319,6 +337,7 @@ function dropColumn(schema: TableSchema, name: string): TableSchema {
   if (!column) throw new GaleneError('UNKNOWN_COLUMN', [name, 'table definition']);
   if (column.isKey) throw bad(`Can not drop key column ${column.name}`);
   if (schema.distribution.columns.some((distribution) => distribution.toLowerCase() === column.name.toLowerCase())) throw bad(`Can not drop distribution column ${column.name}`);
+  if (partitionInfoOf(schema)?.columns.some((partitionColumn) => partitionColumn.toLowerCase() === column.name.toLowerCase())) throw bad(`Partition column[${column.name}] cannot be dropped. index[${schema.name}]`);
   if ((schema.properties['function_column.sequence_col'] ?? '').toLowerCase() === column.name.toLowerCase()) throw bad(`Can not drop sequence column ${column.name}`);
   if (schema.columns.length === 1) throw bad('Can not drop the only column of a table');
   const indexed = schema.indexes.find((index) => index.columns.some((indexColumn) => indexColumn.toLowerCase() === column.name.toLowerCase()));

@@ -14,6 +14,8 @@ import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
+import { rowsWithoutPartition } from '../../load/partition-check';
+import { ensureAutoPartitions } from '../../load/auto-partition';
 import { beginLoad, generateLabel, loadBatch, type LoadTarget } from '../../load/load-transaction';
 import { writeBinlogRows } from '../../load/row-binlog-writer';
 import { groupCommitInsert } from '../../load/group-commit';
@@ -310,7 +312,7 @@ interface FilterCounts {
  */
 function filterBadVectors(session: StatementSession, table: TableState, batch: Batch, given: ReadonlySet<string> | null, counts: FilterCounts = { filtered: 0, total: 0 }): Batch {
   const checks = annVectorChecks(table.schema, given);
-  const bad = badVectorRows(batch, checks);
+  const bad = mergeBadRows(badVectorRows(batch, checks), rowsWithoutPartition(table, batch));
   counts.total += batch.length;
   if (bad.length === 0) return batch;
   counts.filtered += bad.length;
@@ -327,10 +329,19 @@ function filterBadVectors(session: StatementSession, table: TableState, batch: B
   return { ...batch, length: keep.length, columns: batch.columns.map((vec) => takeRows(vec, keep)) };
 }
 
+/** Two ascending lists of bad rows as one, ascending, each row once (its first reason). */
+function mergeBadRows(a: { rowIdx: number; reason: string }[], b: { rowIdx: number; reason: string }[]): { rowIdx: number; reason: string }[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const byRow = new Map<number, string>();
+  for (const row of [...a, ...b]) if (!byRow.has(row.rowIdx)) byRow.set(row.rowIdx, row.reason);
+  return [...byRow.entries()].sort((x, y) => x[0] - y[0]).map(([rowIdx, reason]) => ({ rowIdx, reason }));
+}
+
 export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
-  const table = fe.catalog.getTable(database, statement.table);
+  let table = fe.catalog.getTable(database, statement.table);
   const schema = table.schema;
   if (statement.overwrite) throw new GaleneError('UNSUPPORTED', ['INSERT OVERWRITE']);
   let targets: ColumnSchema[];
@@ -365,6 +376,7 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   }
   const partial = isPartialUpdate(session, table, statement);
   const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
+  table = ensureAutoPartitions(fe.catalog, table, built);
   const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null);
   rowCount = batch.length;
   const open = session.transaction;

@@ -11,7 +11,7 @@ import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { STORAGE_VAULT_ID_PROPERTY } from '../../meta/storage-vaults';
-import type { TableSchema } from '../../meta/schema';
+import { partitionInfoOf, type TableSchema } from '../../meta/schema';
 import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
@@ -24,7 +24,8 @@ import { filterRows, type ShowHandler } from './show-filter';
 import { ADMIN_SHOW_HANDLERS } from './show-admin';
 import { BUILD_INDEX_SHOW_HANDLERS } from './build-index';
 import { STORAGE_VAULT_SHOW_HANDLERS } from './show-storage-vault';
-import { transactionRow } from '../proc-tree';
+import { PARTITION_COLUMNS, partitionRows, transactionRow } from '../proc-tree';
+import { partitionClauseText } from './partition-ddl';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
 const quoteString = (text: string): string => '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
@@ -52,6 +53,8 @@ export function showCreateTableText(schema: TableSchema): string {
   text += `${schema.keysType} KEY(${schema.keyColumns.map(quoteIdent).join(', ')})\n`;
   text += `COMMENT ${quoteString(schema.comment || 'OLAP')}\n`;
   const dist = schema.distribution;
+  const partitionInfo = partitionInfoOf(schema);
+  if (partitionInfo !== null) text += partitionClauseText(schema, partitionInfo);
   text += dist.type === 'HASH' ? `DISTRIBUTED BY HASH(${dist.columns.map(quoteIdent).join(', ')}) BUCKETS ${dist.buckets}\n` : `DISTRIBUTED BY RANDOM BUCKETS ${dist.buckets}\n`;
   const properties: Record<string, string> = { replication_allocation: 'tag.location.default: 1', ...schema.properties };
   if ((properties['group_commit_mode'] ?? 'off_mode').toLowerCase() === 'off_mode') delete properties['group_commit_mode'];
@@ -188,6 +191,14 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
     const name = statement.target?.name ?? statement.database!;
     session.fe.catalog.getDatabase(name);
     return rowsResult([['Database'], ['Create Database']], [[name, `CREATE DATABASE ${quoteIdent(name)}`]]);
+  },
+  // Doris's SHOW PARTITIONS FROM t [WHERE ...] [ORDER BY ...] [LIMIT n]: one row per partition.
+  partitions: (session, statement) => {
+    const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
+    const state = session.fe.catalog.getTableById(schema.id)!;
+    const columns: ColumnSpec[] = PARTITION_COLUMNS.map((name) => [name, ['PartitionId', 'VisibleVersion', 'Buckets', 'ReplicationNum', 'CommittedVersion', 'RowCount'].includes(name) ? Types.BIGINT : undefined] as ColumnSpec);
+    const rows = partitionRows(state).map((row) => row.map((value) => (typeof value === 'number' ? BigInt(value) : value)));
+    return result(statement, columns, rows);
   },
   'query profile': showQueryProfile,
   tablets: showTablets,

@@ -23,7 +23,8 @@ import { isStringType, Types, typeToSql, type DataType } from '../../common/type
 import type { TaskContext } from '../../exec/context';
 import { castVector, compileExpr, selectTrue } from '../../exec/expr';
 import type { CompiledExpr } from '../../exec/expr-api';
-import type { ColumnSchema, TableSchema } from '../../meta/schema';
+import { partitionInfoOf, type ColumnSchema, type TableSchema } from '../../meta/schema';
+import { rowsWithoutPartition } from '../partition-check';
 import { hasBatchStage, type LoadPlan } from '../load-plan';
 import type { LoadErrorLog } from './load-error-log';
 import { spanParserFor, type SpanParser } from './span-parse';
@@ -105,6 +106,8 @@ export class RowConverter {
   private batchStage: boolean;
   /** Vectors of the loaded columns with an ANN index: a wrong length or a NULL element filters the row. */
   private readonly annChecks: readonly AnnVectorCheck[];
+  /** The target table (a partitioned one's rows need a partition). */
+  private readonly table: LoadPlan['table'];
   private readonly ctx: TaskContext;
   private readonly strict: boolean;
   // The row being converted: per slot 0 = NULL, 1 = raw value, 2 = byte range of `rowBuf`, 3 = JS string.
@@ -163,8 +166,9 @@ export class RowConverter {
       }
     }
     this.annChecks = annVectorChecks(schema, this.givenColumns());
-    // The batch stage keeps each row's line and text, which a bad vector's reason needs.
-    this.batchStage = this.batchStage || this.annChecks.length > 0;
+    this.table = plan.table;
+    // The batch stage keeps each row's line and text, which a bad vector's (or a row without a partition's) reason needs.
+    this.batchStage = this.batchStage || this.annChecks.length > 0 || partitionInfoOf(schema) !== null;
     this.builders = this.newBuilders();
     const slotCount = this.slots.length;
     this.pendingState = new Uint8Array(slotCount);
@@ -437,6 +441,22 @@ export class RowConverter {
         }
       }
       keepCount = out;
+    }
+    if (keepCount > 0 && partitionInfoOf(this.schema) !== null) {
+      const kept: Batch = keepCount === rowCount ? { length: rowCount, columns } : { length: keepCount, columns: columns.map((vec) => takeRows(vec, keep, keepCount)) };
+      const homeless = rowsWithoutPartition(this.table, kept);
+      if (homeless.length > 0) {
+        let out = 0;
+        let badIdx = 0;
+        for (let keepIdx = 0; keepIdx < keepCount; keepIdx++) {
+          const rowIdx = keep[keepIdx];
+          if (badIdx < homeless.length && homeless[badIdx].rowIdx === keepIdx) {
+            this.filteredRows++;
+            this.errors.add(lines[rowIdx], homeless[badIdx++].reason, this.rawOfBlockRow(rowIdx));
+          } else keep[out++] = rowIdx;
+        }
+        keepCount = out;
+      }
     }
     this.blockRawText = [];
     this.blockRawStart = [];

@@ -110,7 +110,7 @@ export class LoadWriter {
   constructor(
     private readonly pipeline: WritePipeline,
     private readonly store: ObjectStore,
-    private readonly table: TableState,
+    private table: TableState,
     private readonly txnId: number,
     options: TableWriteOptions = {},
     private readonly loadMemLimit = Number.POSITIVE_INFINITY,
@@ -121,6 +121,14 @@ export class LoadWriter {
     // A row-binlog table flushes a data and a change-log memtable per request (Doris's GROUP request).
     this.memtablesPerFlush = this.binlog === null ? memtablesPerFlush : Math.max(2, memtablesPerFlush);
     this.remote = storeKindOf(store, segmentKey(table.schema, table.tablets[0]?.id ?? 0, txnId, 0)) === 'remote';
+  }
+
+  /**
+   * Write the next batches with `table`: the same table with partitions added since (AUTO PARTITION).
+   * Memtables are per tablet id, so those of the tablets written so far carry on.
+   */
+  useTable(table: TableState): void {
+    this.table = table;
   }
 
   private throwIfFailed(): void {
