@@ -18,7 +18,7 @@ import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext } from '../exec/context';
 import { commonSuperType, literalValue } from '../exec/expr';
-import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
+import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-utils';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
@@ -578,10 +578,6 @@ function naturalJoinColumns(left: Scope, right: Scope): string[] {
     names.push(column.name);
   }
   return names;
-}
-
-function substituteIndex(expr: BoundExpr, fn: (index: number) => number): BoundExpr {
-  return remapColumns(expr, fn);
 }
 
 export type { OutputColumn };

@@ -125,14 +125,22 @@ export async function startS3BehindProxy(options: S3BehindProxyOptions = {}): Pr
 /** The fixture of a test file (or `describe`): started in `before`, stopped in `after`. */
 export function useS3BehindProxy(options: S3BehindProxyOptions = {}): S3BehindProxy {
   let started: S3BehindProxy | null = null;
+  /** Why before() could not start it: later hooks and tests report this, not "not running". */
+  let startError: unknown = null;
   before(async () => {
-    started = await startS3BehindProxy(options);
+    try {
+      started = await startS3BehindProxy(options);
+    } catch (err) {
+      startError = err;
+      throw err;
+    }
   });
   after(async () => {
     await started?.stop();
     started = null;
   });
   const current = (): S3BehindProxy => {
+    if (started === null && startError !== null) throw new Error(`useS3BehindProxy: the S3 server did not start: ${startError instanceof Error ? startError.message : String(startError)}`);
     if (started === null) throw new Error('useS3BehindProxy: the S3 server runs from before() to after() only');
     return started;
   };

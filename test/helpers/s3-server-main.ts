@@ -20,4 +20,9 @@ server.run((err: Error | null, address: { port: number } | undefined) => {
   }
   process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// close() waits for every open connection to end, and clients' (and the fault proxy's) keep-alive
+// connections may never end: every request has been answered by then, so exit after a short grace.
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 500).unref();
+});
