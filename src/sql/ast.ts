@@ -287,7 +287,23 @@ export interface LiteralRows {
   readonly unescaped: ReadonlyMap<number, string>;
 }
 
-export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery;
+/** One `name [(columns)] AS (query)` of a WITH clause. */
+export interface CommonTableExpr extends Span {
+  readonly name: string;
+  /** Column labels renaming the first columns of the query's output; null when not written. */
+  readonly columns: readonly string[] | null;
+  readonly query: QueryExpr;
+}
+
+/** `WITH [RECURSIVE] c AS (...), ... body`; ORDER BY / LIMIT after the body belong to the body. */
+export interface WithQuery extends Span {
+  readonly kind: 'with';
+  readonly recursive: boolean;
+  readonly ctes: readonly CommonTableExpr[];
+  readonly body: QueryExpr;
+}
+
+export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery | WithQuery;
 
 // ---------------------------------------------------------------- statements
 

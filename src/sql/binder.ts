@@ -20,7 +20,8 @@ import type { PlanningContext } from '../exec/context';
 import { commonSuperType, literalValue } from '../exec/expr';
 import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/plan/bound-expr-utils';
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
-import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
+import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
+import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
 import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
@@ -35,8 +36,8 @@ export interface PlanningSession {
   readonly subqueries: SubqueryPlan[];
   /** A placeholder slot number unique within the statement. */
   allocateSlot(): number;
-  /** Binds, optimizes and physically plans a nested query (provided by query.ts). */
-  planNested(query: QueryExpr): PhysicalPlan;
+  /** Binds, optimizes and physically plans a nested query (provided by query.ts) seeing CTEs `ctes`. */
+  planNested(query: QueryExpr, ctes: CteEnv | null): PhysicalPlan;
 }
 
 export interface BoundRelation {
@@ -85,14 +86,19 @@ export function usingStarOrder(columns: readonly ScopeColumn[], leftCount: numbe
 export class QueryBinder implements SubqueryPlanner {
   private readonly session: PlanningSession;
   private readonly exprs: ExprBinder;
+  /** The CTEs visible where binding is (binder-cte.ts). */
+  private ctes: CteEnv | null;
+  /** CTEs whose query is being bound: a reference to one of them is a recursive reference. */
+  private readonly cteInProgress = new Set<CteEnv>();
 
-  constructor(session: PlanningSession) {
+  constructor(session: PlanningSession, ctes: CteEnv | null = null) {
     this.session = session;
     this.exprs = new ExprBinder(session.ctx, this, session.sql);
+    this.ctes = ctes;
   }
 
   planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
-    const plan = this.session.planNested(query);
+    const plan = this.session.planNested(query, this.ctes);
     if (mode !== 'exists' && plan.columns.length !== 1) throw new GaleneError('TYPE_MISMATCH', ['Operand should contain 1 column(s)']);
     const slot = this.session.allocateSlot();
     this.session.subqueries.push({ slot, mode, plan });
@@ -107,7 +113,46 @@ export class QueryBinder implements SubqueryPlanner {
         return this.bindSetOp(query);
       case 'values':
         return this.bindValues(query);
+      case 'with':
+        return this.bindWith(query);
     }
+  }
+
+  private bindWith(query: WithQuery): LogicalPlan {
+    const outer = this.ctes;
+    this.ctes = extendCteEnv(outer, query);
+    try {
+      // Each CTE is bound once here even when unused, so its errors surface as in Doris; the plans are
+      // dropped (with any subqueries they planned) and every reference binds its own copy.
+      const subqueryCount = this.session.subqueries.length;
+      for (let link = this.ctes; link !== outer && link !== null; link = link.parent) cteColumns(link.def, this.bindCteQuery(link).schema, link.def.name);
+      this.session.subqueries.length = subqueryCount;
+      return this.bindQuery(query.body);
+    } finally {
+      this.ctes = outer;
+    }
+  }
+
+  /** The plan of a CTE's query, bound in the environment of its definition. */
+  private bindCteQuery(cte: CteEnv): LogicalPlan {
+    if (this.cteInProgress.has(cte)) throw new GaleneError('UNSUPPORTED', ['WITH RECURSIVE (a CTE referencing itself)']);
+    const saved = this.ctes;
+    this.ctes = cte.bodyEnv;
+    this.cteInProgress.add(cte);
+    try {
+      return this.bindQuery(cte.def.query);
+    } finally {
+      this.cteInProgress.delete(cte);
+      this.ctes = saved;
+    }
+  }
+
+  /** A FROM reference to a CTE: its query inlined, as a derived table named by the alias or the CTE. */
+  private bindCteRef(cte: CteEnv, alias: string | null): BoundRelation {
+    const plan = this.bindCteQuery(cte);
+    const name = alias ?? cte.def.name;
+    const schema = cteColumns(cte.def, plan.schema, name);
+    return { plan: { ...plan, schema } as LogicalPlan, scope: Scope.of(schema, name, null) };
   }
 
   /** Expressions without FROM (SET values, INSERT VALUES cells, DEFAULT values). */
@@ -120,6 +165,8 @@ export class QueryBinder implements SubqueryPlanner {
   bindFrom(ref: TableRef): BoundRelation {
     switch (ref.kind) {
       case 'table': {
+        const cte = ref.database === null ? CteEnv.find(this.ctes, ref.name) : null;
+        if (cte !== null) return this.bindCteRef(cte, ref.alias);
         const table = this.session.ctx.getTable(ref.database, ref.name);
         const alias = ref.alias ?? table.name;
         const schema: PlanColumn[] = table.columns.map((column) => ({

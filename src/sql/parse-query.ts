@@ -4,10 +4,11 @@
  * INTERSECT binds tighter than UNION / EXCEPT / MINUS (standard SQL, MySQL 8). ORDER BY / LIMIT after the
  * last operand of a set operation apply to the whole set operation; on a single SELECT they belong to
  * it. A derived table without an alias gets `__subquery_<n>` (n counts from 1 in the statement).
- * WITH (common table expressions) and window functions are rejected as UNSUPPORTED.
+ * WITH (common table expressions) is a `with` node around its body. Window functions are rejected as
+ * UNSUPPORTED.
  */
 import type {
-  DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery,
+  CommonTableExpr, DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery, WithQuery,
 } from './ast';
 import { TokenKind } from './lexer';
 import { materializeRows, scanLiteralRows } from './parse-literal-rows';
@@ -23,11 +24,28 @@ const IGNORED_SELECT_MODIFIERS: ReadonlySet<string> = new Set([
 export abstract class QueryParser extends ExpressionParser {
   protected parseQueryExpr(): QueryExpr {
     this.enter();
-    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
-    const body = this.parseUnionLevel();
-    const query = this.parseTrailingOrderLimit(body);
+    const query = this.isWord('WITH') ? this.parseWithQuery() : this.parseTrailingOrderLimit(this.parseUnionLevel());
     this.depth--;
     return query;
+  }
+
+  /** WITH [RECURSIVE] name [(col, ...)] AS (query) [, ...] body. */
+  private parseWithQuery(): WithQuery {
+    const start = this.expectWord('WITH');
+    const recursive = this.acceptWord('RECURSIVE');
+    const ctes: CommonTableExpr[] = [];
+    do {
+      const nameToken = this.tok;
+      const name = this.parseIdent();
+      const columns = this.isOp('(') ? this.parseIdentList() : null;
+      this.expectWord('AS');
+      this.expectOp('(');
+      const query = this.parseQueryExpr();
+      this.expectOp(')');
+      ctes.push({ name, columns, query, pos: nameToken.pos, end: this.lastEnd });
+    } while (this.acceptOp(','));
+    const body = this.parseTrailingOrderLimit(this.parseUnionLevel());
+    return { kind: 'with', recursive, ctes, body, pos: start.pos, end: this.lastEnd };
   }
 
   private parseUnionLevel(): QueryExpr {
@@ -66,7 +84,6 @@ export abstract class QueryParser extends ExpressionParser {
       this.expectOp(')');
       return { ...inner, pos: open.pos, end: this.lastEnd };
     }
-    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
     throw this.error('expected SELECT');
   }
 
@@ -82,9 +99,14 @@ export abstract class QueryParser extends ExpressionParser {
       orderBy = this.parseOrderByList();
     }
     const limit = this.isWord('LIMIT') ? this.parseLimit() : null;
-    if (body.kind === 'values') throw this.unsupported('ORDER BY / LIMIT after VALUES', clauseToken);
-    if (body.limit !== null) throw this.unsupported('ORDER BY / LIMIT after a parenthesised query that has LIMIT', clauseToken);
-    return { ...body, orderBy: orderBy.length > 0 ? orderBy : body.orderBy, limit, end: this.lastEnd };
+    const attach = (target: QueryExpr): QueryExpr => {
+      // (WITH c AS (...) SELECT ...) ORDER BY x: the clauses go to the WITH's body.
+      if (target.kind === 'with') return { ...target, body: attach(target.body), end: this.lastEnd };
+      if (target.kind === 'values') throw this.unsupported('ORDER BY / LIMIT after VALUES', clauseToken);
+      if (target.limit !== null) throw this.unsupported('ORDER BY / LIMIT after a parenthesised query that has LIMIT', clauseToken);
+      return { ...target, orderBy: orderBy.length > 0 ? orderBy : target.orderBy, limit, end: this.lastEnd };
+    };
+    return attach(body);
   }
 
   /** LIMIT n | LIMIT n OFFSET m | LIMIT m, n (values are integer literals or `?`). */

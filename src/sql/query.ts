@@ -21,6 +21,7 @@ import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
 import { QueryBinder, type PlanningSession } from './binder';
+import type { CteEnv } from './binder-cte';
 import type { LogicalPlan } from './logical-plan';
 import { toPhysical } from './planner';
 import { disabledRuleNames, optimize } from './rules';
@@ -73,16 +74,16 @@ function resultColumns(plan: LogicalPlan): ResultColumn[] {
   }));
 }
 
-function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
+function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters, ctes: CteEnv | null = null): PhysicalPlan {
   const subqueries: SubqueryPlan[] = [];
   const session: PlanningSession = {
     ctx,
     sql: options.sql,
     subqueries,
     allocateSlot: () => counters.slot++,
-    planNested: (nested) => planWith(nested, ctx, options, counters),
+    planNested: (nested, nestedCtes) => planWith(nested, ctx, options, counters, nestedCtes),
   };
-  const logical = new QueryBinder(session).bindQuery(query);
+  const logical = new QueryBinder(session, ctes).bindQuery(query);
   const optimized = optimize(logical, ctx, options.disabledRules);
   const nextId = (): number => counters.operatorId++;
   const physical = toPhysical(optimized, { ctx, nextId });
