@@ -22,6 +22,7 @@ import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/pla
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
 import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import { planIntersectExcept } from './bind-set-operation';
 import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
@@ -506,7 +507,7 @@ export class QueryBinder implements SubqueryPlanner {
   }
 
   private bindSetOp(query: SetOperationQuery): LogicalPlan {
-    if (query.op !== 'UNION') throw new GaleneError('UNSUPPORTED', [query.op]);
+    if (query.op !== 'UNION') return this.bindIntersectExcept(query, query.op);
     const collect = (node: QueryExpr, out: LogicalPlan[]): void => {
       if (node.kind === 'setop' && node.op === 'UNION' && node.all === query.all && node.orderBy.length === 0 && node.limit === null) {
         collect(node.left, out);
@@ -525,6 +526,19 @@ export class QueryBinder implements SubqueryPlanner {
       plan = makeAggregate(plan, schema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })), [], schema.map((column) => column.name));
       plan = { ...plan, schema } as LogicalPlan;
     }
+    return this.setOpOrderLimit(query, plan, schema);
+  }
+
+  /** INTERSECT / EXCEPT (DISTINCT) of two operands (bind-set-operation.ts). */
+  private bindIntersectExcept(query: SetOperationQuery, op: 'INTERSECT' | 'EXCEPT'): LogicalPlan {
+    if (query.all) throw new GaleneError('UNSUPPORTED', [`${op} ALL`]);
+    const { inputs, types } = this.unify([this.bindQuery(query.left), this.bindQuery(query.right)], op);
+    const schema: PlanColumn[] = inputs[0].schema.map((column, colIdx) => ({ name: column.name, type: types[colIdx], nullable: true }));
+    return this.setOpOrderLimit(query, planIntersectExcept(op, inputs[0], inputs[1], schema), schema);
+  }
+
+  /** ORDER BY / LIMIT of a whole set operation, over its output columns. */
+  private setOpOrderLimit(query: SetOperationQuery, plan: LogicalPlan, schema: readonly PlanColumn[]): LogicalPlan {
     const scope = Scope.of(schema, null, null);
     const sortKeys = query.orderBy.map((item) => {
       if (isOrdinal(item.expr)) {
