@@ -226,6 +226,11 @@ export interface SelectQuery extends Span {
   readonly from: TableRef | null;
   readonly where: Expr | null;
   readonly groupBy: readonly Expr[];
+  /**
+   * GROUP BY GROUPING SETS / ROLLUP / CUBE / ... WITH ROLLUP: each grouping set as indices into
+   * `groupBy` (which then lists every expression the sets name). Absent for a plain GROUP BY.
+   */
+  readonly groupingSets?: readonly (readonly number[])[];
   readonly having: Expr | null;
   readonly orderBy: readonly OrderByItem[];
   readonly limit: LimitClause | null;

@@ -23,6 +23,8 @@ import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan }
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
 import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
 import { planIntersectExcept } from './bind-set-operation';
+import { containsGroupingCall, groupingPlaceholder, isGroupingCall, planGroupingSets } from './bind-grouping-sets';
+import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
 import { castTo, containsAggregate, containsSubquery, ExprBinder, isAggregateCall, toBoolean, type BindEnv, type SubqueryPlanner } from './binder-expr';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
@@ -295,7 +297,7 @@ export class QueryBinder implements SubqueryPlanner {
     const aggregating =
       query.groupBy.length > 0 ||
       query.having !== null ||
-      entries.some((entry) => entry.ast !== null && containsAggregate(entry.ast)) ||
+      entries.some((entry) => entry.ast !== null && (containsAggregate(entry.ast) || containsGroupingCall(entry.ast))) ||
       query.orderBy.some((item) => containsAggregate(item.expr));
 
     const aliasIndex = (name: string): number => {
@@ -312,6 +314,8 @@ export class QueryBinder implements SubqueryPlanner {
       const groupKeys: BoundExpr[] = [];
       const keyNames: string[] = [];
       const keyIndex = new Map<string, number>();
+      /** Position in query.groupBy -> index into groupKeys (GROUPING SETS name keys by position). */
+      const astKey: number[] = [];
       for (const keyAst of query.groupBy) {
         let target: Expr | number = keyAst;
         if (isOrdinal(keyAst)) {
@@ -326,13 +330,36 @@ export class QueryBinder implements SubqueryPlanner {
         if (typeof target !== 'number' && containsAggregate(target)) throw new GaleneError('INVALID_GROUP_FUNC');
         const bound = typeof target === 'number' ? this.columnRef(scope, target) : this.exprs.bind(target, { scope, clause: 'group statement' });
         const key = exprKey(bound);
+        astKey.push(keyIndex.get(key) ?? groupKeys.length);
         if (keyIndex.has(key)) continue;
         keyIndex.set(key, groupKeys.length);
         groupKeys.push(bound);
         keyNames.push(typeof target === 'number' || target.kind !== 'column' ? exprToString(bound) : target.name);
       }
+      const groupingSets = query.groupingSets?.map((set) => [...new Set(set.map((position) => astKey[position]))]);
+      if (groupingSets && groupingSets.length > MAX_GROUPING_SETS) throw tooManyGroupingSets();
       const aggregates: AggregateSpec[] = [];
       const aggIndex = new Map<string, number>();
+      /** GROUPING() placeholders among the aggregates, with the group keys they name. */
+      const groupingArgs = new Map<number, number[]>();
+      const groupingRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
+        const named = ast.args.map((arg) => {
+          const bound = this.exprs.bind(arg, { scope, clause });
+          const keyIdx = keyIndex.get(exprKey(bound));
+          if (keyIdx === undefined) throw new GaleneError('ANALYSIS_ERROR', [`Column in ${ast.name.toUpperCase()} does not exist in GROUP BY clause: ${this.exprs.sourceText(arg) ?? exprToString(bound)}`]);
+          return keyIdx;
+        });
+        const spec = groupingPlaceholder(ast, groupingSets !== undefined, named.map((keyIdx) => groupKeys[keyIdx]));
+        const key = `${spec.name}|${named.join(',')}`;
+        let aggIdx = aggIndex.get(key);
+        if (aggIdx === undefined) {
+          aggIdx = aggregates.length;
+          aggIndex.set(key, aggIdx);
+          aggregates.push(spec);
+          groupingArgs.set(aggIdx, named);
+        }
+        return { kind: 'column', index: groupKeys.length + aggIdx, type: spec.type, name: this.exprs.sourceText(ast) ?? spec.name };
+      };
       const aggregateRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
         const spec = this.exprs.bindAggregate(ast, { scope, clause });
         const key = `${spec.name}|${spec.distinct}|${spec.args.map(exprKey).join(',')}`;
@@ -350,11 +377,12 @@ export class QueryBinder implements SubqueryPlanner {
         clause,
         override: (ast) => {
           if (isAggregateCall(ast)) return aggregateRef(ast, clause);
+          if (isGroupingCall(ast)) return groupingRef(ast, clause);
           if (aliases && ast.kind === 'column' && ast.qualifier.length === 0) {
             const idx = aliasIndex(ast.name);
             if (idx >= 0 && idx < selectBound.length) return selectBound[idx];
           }
-          if (containsAggregate(ast) || containsSubquery(ast)) return undefined;
+          if (containsAggregate(ast) || containsSubquery(ast) || containsGroupingCall(ast)) return undefined;
           let bound: BoundExpr;
           try {
             bound = this.exprs.bind(ast, { scope, clause });
@@ -388,7 +416,7 @@ export class QueryBinder implements SubqueryPlanner {
         if (isOrdinal(item.expr)) continue;
         lateBound.set(item, this.exprs.bind(item.expr, orderEnv));
       }
-      plan = makeAggregate(plan, groupKeys, aggregates, keyNames);
+      plan = groupingSets ? planGroupingSets(plan, groupKeys, aggregates, keyNames, groupingSets, groupingArgs) : makeAggregate(plan, groupKeys, aggregates, keyNames);
       if (havingBound) plan = makeFilter(plan, havingBound);
       selectExprs = selectBound;
       bindLate = (ast) => {

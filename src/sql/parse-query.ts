@@ -14,12 +14,26 @@ import { TokenKind } from './lexer';
 import { materializeRows, scanLiteralRows } from './parse-literal-rows';
 import { MAX_PARSE_DEPTH } from './parse-base';
 import { ExpressionParser } from './parse-expression';
+import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
 
 /** SELECT modifiers MySQL clients send that change nothing here. */
 const IGNORED_SELECT_MODIFIERS: ReadonlySet<string> = new Set([
   'SQL_NO_CACHE', 'SQL_CACHE', 'SQL_CALC_FOUND_ROWS', 'HIGH_PRIORITY', 'STRAIGHT_JOIN', 'SQL_SMALL_RESULT',
   'SQL_BIG_RESULT', 'SQL_BUFFER_RESULT',
 ]);
+
+/** ROLLUP(k1, ..., kn): the prefixes, longest first. */
+function rollupSets(keys: readonly number[]): number[][] {
+  return Array.from({ length: keys.length + 1 }, (_v, drop) => keys.slice(0, keys.length - drop));
+}
+
+/** CUBE(k1, ..., kn): every subset, the full set first and the empty set last. */
+function cubeSets(keys: readonly number[]): number[][] {
+  if (2 ** keys.length > MAX_GROUPING_SETS) throw tooManyGroupingSets();
+  const sets: number[][] = [];
+  for (let mask = (1 << keys.length) - 1; mask >= 0; mask--) sets.push(keys.filter((_key, keyIdx) => (mask & (1 << (keys.length - 1 - keyIdx))) !== 0));
+  return sets;
+}
 
 export abstract class QueryParser extends ExpressionParser {
   protected parseQueryExpr(): QueryExpr {
@@ -155,15 +169,58 @@ export abstract class QueryParser extends ExpressionParser {
     if (this.isWord('INTO')) throw this.unsupported('SELECT ... INTO');
     const where = this.acceptWord('WHERE') ? this.parseExpr() : null;
     let groupBy: Expr[] = [];
+    let groupingSets: number[][] | undefined;
     if (this.isWord('GROUP') && this.isWordAt(1, 'BY')) {
       this.advance();
       this.advance();
-      groupBy = this.parseExprList();
-      if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) throw this.unsupported('GROUP BY ... WITH ROLLUP');
+      ({ groupBy, groupingSets } = this.parseGroupingElement());
     }
     const having = this.acceptWord('HAVING') ? this.parseExpr() : null;
     if (this.isWord('WINDOW')) throw this.unsupported('window functions (WINDOW)');
-    return { kind: 'select', distinct, items, from, where, groupBy, having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd };
+    return {
+      kind: 'select', distinct, items, from, where, groupBy, ...(groupingSets ? { groupingSets } : {}), having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd,
+    };
+  }
+
+  /**
+   * What follows GROUP BY, as Doris's grammar has it: `GROUPING SETS ((a, b), a, ())`, `ROLLUP (a, b)`,
+   * `CUBE (a, b)`, or `a, b [WITH ROLLUP]`. ROLLUP(a, b) is the sets (a, b), (a), (); CUBE every subset,
+   * larger ones first. The sets are indices into the returned expression list.
+   */
+  private parseGroupingElement(): { groupBy: Expr[]; groupingSets: number[][] | undefined } {
+    const groupBy: Expr[] = [];
+    const add = (exprs: readonly Expr[]): number[] => exprs.map((expr) => groupBy.push(expr) - 1);
+    const parenthesisedList = (): Expr[] => {
+      this.expectOp('(');
+      if (this.acceptOp(')')) return [];
+      const exprs = this.parseExprList();
+      this.expectOp(')');
+      return exprs;
+    };
+    if (this.isWord('GROUPING') && this.isWordAt(1, 'SETS')) {
+      this.advance();
+      this.advance();
+      this.expectOp('(');
+      const sets: number[][] = [];
+      do {
+        if (this.isOp('(')) sets.push(add(parenthesisedList()));
+        else sets.push(add([this.parseExpr()]));
+      } while (this.acceptOp(','));
+      this.expectOp(')');
+      return { groupBy, groupingSets: sets };
+    }
+    if ((this.isWord('ROLLUP') || this.isWord('CUBE')) && this.isOpAt(1, '(')) {
+      const cube = this.advance().upper === 'CUBE';
+      const keys = add(parenthesisedList());
+      return { groupBy, groupingSets: cube ? cubeSets(keys) : rollupSets(keys) };
+    }
+    const keys = add(this.parseExprList());
+    if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) {
+      this.advance();
+      this.advance();
+      return { groupBy, groupingSets: rollupSets(keys) };
+    }
+    return { groupBy, groupingSets: undefined };
   }
 
   private parseSelectItem(): SelectItem {
