@@ -315,6 +315,43 @@ export class Catalog {
     if (retired.length > 0) await publisher.deleteObjects(retired); // never visible: nothing reads them
   }
 
+  /**
+   * INSERT OVERWRITE: publish a load's rowsets as the whole content of table `tableId`. The table's
+   * previous rowsets, delete bitmaps, delete predicates and row binlog are removed in the same meta-store
+   * transaction, and the new TableState replaces the old in one synchronous step, so a reader sees the
+   * old rows or the new ones, never a mix; a load that fails before this leaves the old data untouched.
+   * Merge-on-write: delete bitmaps are computed among the new rowsets only (under the table's publish
+   * lock). Returns the object keys of the replaced data, for the caller to delete once readers are done.
+   */
+  async publishOverwrite(txnId: number, tableId: number, allRowsets: readonly NewRowset[], loadedRows: number): Promise<string[]> {
+    // Data rowsets first, then change-log ones: bitmap deltas name new rowsets by index.
+    const rowsets = [...allRowsets.filter((rowset) => !rowset.rowBinlog), ...allRowsets.filter((rowset) => rowset.rowBinlog)];
+    const publishWith = (bitmaps: readonly PendingBitmapDelta[]): string[] => {
+      const state = this.tablesById.get(tableId);
+      if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+      const published = this.meta.publishTransaction(txnId, rowsets, loadedRows, { bitmaps, tableIds: [tableId], replaceTableIds: [tableId] });
+      const version = published.versions.get(tableId)!;
+      const added: RowsetRecord[] = [];
+      rowsets.forEach((rowset, idx) => {
+        if (!rowset.rowBinlog) added.push({ id: published.rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime: published.createTime });
+      });
+      this.putTable({ ...state, rowsets: added, visibleVersion: version, deleteBitmap: DeleteBitmap.EMPTY.withDeletes(published.bitmaps), deletePredicates: undefined });
+      return published.retiredKeys;
+    };
+    const initial = this.tablesById.get(tableId);
+    if (!initial || !isMergeOnWrite(initial.schema)) return publishWith([]);
+    const publisher = this.mergeOnWrite;
+    if (publisher === null) throw new GaleneError('INTERNAL', ['merge-on-write publish without a storage engine']);
+    return this.withTableLock([tableId], async () => {
+      const current = this.tablesById.get(tableId);
+      if (!current) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+      const empty: TableState = { ...current, rowsets: [], deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined };
+      const idxs: number[] = [];
+      rowsets.forEach((rowset, idx) => !rowset.rowBinlog && idxs.push(idx));
+      return publishWith(await publisher.computeDeleteBitmaps(empty, rowsets, idxs));
+    });
+  }
+
   private checkVersionLimit(rowsets: readonly NewRowset[]): void {
     for (const rowset of rowsets) {
       if (rowset.rowBinlog) continue;

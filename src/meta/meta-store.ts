@@ -330,14 +330,23 @@ export class MetaStore {
   }
 
   /** Remove every rowset of a table (TRUNCATE); returns their object keys. */
+  /**
+   * Remove a table's rowsets, row binlog, delete bitmaps and delete predicates, inside the caller's
+   * transaction (TRUNCATE, INSERT OVERWRITE). The row binlog goes too: its rows describe data that is
+   * gone. Returns the object keys they referenced.
+   */
+  private clearTableData(tableId: number): string[] {
+    const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+    this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
+    return keys;
+  }
+
   truncateTable(tableId: number): { keys: string[]; version: number } {
     return this.transaction(() => {
-      // The row binlog goes too: its rows describe data that is gone.
-      const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
-      this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
+      const keys = this.clearTableData(tableId);
       this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
       const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number };
       return { keys, version: row.visible_version };
@@ -430,16 +439,24 @@ export class MetaStore {
   /**
    * commitTransaction with what a table-model write adds in the same SQLite transaction: delete bitmap
    * deltas (merge-on-write: rows the new rowsets replace, or rows a DELETE removes), a delete predicate,
-   * and tables whose version advances without a rowset (DELETE). Returns the new version per table, the
-   * ids given to `rowsets` (same order) and the bitmap deltas with every rowset id resolved.
+   * and tables whose version advances without a rowset (DELETE); `replaceTableIds` (INSERT OVERWRITE):
+   * tables whose existing data the new rowsets replace, removed in the same SQLite transaction. Returns
+   * the new version per table, the ids given to `rowsets` (same order), the bitmap deltas with every
+   * rowset id resolved and the object keys of replaced data (`retiredKeys`).
    */
   publishTransaction(
     txnId: number,
     rowsets: readonly NewRowset[],
     loadedRows: number,
-    extras: { readonly bitmaps?: readonly PendingBitmapDelta[]; readonly tableIds?: readonly number[]; readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] } } = {},
-  ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
+    extras: {
+      readonly bitmaps?: readonly PendingBitmapDelta[];
+      readonly tableIds?: readonly number[];
+      readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] };
+      readonly replaceTableIds?: readonly number[];
+    } = {},
+  ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null; retiredKeys: string[] } {
     const published = this.transaction(() => {
+      const retiredKeys = (extras.replaceTableIds ?? []).flatMap((tableId) => this.clearTableData(tableId));
       const versions = new Map<number, number>();
       const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
       for (const tableId of tableIds) {
@@ -477,7 +494,7 @@ export class MetaStore {
         deletePredicate = { id, version, conditions };
       }
       this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
-      return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate };
+      return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate, retiredKeys };
     });
     this.txnCounts.success++;
     if (rowsets.length > 0) {

@@ -277,6 +277,7 @@ class StatementParser extends StorageVaultParser {
       this.acceptWord('TABLE');
     }
     const { database, name } = this.parseQualifiedName();
+    if (overwrite && this.isWord('PARTITION')) throw this.unsupported('INSERT OVERWRITE ... PARTITION');
     if (this.acceptWord('PARTITION')) {
       // target partitions are chosen from the rows; the list is accepted and ignored
       if (this.isOp('(')) this.parseIdentList();

@@ -15,8 +15,14 @@ import type {
   DropDatabaseStatement,
   DropTableStatement,
   Expr,
+  InsertStatement,
+  QueryExpr,
   TruncateTableStatement,
 } from '../../sql/ast';
+import type { QueryProfile } from '../../common/profile';
+import { planQuery } from '../../sql/query';
+import { ctasColumnDefs } from './create-table-as-select';
+import { runInsert } from './dml';
 import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
 import type { SessionWarning, StatementSession } from './statement-session';
 import { okResult, okWithWarnings } from './result-rows';
@@ -171,7 +177,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
   };
 }
 
-export async function createTable(session: StatementSession, statement: CreateTableStatement): Promise<StatementResult> {
+export async function createTable(session: StatementSession, statement: CreateTableStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   catalog.getDatabase(database);
@@ -179,7 +185,7 @@ export async function createTable(session: StatementSession, statement: CreateTa
     if (statement.ifNotExists) return okResult();
     throw new GaleneError('TABLE_EXISTS', [statement.name]);
   }
-  if (statement.asQuery) throw new GaleneError('UNSUPPORTED', ['CREATE TABLE ... AS SELECT']);
+  if (statement.asQuery) return createTableAsSelect(session, statement, statement.asQuery, database, sqlText, profile);
   if (statement.like) {
     const source = session.resolveTable(statement.like.database, statement.like.name);
     catalog.createTable(database, { ...source, id: catalog.newObjectId(), databaseName: database, name: statement.name, schemaVersion: 1, createTime: Date.now() });
@@ -189,6 +195,21 @@ export async function createTable(session: StatementSession, statement: CreateTa
   const schema = { ...built, properties: withTableVault(session, built.properties) };
   catalog.createTable(database, schema);
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
+}
+
+/** CREATE TABLE ... AS SELECT (create-table-as-select.ts): the table from the query's columns, then its rows. */
+async function createTableAsSelect(session: StatementSession, statement: CreateTableStatement, query: QueryExpr, database: string, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  const catalog = session.fe.catalog;
+  const output = planQuery(query, session.statementContext(profile), { sql: sqlText }).columns;
+  const built = buildTableSchema(session, { ...statement, columns: ctasColumnDefs(statement, output) }, database, catalog.newObjectId());
+  catalog.createTable(database, { ...built, properties: withTableVault(session, built.properties) });
+  const insert: InsertStatement = { kind: 'insert', database, table: statement.name, columns: null, source: query, label: null, overwrite: false, pos: statement.pos, end: statement.end };
+  try {
+    return await runInsert(session, insert, sqlText, profile);
+  } catch (err) {
+    if (catalog.findTable(database, statement.name)?.schema.id === built.id) await session.fe.backend.deleteObjects(catalog.dropTable(database, statement.name));
+    throw err;
+  }
 }
 
 /** OK with the statement's Notes (SHOW WARNINGS lists them). */
