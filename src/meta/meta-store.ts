@@ -13,6 +13,7 @@ import { GaleneError } from '../common/errors';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
 import type { TableSchema } from './schema';
+import type { ViewRecord } from './views';
 
 export interface DatabaseRecord {
   readonly id: number;
@@ -123,6 +124,7 @@ CREATE TABLE IF NOT EXISTS delete_predicates (id INTEGER PRIMARY KEY, table_id I
 CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id INTEGER NOT NULL, table_id INTEGER NOT NULL, txn_id INTEGER NOT NULL,
   version INTEGER NOT NULL, segments TEXT NOT NULL, num_rows INTEGER NOT NULL, data_size INTEGER NOT NULL, create_time INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
+CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
 `;
 
 interface RowsetRow {
@@ -279,6 +281,7 @@ export class MetaStore {
     return this.transaction(() => {
       const keys: string[] = [];
       for (const table of this.db.prepare('SELECT id FROM tables WHERE db_id = ?').all(dbId) as { id: number }[]) keys.push(...this.dropTableRows(table.id));
+      this.db.prepare('DELETE FROM views WHERE db_id = ?').run(dbId);
       this.db.prepare('DELETE FROM databases WHERE id = ?').run(dbId);
       return keys;
     });
@@ -708,6 +711,21 @@ export class MetaStore {
 
   deleteRole(name: string): boolean {
     return this.db.prepare('DELETE FROM roles WHERE name = ?').run(name).changes > 0;
+  }
+
+  // ------------------------------------------------------------ views (meta/views.ts)
+
+  listViews(): ViewRecord[] {
+    return (this.db.prepare('SELECT info FROM views ORDER BY id').all() as { info: string }[]).map((row) => JSON.parse(row.info) as ViewRecord);
+  }
+
+  /** Create a view, or replace the one of the same id (CREATE OR REPLACE / ALTER VIEW). */
+  putView(view: ViewRecord): void {
+    this.db.prepare('INSERT INTO views (id, db_id, name, info) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, info = excluded.info').run(view.id, view.dbId, view.name, JSON.stringify(view));
+  }
+
+  dropView(id: number): void {
+    this.db.prepare('DELETE FROM views WHERE id = ?').run(id);
   }
 
   // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)

@@ -349,7 +349,30 @@ export type Statement =
   | HelpStatement
   | BuildIndexStatement
   | CancelBuildIndexStatement
-  | StorageVaultStatement;
+  | StorageVaultStatement
+  | ViewStatement;
+
+/** A column label of CREATE VIEW v (a COMMENT '...', b). */
+export interface ViewColumnDef {
+  readonly name: string;
+  readonly comment: string;
+}
+
+/** CREATE [OR REPLACE] VIEW, ALTER VIEW, DROP VIEW (parse-view.ts). */
+export interface ViewStatement extends Span {
+  readonly kind: 'view';
+  readonly action: 'create' | 'alter' | 'drop';
+  readonly database: string | null;
+  readonly name: string;
+  readonly orReplace: boolean;
+  readonly ifNotExists: boolean;
+  readonly ifExists: boolean;
+  readonly columns: readonly ViewColumnDef[] | null;
+  readonly comment: string | null;
+  /** The view's query (null for DROP) and its text as written (the stored definition). */
+  readonly query: QueryExpr | null;
+  readonly definition: string | null;
+}
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';

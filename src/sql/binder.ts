@@ -22,6 +22,8 @@ import { collectColumns, exprKey, exprToString, remapColumns } from '../exec/pla
 import type { AggregateSpec, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
 import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import type { ViewRecord } from '../meta/views';
+import { parseStatement } from './parser';
 import { planIntersectExcept } from './bind-set-operation';
 import { containsGroupingCall, groupingPlaceholder, isGroupingCall, planGroupingSets } from './bind-grouping-sets';
 import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
@@ -39,8 +41,43 @@ export interface PlanningSession {
   readonly subqueries: SubqueryPlan[];
   /** A placeholder slot number unique within the statement. */
   allocateSlot(): number;
-  /** Binds, optimizes and physically plans a nested query (provided by query.ts) seeing CTEs `ctes`. */
-  planNested(query: QueryExpr, ctes: CteEnv | null): PhysicalPlan;
+  /** Binds, optimizes and physically plans a nested query (provided by query.ts) in `scope`. */
+  planNested(query: QueryExpr, scope: BindingScope): PhysicalPlan;
+}
+
+/** Where a query is bound: the CTEs visible, and inside a view's definition, that view. */
+export interface BindingScope {
+  readonly ctes: CteEnv | null;
+  readonly view: ViewBinding | null;
+}
+
+/** Binding inside a view's definition (or the definition of CREATE / ALTER VIEW). */
+export interface ViewBinding {
+  /** The view's database: unqualified table names resolve there. */
+  readonly database: string;
+  /** The definition's text, which the query's spans index. */
+  readonly sql: string;
+  /** False when expanding a stored view: its SELECT privilege covers the tables it reads. */
+  readonly checkPrivileges: boolean;
+  /** Views being expanded around this point: naming one again is a cycle. */
+  readonly expanding: ReadonlySet<number>;
+}
+
+export const TOP_SCOPE: BindingScope = { ctes: null, view: null };
+
+/** Parsed view definitions, per record (records are replaced, never changed, by ALTER / CREATE OR REPLACE). */
+const parsedViews = new WeakMap<ViewRecord, QueryExpr>();
+
+/** A view's stored definition, parsed (once per record). */
+export function viewQuery(view: ViewRecord): QueryExpr {
+  let query = parsedViews.get(view);
+  if (query === undefined) {
+    const statement = parseStatement(view.definition);
+    if (statement.kind !== 'query') throw new GaleneError('INTERNAL', [`view ${view.databaseName}.${view.name} does not hold a query`]);
+    query = statement.query;
+    parsedViews.set(view, query);
+  }
+  return query;
 }
 
 export interface BoundRelation {
@@ -91,17 +128,19 @@ export class QueryBinder implements SubqueryPlanner {
   private readonly exprs: ExprBinder;
   /** The CTEs visible where binding is (binder-cte.ts). */
   private ctes: CteEnv | null;
+  private readonly view: ViewBinding | null;
   /** CTEs whose query is being bound: a reference to one of them is a recursive reference. */
   private readonly cteInProgress = new Set<CteEnv>();
 
-  constructor(session: PlanningSession, ctes: CteEnv | null = null) {
+  constructor(session: PlanningSession, scope: BindingScope = TOP_SCOPE) {
     this.session = session;
-    this.exprs = new ExprBinder(session.ctx, this, session.sql);
-    this.ctes = ctes;
+    this.exprs = new ExprBinder(session.ctx, this, scope.view?.sql ?? session.sql);
+    this.ctes = scope.ctes;
+    this.view = scope.view;
   }
 
   planSubquery(query: QueryExpr, mode: 'scalar' | 'in' | 'exists'): { slot: number; type: DataType } {
-    const plan = this.session.planNested(query, this.ctes);
+    const plan = this.session.planNested(query, { ctes: this.ctes, view: this.view });
     if (mode !== 'exists' && plan.columns.length !== 1) throw new GaleneError('TYPE_MISMATCH', ['Operand should contain 1 column(s)']);
     const slot = this.session.allocateSlot();
     this.session.subqueries.push({ slot, mode, plan });
@@ -150,6 +189,23 @@ export class QueryBinder implements SubqueryPlanner {
     }
   }
 
+  /**
+   * A FROM reference to a view: its definition bound again here (in the view's database, its tables
+   * covered by the view's privilege), as a derived table named by the alias or the view.
+   */
+  private bindViewRef(view: ViewRecord, alias: string | null): BoundRelation {
+    const expanding = this.view?.expanding ?? new Set<number>();
+    if (expanding.has(view.id)) throw new GaleneError('ANALYSIS_ERROR', [`View ${view.databaseName}.${view.name} refers to itself`]);
+    const binding: ViewBinding = { database: view.databaseName, sql: view.definition, checkPrivileges: false, expanding: new Set([...expanding, view.id]) };
+    const plan = new QueryBinder(this.session, { ctes: null, view: binding }).bindQuery(viewQuery(view));
+    if (view.columns !== null && view.columns.length !== plan.schema.length) {
+      throw new GaleneError('ANALYSIS_ERROR', [`View ${view.databaseName}.${view.name} has ${view.columns.length} column labels but its query now returns ${plan.schema.length} columns`]);
+    }
+    const name = alias ?? view.name;
+    const schema: PlanColumn[] = plan.schema.map((column, colIdx) => ({ name: view.columns?.[colIdx].name ?? column.name, type: column.type, nullable: column.nullable, table: name }));
+    return { plan: { ...plan, schema } as LogicalPlan, scope: Scope.of(schema, name, alias ? null : view.databaseName) };
+  }
+
   /** A FROM reference to a CTE: its query inlined, as a derived table named by the alias or the CTE. */
   private bindCteRef(cte: CteEnv, alias: string | null): BoundRelation {
     const plan = this.bindCteQuery(cte);
@@ -170,7 +226,11 @@ export class QueryBinder implements SubqueryPlanner {
       case 'table': {
         const cte = ref.database === null ? CteEnv.find(this.ctes, ref.name) : null;
         if (cte !== null) return this.bindCteRef(cte, ref.alias);
-        const table = this.session.ctx.getTable(ref.database, ref.name);
+        const database = ref.database ?? this.view?.database ?? null;
+        const inView = this.view !== null && !this.view.checkPrivileges;
+        const view = this.session.ctx.getView?.(database, ref.name, inView) ?? null;
+        if (view !== null) return this.bindViewRef(view, ref.alias);
+        const table = this.session.ctx.getTable(database, ref.name, inView);
         const alias = ref.alias ?? table.name;
         const schema: PlanColumn[] = table.columns.map((column) => ({
           name: column.name,

@@ -20,8 +20,7 @@ import { booleanVariable, variableValue } from '../exec/plan/planning-variables'
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
-import { QueryBinder, type PlanningSession } from './binder';
-import type { CteEnv } from './binder-cte';
+import { QueryBinder, TOP_SCOPE, type BindingScope, type PlanningSession } from './binder';
 import type { LogicalPlan } from './logical-plan';
 import { toPhysical } from './planner';
 import { disabledRuleNames, optimize } from './rules';
@@ -74,16 +73,16 @@ function resultColumns(plan: LogicalPlan): ResultColumn[] {
   }));
 }
 
-function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters, ctes: CteEnv | null = null): PhysicalPlan {
+function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters, scope: BindingScope = TOP_SCOPE): PhysicalPlan {
   const subqueries: SubqueryPlan[] = [];
   const session: PlanningSession = {
     ctx,
     sql: options.sql,
     subqueries,
     allocateSlot: () => counters.slot++,
-    planNested: (nested, nestedCtes) => planWith(nested, ctx, options, counters, nestedCtes),
+    planNested: (nested, nestedScope) => planWith(nested, ctx, options, counters, nestedScope),
   };
-  const logical = new QueryBinder(session, ctes).bindQuery(query);
+  const logical = new QueryBinder(session, scope).bindQuery(query);
   const optimized = optimize(logical, ctx, options.disabledRules);
   const nextId = (): number => counters.operatorId++;
   const physical = toPhysical(optimized, { ctx, nextId });
@@ -94,6 +93,28 @@ function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, 
   const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
   const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
+}
+
+/**
+ * The result columns of a view definition (CREATE / ALTER VIEW), bound as the view will be: unqualified
+ * tables in the view's `database`. The creator needs SELECT on what it reads (`checkPrivileges`; DESCRIBE
+ * of an existing view, covered by the view's privilege, does not).
+ */
+export function viewDefinitionColumns(query: QueryExpr, ctx: PlanningContext, database: string, definition: string, checkPrivileges = true): ResultColumn[] {
+  const view = { database, sql: definition, checkPrivileges, expanding: new Set<number>() };
+  return resultColumns(planWithScope(query, ctx, definition, { ctes: null, view }));
+}
+
+function planWithScope(query: QueryExpr, ctx: PlanningContext, sql: string, scope: BindingScope): LogicalPlan {
+  const counters: StatementCounters = { slot: SUBQUERY_SLOT_BASE, operatorId: 0 };
+  const session: PlanningSession = {
+    ctx,
+    sql,
+    subqueries: [],
+    allocateSlot: () => counters.slot++,
+    planNested: (nested, nestedScope) => planWith(nested, ctx, { sql }, counters, nestedScope),
+  };
+  return new QueryBinder(session, scope).bindQuery(query);
 }
 
 /** Bind, optimize and physically plan a query; records PlanTimeMs and the plan text in the profile. */
