@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   INVALID_VALUE: entry(1366, 'HY000', "Incorrect {0} value: '{1}' for column '{2}' at row {3}"),
   INVALID_CAST: entry(1105, 'HY000', "errCode = 2, detailMessage = can not cast '{0}' to {1}"),
   DIVISION_BY_ZERO: entry(1365, '22012', 'Division by 0'),
+  // Doris Nereids AnalysisException (CTE names and labels, set operations, grouping sets)
+  ANALYSIS_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   UNSUPPORTED: entry(1235, '42000', "This version of Galene doesn't yet support '{0}'"),
   INVALID_TABLE_DEFINITION: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   PARTITION_NOT_EXISTS_DROP: entry(1507, 'HY000', 'errCode = 2, detailMessage = Error in list of partitions to {0}'),

@@ -17,6 +17,7 @@ import type { Batch, RawValue, Vector } from '../common/column';
 import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
+import type { ViewRecord } from '../meta/views';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { AnnScanRequest, FragmentResult, FragmentSpec, InvertedFilter } from './plan/fragment-spec';
 import type { QueryTask } from './query-task';
@@ -137,8 +138,17 @@ export interface PlanningContext {
   readonly parameters: readonly ParamValue[];
   /** Constant folding evaluates statement-level functions (DATABASE(), NOW()...) with these. */
   readonly sessionInfo: SessionFacts;
-  /** Table schema by name (database null = the current one); throws UNKNOWN_DATABASE / UNKNOWN_TABLE / NO_DATABASE_SELECTED. */
-  getTable(database: string | null, name: string): TableSchema;
+  /**
+   * Table schema by name (database null = the current one); throws UNKNOWN_DATABASE / UNKNOWN_TABLE /
+   * NO_DATABASE_SELECTED. `inView`: named inside a view's definition, where the view's SELECT privilege
+   * covers it (Doris checks the view, not its tables).
+   */
+  getTable(database: string | null, name: string, inView?: boolean): TableSchema;
+  /**
+   * The view of that name (database null = the current one), null when there is none; checks SELECT on
+   * the view unless `inView` (a view named inside another view).
+   */
+  getView?(database: string | null, name: string, inView: boolean): ViewRecord | null;
   /**
    * The schema of a table-valued function's rows (`FROM binlog("db.tbl", 2)`), its arguments evaluated to
    * constants; the schema carries what `openTable` needs to read them. Throws for an unknown function.

@@ -467,11 +467,18 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       task: this.currentTask ?? QueryTask.unlimited(profile.queryId),
       parameters,
       sessionInfo: this.sessionFacts(),
-      getTable: (database, name) => {
+      getTable: (database, name, inView) => {
         const schema = this.resolveTable(database, name);
         const own = writeTarget !== undefined && writeTarget.database === schema.databaseName && writeTarget.table.toLowerCase() === schema.name.toLowerCase();
-        if (!own) requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
+        if (!own && inView !== true) requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
         return schema;
+      },
+      getView: (database, name, inView) => {
+        const dbName = database ?? this.database;
+        if (dbName === null || dbName.toLowerCase() === INFORMATION_SCHEMA || !catalog.hasDatabase(dbName)) return null;
+        const view = catalog.findView(dbName, name) ?? null;
+        if (view !== null && !inView) requireTable(this, 'SELECT_PRIV', 'SELECT', dbName, view.name);
+        return view;
       },
       getTableFunction: (name, args) => {
         if (name.toLowerCase() !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);

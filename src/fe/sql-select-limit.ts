@@ -10,6 +10,7 @@ import type { QueryExpr } from '../sql/ast';
 
 /** The cap for this query, or null when none applies (the query has a LIMIT, or the limit is the default). */
 export function selectLimitFor(query: QueryExpr, sessionValue: string | number | boolean): number | null {
+  if (query.kind === 'with') return selectLimitFor(query.body, sessionValue);
   if (query.kind !== 'values' && query.limit !== null) return null;
   if (typeof sessionValue !== 'number') return null; // beyond 2^53: no result is that long
   return sessionValue;

@@ -91,6 +91,11 @@ export interface MultiBatchLoad {
    */
   addDeletes(batch: Batch): Promise<void>;
   commit(): Promise<LoadOutcome>;
+  /**
+   * INSERT OVERWRITE: commit the load's rows as the table's whole content (Catalog.publishOverwrite).
+   * Returns the outcome and the object keys of the replaced data (delete them once readers are done).
+   */
+  commitOverwrite(): Promise<LoadOutcome & { readonly retiredKeys: readonly string[] }>;
   precommit(): Promise<LoadOutcome>;
   abort(reason: string): Promise<void>;
   /** Nanoseconds the load's writers waited for backpressure so far (WaitFlushLimitTime). */
@@ -158,6 +163,13 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string, 
       await target.catalog.publish(txn.id, rowsets, loadedRows, partial, deletes());
       writer.close();
       return outcome();
+    },
+    async commitOverwrite() {
+      if (deleteRows > 0 || partial !== null) throw new GaleneError('INTERNAL', ['INSERT OVERWRITE with deletes or a partial update']);
+      const rowsets = await finish();
+      const retiredKeys = await target.catalog.publishOverwrite(txn.id, table.schema.id, rowsets, loadedRows);
+      writer.close();
+      return { ...outcome(), retiredKeys };
     },
     async precommit() {
       if (deleteRows > 0) throw new GaleneError('LOAD_INVALID_ARGUMENT', ['two_phase_commit is not supported with merge_type DELETE or MERGE yet']);

@@ -10,6 +10,7 @@ import type { Batch, Vector } from '../common/column';
 import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, SegmentRecord, TabletRecord } from './meta-store';
 import type { PartitionRecord, TableSchema } from './schema';
+import type { ViewRecord } from './views';
 import { StorageVaults } from './storage-vaults';
 
 /** A table with its tablets and the rowsets visible now. Replaced (not mutated) on every change. */
@@ -107,6 +108,8 @@ export class Catalog {
   /** key: `${dbId}/${tableName}` */
   private readonly tables = new Map<string, TableState>();
   private readonly tablesById = new Map<number, TableState>();
+  /** key: `${dbId}/${viewName}` (meta/views.ts). */
+  private readonly views = new Map<string, ViewRecord>();
 
   /** Storage vaults (CREATE STORAGE VAULT): where tables' objects live besides the local directory. */
   readonly vaults: StorageVaults;
@@ -114,6 +117,7 @@ export class Catalog {
   constructor(readonly meta: MetaStore) {
     this.vaults = new StorageVaults(meta);
     for (const db of meta.listDatabases()) this.databases.set(db.name, db);
+    for (const view of meta.listViews()) this.views.set(`${view.dbId}/${view.name}`, view);
     for (const { schema, dbId, visibleVersion } of meta.listTables()) {
       const deletePredicates = meta.listDeletePredicates(schema.id);
       this.putTable({
@@ -188,6 +192,7 @@ export class Catalog {
     if (!db) throw new GaleneError('DATABASE_NOT_EXISTS_DROP', [name]);
     const keys = this.meta.dropDatabase(db.id);
     for (const state of this.listTables(name)) this.removeTable(state);
+    for (const view of this.listViews(name)) this.views.delete(`${db.id}/${view.name}`);
     this.databases.delete(name);
     return keys;
   }
@@ -220,7 +225,7 @@ export class Catalog {
 
   createTable(database: string, schema: TableSchema): TableState {
     const db = this.getDatabase(database);
-    if (this.tables.has(`${db.id}/${schema.name}`)) throw new GaleneError('TABLE_EXISTS', [schema.name]);
+    if (this.tables.has(`${db.id}/${schema.name}`) || this.views.has(`${db.id}/${schema.name}`)) throw new GaleneError('TABLE_EXISTS', [schema.name]);
     const tablets = this.meta.createTable(db.id, schema);
     const state: TableState = { schema, dbId: db.id, tablets, rowsets: [], visibleVersion: 1, deleteBitmap: DeleteBitmap.EMPTY };
     this.putTable(state);
@@ -274,6 +279,42 @@ export class Catalog {
     const removed = state.rowsets.filter((rowset) => gone.has(rowset.tabletId)).map((rowset) => rowset.id);
     this.putTable({ ...state, rowsets: state.rowsets.filter((rowset) => !gone.has(rowset.tabletId)), visibleVersion: version, deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removed) });
     return keys;
+  }
+
+  // ------------------------------------------------------------ views
+
+  listViews(database: string): ViewRecord[] {
+    const db = this.getDatabase(database);
+    return [...this.views.values()].filter((view) => view.dbId === db.id).sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  findView(database: string, name: string): ViewRecord | undefined {
+    return this.views.get(`${this.getDatabase(database).id}/${name}`);
+  }
+
+  /**
+   * Create view `name` in `database`, or replace the view of that name (`replace`: CREATE OR REPLACE,
+   * ALTER VIEW; the id stays). A table of that name, or a view when not replacing: TABLE_EXISTS.
+   */
+  putView(database: string, fields: Pick<ViewRecord, 'name' | 'definition' | 'columns' | 'comment' | 'definer'>, replace: boolean): ViewRecord {
+    const db = this.getDatabase(database);
+    const key = `${db.id}/${fields.name}`;
+    const existing = this.views.get(key);
+    if (this.tables.has(key) || (existing && !replace)) throw new GaleneError('TABLE_EXISTS', [fields.name]);
+    const view: ViewRecord = { ...fields, id: existing?.id ?? this.newObjectId(), dbId: db.id, databaseName: database, createTime: existing?.createTime ?? Date.now() };
+    this.meta.putView(view);
+    this.tableGeneration++;
+    this.views.set(key, view);
+    return view;
+  }
+
+  dropView(database: string, name: string): void {
+    const db = this.getDatabase(database);
+    const view = this.views.get(`${db.id}/${name}`);
+    if (!view) throw new GaleneError('BAD_TABLE_DROP', [name]);
+    this.meta.dropView(view.id);
+    this.tableGeneration++;
+    this.views.delete(`${db.id}/${name}`);
   }
 
   /** Replace a table's schema (properties, columns); bumps schemaVersion. */
@@ -347,6 +388,43 @@ export class Catalog {
       throw err;
     }
     if (retired.length > 0) await publisher.deleteObjects(retired); // never visible: nothing reads them
+  }
+
+  /**
+   * INSERT OVERWRITE: publish a load's rowsets as the whole content of table `tableId`. The table's
+   * previous rowsets, delete bitmaps, delete predicates and row binlog are removed in the same meta-store
+   * transaction, and the new TableState replaces the old in one synchronous step, so a reader sees the
+   * old rows or the new ones, never a mix; a load that fails before this leaves the old data untouched.
+   * Merge-on-write: delete bitmaps are computed among the new rowsets only (under the table's publish
+   * lock). Returns the object keys of the replaced data, for the caller to delete once readers are done.
+   */
+  async publishOverwrite(txnId: number, tableId: number, allRowsets: readonly NewRowset[], loadedRows: number): Promise<string[]> {
+    // Data rowsets first, then change-log ones: bitmap deltas name new rowsets by index.
+    const rowsets = [...allRowsets.filter((rowset) => !rowset.rowBinlog), ...allRowsets.filter((rowset) => rowset.rowBinlog)];
+    const publishWith = (bitmaps: readonly PendingBitmapDelta[]): string[] => {
+      const state = this.tablesById.get(tableId);
+      if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+      const published = this.meta.publishTransaction(txnId, rowsets, loadedRows, { bitmaps, tableIds: [tableId], replaceTableIds: [tableId] });
+      const version = published.versions.get(tableId)!;
+      const added: RowsetRecord[] = [];
+      rowsets.forEach((rowset, idx) => {
+        if (!rowset.rowBinlog) added.push({ id: published.rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime: published.createTime });
+      });
+      this.putTable({ ...state, rowsets: added, visibleVersion: version, deleteBitmap: DeleteBitmap.EMPTY.withDeletes(published.bitmaps), deletePredicates: undefined });
+      return published.retiredKeys;
+    };
+    const initial = this.tablesById.get(tableId);
+    if (!initial || !isMergeOnWrite(initial.schema)) return publishWith([]);
+    const publisher = this.mergeOnWrite;
+    if (publisher === null) throw new GaleneError('INTERNAL', ['merge-on-write publish without a storage engine']);
+    return this.withTableLock([tableId], async () => {
+      const current = this.tablesById.get(tableId);
+      if (!current) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
+      const empty: TableState = { ...current, rowsets: [], deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined };
+      const idxs: number[] = [];
+      rowsets.forEach((rowset, idx) => !rowset.rowBinlog && idxs.push(idx));
+      return publishWith(await publisher.computeDeleteBitmaps(empty, rowsets, idxs));
+    });
   }
 
   private checkVersionLimit(rowsets: readonly NewRowset[]): void {

@@ -13,6 +13,7 @@ import { GaleneError } from '../common/errors';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
 import { partitionInfoOf, type PartitionRecord, type TableSchema } from './schema';
+import type { ViewRecord } from './views';
 
 export interface DatabaseRecord {
   readonly id: number;
@@ -125,6 +126,7 @@ CREATE TABLE IF NOT EXISTS delete_predicates (id INTEGER PRIMARY KEY, table_id I
 CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id INTEGER NOT NULL, table_id INTEGER NOT NULL, txn_id INTEGER NOT NULL,
   version INTEGER NOT NULL, segments TEXT NOT NULL, num_rows INTEGER NOT NULL, data_size INTEGER NOT NULL, create_time INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
+CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
 `;
 
 interface RowsetRow {
@@ -284,6 +286,7 @@ export class MetaStore {
     return this.transaction(() => {
       const keys: string[] = [];
       for (const table of this.db.prepare('SELECT id FROM tables WHERE db_id = ?').all(dbId) as { id: number }[]) keys.push(...this.dropTableRows(table.id));
+      this.db.prepare('DELETE FROM views WHERE db_id = ?').run(dbId);
       this.db.prepare('DELETE FROM databases WHERE id = ?').run(dbId);
       return keys;
     });
@@ -389,14 +392,23 @@ export class MetaStore {
   }
 
   /** Remove every rowset of a table (TRUNCATE); returns their object keys. */
+  /**
+   * Remove a table's rowsets, row binlog, delete bitmaps and delete predicates, inside the caller's
+   * transaction (TRUNCATE, INSERT OVERWRITE). The row binlog goes too: its rows describe data that is
+   * gone. Returns the object keys they referenced.
+   */
+  private clearTableData(tableId: number): string[] {
+    const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
+    this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
+    this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
+    return keys;
+  }
+
   truncateTable(tableId: number): { keys: string[]; version: number } {
     return this.transaction(() => {
-      // The row binlog goes too: its rows describe data that is gone.
-      const keys = [...this.listRowsets(tableId), ...this.listBinlogRowsets(tableId)].flatMap((rowset) => rowset.segments.flatMap(segmentObjectKeys));
-      this.db.prepare('DELETE FROM rowsets WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM row_binlog_rowsets WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM delete_bitmaps WHERE table_id = ?').run(tableId);
-      this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
+      const keys = this.clearTableData(tableId);
       this.db.prepare('UPDATE tables SET visible_version = visible_version + 1 WHERE id = ?').run(tableId);
       const row = this.db.prepare('SELECT visible_version FROM tables WHERE id = ?').get(tableId) as { visible_version: number };
       return { keys, version: row.visible_version };
@@ -488,16 +500,24 @@ export class MetaStore {
   /**
    * commitTransaction with what a table-model write adds in the same SQLite transaction: delete bitmap
    * deltas (merge-on-write: rows the new rowsets replace, or rows a DELETE removes), a delete predicate,
-   * and tables whose version advances without a rowset (DELETE). Returns the new version per table, the
-   * ids given to `rowsets` (same order) and the bitmap deltas with every rowset id resolved.
+   * and tables whose version advances without a rowset (DELETE); `replaceTableIds` (INSERT OVERWRITE):
+   * tables whose existing data the new rowsets replace, removed in the same SQLite transaction. Returns
+   * the new version per table, the ids given to `rowsets` (same order), the bitmap deltas with every
+   * rowset id resolved and the object keys of replaced data (`retiredKeys`).
    */
   publishTransaction(
     txnId: number,
     rowsets: readonly NewRowset[],
     loadedRows: number,
-    extras: { readonly bitmaps?: readonly PendingBitmapDelta[]; readonly tableIds?: readonly number[]; readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] } } = {},
-  ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null } {
+    extras: {
+      readonly bitmaps?: readonly PendingBitmapDelta[];
+      readonly tableIds?: readonly number[];
+      readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] };
+      readonly replaceTableIds?: readonly number[];
+    } = {},
+  ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null; retiredKeys: string[] } {
     const published = this.transaction(() => {
+      const retiredKeys = (extras.replaceTableIds ?? []).flatMap((tableId) => this.clearTableData(tableId));
       const versions = new Map<number, number>();
       const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
       for (const tableId of tableIds) {
@@ -535,7 +555,7 @@ export class MetaStore {
         deletePredicate = { id, version, conditions };
       }
       this.cached("UPDATE transactions SET status = 'VISIBLE', finish_time = ?, loaded_rows = ? WHERE id = ?").run(now, loadedRows, txnId);
-      return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate };
+      return { versions, rowsetIds, createTime: now, bitmaps, deletePredicate, retiredKeys };
     });
     this.txnCounts.success++;
     if (rowsets.length > 0) {
@@ -749,6 +769,21 @@ export class MetaStore {
 
   deleteRole(name: string): boolean {
     return this.db.prepare('DELETE FROM roles WHERE name = ?').run(name).changes > 0;
+  }
+
+  // ------------------------------------------------------------ views (meta/views.ts)
+
+  listViews(): ViewRecord[] {
+    return (this.db.prepare('SELECT info FROM views ORDER BY id').all() as { info: string }[]).map((row) => JSON.parse(row.info) as ViewRecord);
+  }
+
+  /** Create a view, or replace the one of the same id (CREATE OR REPLACE / ALTER VIEW). */
+  putView(view: ViewRecord): void {
+    this.db.prepare('INSERT INTO views (id, db_id, name, info) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, info = excluded.info').run(view.id, view.dbId, view.name, JSON.stringify(view));
+  }
+
+  dropView(id: number): void {
+    this.db.prepare('DELETE FROM views WHERE id = ?').run(id);
   }
 
   // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)

@@ -254,6 +254,11 @@ export interface SelectQuery extends Span {
   readonly from: TableRef | null;
   readonly where: Expr | null;
   readonly groupBy: readonly Expr[];
+  /**
+   * GROUP BY GROUPING SETS / ROLLUP / CUBE / ... WITH ROLLUP: each grouping set as indices into
+   * `groupBy` (which then lists every expression the sets name). Absent for a plain GROUP BY.
+   */
+  readonly groupingSets?: readonly (readonly number[])[];
   readonly having: Expr | null;
   readonly orderBy: readonly OrderByItem[];
   readonly limit: LimitClause | null;
@@ -315,7 +320,23 @@ export interface LiteralRows {
   readonly unescaped: ReadonlyMap<number, string>;
 }
 
-export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery;
+/** One `name [(columns)] AS (query)` of a WITH clause. */
+export interface CommonTableExpr extends Span {
+  readonly name: string;
+  /** Column labels renaming the first columns of the query's output; null when not written. */
+  readonly columns: readonly string[] | null;
+  readonly query: QueryExpr;
+}
+
+/** `WITH [RECURSIVE] c AS (...), ... body`; ORDER BY / LIMIT after the body belong to the body. */
+export interface WithQuery extends Span {
+  readonly kind: 'with';
+  readonly recursive: boolean;
+  readonly ctes: readonly CommonTableExpr[];
+  readonly body: QueryExpr;
+}
+
+export type QueryExpr = SelectQuery | SetOperationQuery | ValuesQuery | WithQuery;
 
 // ---------------------------------------------------------------- statements
 
@@ -356,7 +377,30 @@ export type Statement =
   | HelpStatement
   | BuildIndexStatement
   | CancelBuildIndexStatement
-  | StorageVaultStatement;
+  | StorageVaultStatement
+  | ViewStatement;
+
+/** A column label of CREATE VIEW v (a COMMENT '...', b). */
+export interface ViewColumnDef {
+  readonly name: string;
+  readonly comment: string;
+}
+
+/** CREATE [OR REPLACE] VIEW, ALTER VIEW, DROP VIEW (parse-view.ts). */
+export interface ViewStatement extends Span {
+  readonly kind: 'view';
+  readonly action: 'create' | 'alter' | 'drop';
+  readonly database: string | null;
+  readonly name: string;
+  readonly orReplace: boolean;
+  readonly ifNotExists: boolean;
+  readonly ifExists: boolean;
+  readonly columns: readonly ViewColumnDef[] | null;
+  readonly comment: string | null;
+  /** The view's query (null for DROP) and its text as written (the stored definition). */
+  readonly query: QueryExpr | null;
+  readonly definition: string | null;
+}
 
 export interface QueryStatement extends Span {
   readonly kind: 'query';

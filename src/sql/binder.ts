@@ -21,7 +21,13 @@ import { commonSuperType, literalValue } from '../exec/expr';
 import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-utils';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
-import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery } from './ast';
+import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
+import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import type { ViewRecord } from '../meta/views';
+import { parseStatement } from './parser';
+import { planIntersectExcept } from './bind-set-operation';
+import { containsGroupingCall, groupingPlaceholder, isGroupingCall, planGroupingSets } from './bind-grouping-sets';
+import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
 import { castTo, containsAggregate, containsSubquery, containsWindow, ExprBinder, isAggregateCall, isWindowCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
 import { ApplyStage, bindSubqueryExpr, type SubqueryAst, type SubqueryHost } from './binder-subquery';
 import { placeWindows, readsWindow, sortKeyFor, WindowCollector } from './bind-window';
@@ -39,10 +45,43 @@ export interface PlanningSession {
   readonly subqueries: SubqueryPlan[];
   /** A placeholder slot number unique within the statement. */
   allocateSlot(): number;
-  /** Binds, optimizes and physically plans a nested query (provided by query.ts). */
-  planNested(query: QueryExpr): PhysicalPlan;
   /** Optimizes and physically plans a bound nested query whose own subqueries are `subqueries`. */
   planLogical(plan: LogicalPlan, subqueries: SubqueryPlan[]): PhysicalPlan;
+}
+
+/** Where a query is bound: the CTEs visible, and inside a view's definition, that view. */
+export interface BindingScope {
+  readonly ctes: CteEnv | null;
+  readonly view: ViewBinding | null;
+}
+
+/** Binding inside a view's definition (or the definition of CREATE / ALTER VIEW). */
+export interface ViewBinding {
+  /** The view's database: unqualified table names resolve there. */
+  readonly database: string;
+  /** The definition's text, which the query's spans index. */
+  readonly sql: string;
+  /** False when expanding a stored view: its SELECT privilege covers the tables it reads. */
+  readonly checkPrivileges: boolean;
+  /** Views being expanded around this point: naming one again is a cycle. */
+  readonly expanding: ReadonlySet<number>;
+}
+
+export const TOP_SCOPE: BindingScope = { ctes: null, view: null };
+
+/** Parsed view definitions, per record (records are replaced, never changed, by ALTER / CREATE OR REPLACE). */
+const parsedViews = new WeakMap<ViewRecord, QueryExpr>();
+
+/** A view's stored definition, parsed (once per record). */
+export function viewQuery(view: ViewRecord): QueryExpr {
+  let query = parsedViews.get(view);
+  if (query === undefined) {
+    const statement = parseStatement(view.definition);
+    if (statement.kind !== 'query') throw new GaleneError('INTERNAL', [`view ${view.databaseName}.${view.name} does not hold a query`]);
+    query = statement.query;
+    parsedViews.set(view, query);
+  }
+  return query;
 }
 
 export interface BoundRelation {
@@ -91,23 +130,31 @@ export function usingStarOrder(columns: readonly ScopeColumn[], leftCount: numbe
 export class QueryBinder implements SubqueryPlanner {
   private readonly session: PlanningSession;
   private readonly exprs: ExprBinder;
+  /** The CTEs visible where binding is (binder-cte.ts). */
+  private ctes: CteEnv | null;
+  private readonly view: ViewBinding | null;
+  /** CTEs whose query is being bound: a reference to one of them is a recursive reference. */
+  private readonly cteInProgress = new Set<CteEnv>();
 
   /** The clause being bound whose correlated subqueries become applies (binder-subquery.ts). */
   private stage: ApplyStage | null = null;
 
-  constructor(session: PlanningSession, outer: OuterColumnResolver | null = null) {
+  constructor(session: PlanningSession, scope: BindingScope = TOP_SCOPE, outer: OuterColumnResolver | null = null) {
     this.session = session;
-    this.exprs = new ExprBinder(session.ctx, this, session.sql, outer);
+    this.exprs = new ExprBinder(session.ctx, this, scope.view?.sql ?? session.sql, outer);
+    this.ctes = scope.ctes;
+    this.view = scope.view;
   }
 
   bindSubquery(ast: SubqueryAst, operand: BoundExpr | null, env: BindEnv): BoundExpr {
     const session = this.session;
+    const scope: BindingScope = { ctes: this.ctes, view: this.view };
     const host: SubqueryHost = {
       exprs: this.exprs,
       subqueries: session.subqueries,
       allocateSlot: () => session.allocateSlot(),
       stage: this.stage,
-      bindChild: (query, outer, subqueries) => new QueryBinder({ ...session, subqueries }, outer).bindQuery(query),
+      bindChild: (query, outer, subqueries) => new QueryBinder({ ...session, subqueries }, scope, outer).bindQuery(query),
       planUncorrelated: (plan, subqueries) => session.planLogical(plan, subqueries),
     };
     return bindSubqueryExpr(host, ast, operand, env);
@@ -121,7 +168,63 @@ export class QueryBinder implements SubqueryPlanner {
         return this.bindSetOp(query);
       case 'values':
         return this.bindValues(query);
+      case 'with':
+        return this.bindWith(query);
     }
+  }
+
+  private bindWith(query: WithQuery): LogicalPlan {
+    const outer = this.ctes;
+    this.ctes = extendCteEnv(outer, query);
+    try {
+      // Each CTE is bound once here even when unused, so its errors surface as in Doris; the plans are
+      // dropped (with any subqueries they planned) and every reference binds its own copy.
+      const subqueryCount = this.session.subqueries.length;
+      for (let link = this.ctes; link !== outer && link !== null; link = link.parent) cteColumns(link.def, this.bindCteQuery(link).schema, link.def.name);
+      this.session.subqueries.length = subqueryCount;
+      return this.bindQuery(query.body);
+    } finally {
+      this.ctes = outer;
+    }
+  }
+
+  /** The plan of a CTE's query, bound in the environment of its definition. */
+  private bindCteQuery(cte: CteEnv): LogicalPlan {
+    if (this.cteInProgress.has(cte)) throw new GaleneError('UNSUPPORTED', ['WITH RECURSIVE (a CTE referencing itself)']);
+    const saved = this.ctes;
+    this.ctes = cte.bodyEnv;
+    this.cteInProgress.add(cte);
+    try {
+      return this.bindQuery(cte.def.query);
+    } finally {
+      this.cteInProgress.delete(cte);
+      this.ctes = saved;
+    }
+  }
+
+  /**
+   * A FROM reference to a view: its definition bound again here (in the view's database, its tables
+   * covered by the view's privilege), as a derived table named by the alias or the view.
+   */
+  private bindViewRef(view: ViewRecord, alias: string | null): BoundRelation {
+    const expanding = this.view?.expanding ?? new Set<number>();
+    if (expanding.has(view.id)) throw new GaleneError('ANALYSIS_ERROR', [`View ${view.databaseName}.${view.name} refers to itself`]);
+    const binding: ViewBinding = { database: view.databaseName, sql: view.definition, checkPrivileges: false, expanding: new Set([...expanding, view.id]) };
+    const plan = new QueryBinder(this.session, { ctes: null, view: binding }).bindQuery(viewQuery(view));
+    if (view.columns !== null && view.columns.length !== plan.schema.length) {
+      throw new GaleneError('ANALYSIS_ERROR', [`View ${view.databaseName}.${view.name} has ${view.columns.length} column labels but its query now returns ${plan.schema.length} columns`]);
+    }
+    const name = alias ?? view.name;
+    const schema: PlanColumn[] = plan.schema.map((column, colIdx) => ({ name: view.columns?.[colIdx].name ?? column.name, type: column.type, nullable: column.nullable, table: name }));
+    return { plan: { ...plan, schema } as LogicalPlan, scope: Scope.of(schema, name, alias ? null : view.databaseName) };
+  }
+
+  /** A FROM reference to a CTE: its query inlined, as a derived table named by the alias or the CTE. */
+  private bindCteRef(cte: CteEnv, alias: string | null): BoundRelation {
+    const plan = this.bindCteQuery(cte);
+    const name = alias ?? cte.def.name;
+    const schema = cteColumns(cte.def, plan.schema, name);
+    return { plan: { ...plan, schema } as LogicalPlan, scope: Scope.of(schema, name, null) };
   }
 
   /** Expressions without FROM (SET values, INSERT VALUES cells, DEFAULT values). */
@@ -134,7 +237,13 @@ export class QueryBinder implements SubqueryPlanner {
   bindFrom(ref: TableRef): BoundRelation {
     switch (ref.kind) {
       case 'table': {
-        const table = this.session.ctx.getTable(ref.database, ref.name);
+        const cte = ref.database === null ? CteEnv.find(this.ctes, ref.name) : null;
+        if (cte !== null) return this.bindCteRef(cte, ref.alias);
+        const database = ref.database ?? this.view?.database ?? null;
+        const inView = this.view !== null && !this.view.checkPrivileges;
+        const view = this.session.ctx.getView?.(database, ref.name, inView) ?? null;
+        if (view !== null) return this.bindViewRef(view, ref.alias);
+        const table = this.session.ctx.getTable(database, ref.name, inView);
         const alias = ref.alias ?? table.name;
         const schema: PlanColumn[] = table.columns.map((column) => ({
           name: column.name,
@@ -276,7 +385,7 @@ export class QueryBinder implements SubqueryPlanner {
     const aggregating =
       query.groupBy.length > 0 ||
       query.having !== null ||
-      entries.some((entry) => entry.ast !== null && containsAggregate(entry.ast)) ||
+      entries.some((entry) => entry.ast !== null && (containsAggregate(entry.ast) || containsGroupingCall(entry.ast))) ||
       query.orderBy.some((item) => containsAggregate(item.expr));
 
     const aliasIndex = (name: string): number => {
@@ -293,6 +402,8 @@ export class QueryBinder implements SubqueryPlanner {
       const groupKeys: BoundExpr[] = [];
       const keyNames: string[] = [];
       const keyIndex = new Map<string, number>();
+      /** Position in query.groupBy -> index into groupKeys (GROUPING SETS name keys by position). */
+      const astKey: number[] = [];
       for (const keyAst of query.groupBy) {
         let target: Expr | number = keyAst;
         if (isOrdinal(keyAst)) {
@@ -307,13 +418,36 @@ export class QueryBinder implements SubqueryPlanner {
         if (typeof target !== 'number' && containsAggregate(target)) throw new GaleneError('INVALID_GROUP_FUNC');
         const bound = typeof target === 'number' ? this.columnRef(scope, target) : this.exprs.bind(target, { scope, clause: 'group statement' });
         const key = exprKey(bound);
+        astKey.push(keyIndex.get(key) ?? groupKeys.length);
         if (keyIndex.has(key)) continue;
         keyIndex.set(key, groupKeys.length);
         groupKeys.push(bound);
         keyNames.push(typeof target === 'number' || target.kind !== 'column' ? exprToString(bound) : target.name);
       }
+      const groupingSets = query.groupingSets?.map((set) => [...new Set(set.map((position) => astKey[position]))]);
+      if (groupingSets && groupingSets.length > MAX_GROUPING_SETS) throw tooManyGroupingSets();
       const aggregates: AggregateSpec[] = [];
       const aggIndex = new Map<string, number>();
+      /** GROUPING() placeholders among the aggregates, with the group keys they name. */
+      const groupingArgs = new Map<number, number[]>();
+      const groupingRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
+        const named = ast.args.map((arg) => {
+          const bound = this.exprs.bind(arg, { scope, clause });
+          const keyIdx = keyIndex.get(exprKey(bound));
+          if (keyIdx === undefined) throw new GaleneError('ANALYSIS_ERROR', [`Column in ${ast.name.toUpperCase()} does not exist in GROUP BY clause: ${this.exprs.sourceText(arg) ?? exprToString(bound)}`]);
+          return keyIdx;
+        });
+        const spec = groupingPlaceholder(ast, groupingSets !== undefined, named.map((keyIdx) => groupKeys[keyIdx]));
+        const key = `${spec.name}|${named.join(',')}`;
+        let aggIdx = aggIndex.get(key);
+        if (aggIdx === undefined) {
+          aggIdx = aggregates.length;
+          aggIndex.set(key, aggIdx);
+          aggregates.push(spec);
+          groupingArgs.set(aggIdx, named);
+        }
+        return { kind: 'column', index: groupKeys.length + aggIdx, type: spec.type, name: this.exprs.sourceText(ast) ?? spec.name };
+      };
       const aggregateRef = (ast: FunctionCallExpr, clause: Clause): BoundExpr => {
         const spec = this.exprs.bindAggregate(ast, { scope, clause });
         const key = `${spec.name}|${spec.distinct}|${spec.args.map(exprKey).join(',')}|${JSON.stringify(spec.order ?? [])}`;
@@ -332,11 +466,12 @@ export class QueryBinder implements SubqueryPlanner {
         override: (ast) => {
           if (windowed && isWindowCall(ast)) return windows.ref(ast, (part) => this.exprs.bind(part, postAggEnv(clause, false)));
           if (isAggregateCall(ast)) return aggregateRef(ast, clause);
+          if (isGroupingCall(ast)) return groupingRef(ast, clause);
           if (aliases && ast.kind === 'column' && ast.qualifier.length === 0) {
             const idx = aliasIndex(ast.name);
             if (idx >= 0 && idx < selectBound.length) return selectBound[idx];
           }
-          if (containsAggregate(ast) || containsSubquery(ast) || containsWindow(ast)) return undefined;
+          if (containsAggregate(ast) || containsSubquery(ast) || containsWindow(ast) || containsGroupingCall(ast)) return undefined;
           let bound: BoundExpr;
           try {
             bound = this.exprs.bind(ast, { scope, clause });
@@ -372,7 +507,7 @@ export class QueryBinder implements SubqueryPlanner {
         if (isOrdinal(item.expr)) continue;
         lateBound.set(item, this.exprs.bind(item.expr, orderEnv));
       }
-      plan = makeAggregate(plan, groupKeys, aggregates, keyNames);
+      plan = groupingSets ? planGroupingSets(plan, groupKeys, aggregates, keyNames, groupingSets, groupingArgs) : makeAggregate(plan, groupKeys, aggregates, keyNames);
       const attached = selectStage.attach(plan);
       plan = attached.plan;
       this.stage = null;
@@ -507,7 +642,7 @@ export class QueryBinder implements SubqueryPlanner {
   }
 
   private bindSetOp(query: SetOperationQuery): LogicalPlan {
-    if (query.op !== 'UNION') throw new GaleneError('UNSUPPORTED', [query.op]);
+    if (query.op !== 'UNION') return this.bindIntersectExcept(query, query.op);
     const collect = (node: QueryExpr, out: LogicalPlan[]): void => {
       if (node.kind === 'setop' && node.op === 'UNION' && node.all === query.all && node.orderBy.length === 0 && node.limit === null) {
         collect(node.left, out);
@@ -526,6 +661,19 @@ export class QueryBinder implements SubqueryPlanner {
       plan = makeAggregate(plan, schema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })), [], schema.map((column) => column.name));
       plan = { ...plan, schema } as LogicalPlan;
     }
+    return this.setOpOrderLimit(query, plan, schema);
+  }
+
+  /** INTERSECT / EXCEPT (DISTINCT) of two operands (bind-set-operation.ts). */
+  private bindIntersectExcept(query: SetOperationQuery, op: 'INTERSECT' | 'EXCEPT'): LogicalPlan {
+    if (query.all) throw new GaleneError('UNSUPPORTED', [`${op} ALL`]);
+    const { inputs, types } = this.unify([this.bindQuery(query.left), this.bindQuery(query.right)], op);
+    const schema: PlanColumn[] = inputs[0].schema.map((column, colIdx) => ({ name: column.name, type: types[colIdx], nullable: true }));
+    return this.setOpOrderLimit(query, planIntersectExcept(op, inputs[0], inputs[1], schema), schema);
+  }
+
+  /** ORDER BY / LIMIT of a whole set operation, over its output columns. */
+  private setOpOrderLimit(query: SetOperationQuery, plan: LogicalPlan, schema: readonly PlanColumn[]): LogicalPlan {
     const scope = Scope.of(schema, null, null);
     const sortKeys = query.orderBy.map((item) => {
       if (isOrdinal(item.expr)) {

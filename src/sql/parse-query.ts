@@ -4,16 +4,18 @@
  * INTERSECT binds tighter than UNION / EXCEPT / MINUS (standard SQL, MySQL 8). ORDER BY / LIMIT after the
  * last operand of a set operation apply to the whole set operation; on a single SELECT they belong to
  * it. A derived table without an alias gets `__subquery_<n>` (n counts from 1 in the statement).
- * WITH (common table expressions) and named windows (WINDOW) are rejected as UNSUPPORTED.
+ * WITH (common table expressions) is a `with` node around its body. Named windows (WINDOW) are rejected
+ * as UNSUPPORTED.
  */
 import type {
   JoinKeyword,
-  DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery,
+  CommonTableExpr, DefaultExpr, Expr, LimitClause, OrderByItem, QueryExpr, SelectItem, SelectQuery, TableRef, ValuesQuery, WithQuery,
 } from './ast';
 import { TokenKind } from './lexer';
 import { materializeRows, scanLiteralRows } from './parse-literal-rows';
 import { MAX_PARSE_DEPTH } from './parse-base';
 import { ExpressionParser } from './parse-expression';
+import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
 
 /** SELECT modifiers MySQL clients send that change nothing here. */
 const IGNORED_SELECT_MODIFIERS: ReadonlySet<string> = new Set([
@@ -21,14 +23,44 @@ const IGNORED_SELECT_MODIFIERS: ReadonlySet<string> = new Set([
   'SQL_BIG_RESULT', 'SQL_BUFFER_RESULT',
 ]);
 
+/** ROLLUP(k1, ..., kn): the prefixes, longest first. */
+function rollupSets(keys: readonly number[]): number[][] {
+  return Array.from({ length: keys.length + 1 }, (_v, drop) => keys.slice(0, keys.length - drop));
+}
+
+/** CUBE(k1, ..., kn): every subset, the full set first and the empty set last. */
+function cubeSets(keys: readonly number[]): number[][] {
+  if (2 ** keys.length > MAX_GROUPING_SETS) throw tooManyGroupingSets();
+  const sets: number[][] = [];
+  for (let mask = (1 << keys.length) - 1; mask >= 0; mask--) sets.push(keys.filter((_key, keyIdx) => (mask & (1 << (keys.length - 1 - keyIdx))) !== 0));
+  return sets;
+}
+
 export abstract class QueryParser extends ExpressionParser {
   protected parseQueryExpr(): QueryExpr {
     this.enter();
-    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
-    const body = this.parseUnionLevel();
-    const query = this.parseTrailingOrderLimit(body);
+    const query = this.isWord('WITH') ? this.parseWithQuery() : this.parseTrailingOrderLimit(this.parseUnionLevel());
     this.depth--;
     return query;
+  }
+
+  /** WITH [RECURSIVE] name [(col, ...)] AS (query) [, ...] body. */
+  private parseWithQuery(): WithQuery {
+    const start = this.expectWord('WITH');
+    const recursive = this.acceptWord('RECURSIVE');
+    const ctes: CommonTableExpr[] = [];
+    do {
+      const nameToken = this.tok;
+      const name = this.parseIdent();
+      const columns = this.isOp('(') ? this.parseIdentList() : null;
+      this.expectWord('AS');
+      this.expectOp('(');
+      const query = this.parseQueryExpr();
+      this.expectOp(')');
+      ctes.push({ name, columns, query, pos: nameToken.pos, end: this.lastEnd });
+    } while (this.acceptOp(','));
+    const body = this.parseTrailingOrderLimit(this.parseUnionLevel());
+    return { kind: 'with', recursive, ctes, body, pos: start.pos, end: this.lastEnd };
   }
 
   private parseUnionLevel(): QueryExpr {
@@ -67,7 +99,6 @@ export abstract class QueryParser extends ExpressionParser {
       this.expectOp(')');
       return { ...inner, pos: open.pos, end: this.lastEnd };
     }
-    if (this.isWord('WITH')) throw this.unsupported('WITH (common table expressions)');
     throw this.error('expected SELECT');
   }
 
@@ -83,9 +114,14 @@ export abstract class QueryParser extends ExpressionParser {
       orderBy = this.parseOrderByList();
     }
     const limit = this.isWord('LIMIT') ? this.parseLimit() : null;
-    if (body.kind === 'values') throw this.unsupported('ORDER BY / LIMIT after VALUES', clauseToken);
-    if (body.limit !== null) throw this.unsupported('ORDER BY / LIMIT after a parenthesised query that has LIMIT', clauseToken);
-    return { ...body, orderBy: orderBy.length > 0 ? orderBy : body.orderBy, limit, end: this.lastEnd };
+    const attach = (target: QueryExpr): QueryExpr => {
+      // (WITH c AS (...) SELECT ...) ORDER BY x: the clauses go to the WITH's body.
+      if (target.kind === 'with') return { ...target, body: attach(target.body), end: this.lastEnd };
+      if (target.kind === 'values') throw this.unsupported('ORDER BY / LIMIT after VALUES', clauseToken);
+      if (target.limit !== null) throw this.unsupported('ORDER BY / LIMIT after a parenthesised query that has LIMIT', clauseToken);
+      return { ...target, orderBy: orderBy.length > 0 ? orderBy : target.orderBy, limit, end: this.lastEnd };
+    };
+    return attach(body);
   }
 
   /** LIMIT n | LIMIT n OFFSET m | LIMIT m, n (values are integer literals or `?`). */
@@ -134,15 +170,58 @@ export abstract class QueryParser extends ExpressionParser {
     if (this.isWord('INTO')) throw this.unsupported('SELECT ... INTO');
     const where = this.acceptWord('WHERE') ? this.parseExpr() : null;
     let groupBy: Expr[] = [];
+    let groupingSets: number[][] | undefined;
     if (this.isWord('GROUP') && this.isWordAt(1, 'BY')) {
       this.advance();
       this.advance();
-      groupBy = this.parseExprList();
-      if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) throw this.unsupported('GROUP BY ... WITH ROLLUP');
+      ({ groupBy, groupingSets } = this.parseGroupingElement());
     }
     const having = this.acceptWord('HAVING') ? this.parseExpr() : null;
     if (this.isWord('WINDOW')) throw this.unsupported('named windows (WINDOW clause; not Doris syntax)');
-    return { kind: 'select', distinct, items, from, where, groupBy, having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd };
+    return {
+      kind: 'select', distinct, items, from, where, groupBy, ...(groupingSets ? { groupingSets } : {}), having, orderBy: [], limit: null, pos: start.pos, end: this.lastEnd,
+    };
+  }
+
+  /**
+   * What follows GROUP BY, as Doris's grammar has it: `GROUPING SETS ((a, b), a, ())`, `ROLLUP (a, b)`,
+   * `CUBE (a, b)`, or `a, b [WITH ROLLUP]`. ROLLUP(a, b) is the sets (a, b), (a), (); CUBE every subset,
+   * larger ones first. The sets are indices into the returned expression list.
+   */
+  private parseGroupingElement(): { groupBy: Expr[]; groupingSets: number[][] | undefined } {
+    const groupBy: Expr[] = [];
+    const add = (exprs: readonly Expr[]): number[] => exprs.map((expr) => groupBy.push(expr) - 1);
+    const parenthesisedList = (): Expr[] => {
+      this.expectOp('(');
+      if (this.acceptOp(')')) return [];
+      const exprs = this.parseExprList();
+      this.expectOp(')');
+      return exprs;
+    };
+    if (this.isWord('GROUPING') && this.isWordAt(1, 'SETS')) {
+      this.advance();
+      this.advance();
+      this.expectOp('(');
+      const sets: number[][] = [];
+      do {
+        if (this.isOp('(')) sets.push(add(parenthesisedList()));
+        else sets.push(add([this.parseExpr()]));
+      } while (this.acceptOp(','));
+      this.expectOp(')');
+      return { groupBy, groupingSets: sets };
+    }
+    if ((this.isWord('ROLLUP') || this.isWord('CUBE')) && this.isOpAt(1, '(')) {
+      const cube = this.advance().upper === 'CUBE';
+      const keys = add(parenthesisedList());
+      return { groupBy, groupingSets: cube ? cubeSets(keys) : rollupSets(keys) };
+    }
+    const keys = add(this.parseExprList());
+    if (this.isWord('WITH') && this.isWordAt(1, 'ROLLUP')) {
+      this.advance();
+      this.advance();
+      return { groupBy, groupingSets: rollupSets(keys) };
+    }
+    return { groupBy, groupingSets: undefined };
   }
 
   private parseSelectItem(): SelectItem {

@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { StorageVaultParser } from './parse-storage-vault';
+import { ViewParser } from './parse-view';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -40,6 +40,7 @@ interface ShowSpec {
 /** Longest phrases first so `TABLE STATUS` wins over `TABLES`. */
 const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['CREATE', 'TABLE'], what: 'create table', target: 'name' },
+  { words: ['CREATE', 'VIEW'], what: 'create view', target: 'name' },
   { words: ['CREATE', 'DATABASE'], what: 'create database', target: 'dbName' },
   { words: ['CREATE', 'SCHEMA'], what: 'create database', target: 'dbName' },
   { words: ['QUERY', 'PROFILE'], what: 'query profile', path: 'optional', limit: true },
@@ -95,7 +96,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends StorageVaultParser {
+class StatementParser extends ViewParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -154,6 +155,7 @@ class StatementParser extends StorageVaultParser {
       case 'CREATE': {
         this.advance();
         if (this.isStorageVault()) return this.parseCreateStorageVault(start);
+        if (this.isView()) return this.parseCreateOrAlterView(start);
         const ddl = this.parseCreateDdl(start);
         if (ddl) return ddl;
         const account = this.parseCreateAccount(start);
@@ -163,6 +165,7 @@ class StatementParser extends StorageVaultParser {
       case 'DROP': {
         this.advance();
         if (this.isStorageVault()) this.refuseDropStorageVault();
+        if (this.isView()) return this.parseDropView(start);
         const ddl = this.parseDropDdl(start);
         if (ddl) return ddl;
         const account = this.parseDropAccount(start);
@@ -174,6 +177,7 @@ class StatementParser extends StorageVaultParser {
         this.advance();
         if (this.isWord('USER')) return this.parseAlterUser(start);
         if (this.isStorageVault()) return this.parseAlterStorageVault(start);
+        if (this.isView()) return this.parseCreateOrAlterView(start);
         return this.parseAlterTable(start);
       case 'GRANT':
       case 'REVOKE':
@@ -277,6 +281,7 @@ class StatementParser extends StorageVaultParser {
       this.acceptWord('TABLE');
     }
     const { database, name } = this.parseQualifiedName();
+    if (overwrite && this.isWord('PARTITION')) throw this.unsupported('INSERT OVERWRITE ... PARTITION');
     if (this.acceptWord('PARTITION')) {
       // target partitions are chosen from the rows; the list is accepted and ignored
       if (this.isOp('(')) this.parseIdentList();

@@ -20,7 +20,7 @@ import { booleanVariable, variableValue } from '../exec/plan/planning-variables'
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
-import { QueryBinder, type PlanningSession } from './binder';
+import { QueryBinder, TOP_SCOPE, type BindingScope, type PlanningSession } from './binder';
 import type { LogicalPlan } from './logical-plan';
 import { toPhysical } from './planner';
 import { disabledRuleNames, optimize } from './rules';
@@ -73,9 +73,9 @@ function resultColumns(plan: LogicalPlan): ResultColumn[] {
   }));
 }
 
-function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters): PhysicalPlan {
+function planWith(query: QueryExpr, ctx: PlanningContext, options: PlanOptions, counters: StatementCounters, scope: BindingScope = TOP_SCOPE): PhysicalPlan {
   const subqueries: SubqueryPlan[] = [];
-  const logical = new QueryBinder(planningSession(ctx, options, counters, subqueries)).bindQuery(query);
+  const logical = new QueryBinder(planningSession(ctx, options, counters, subqueries), scope).bindQuery(query);
   return planLogical(logical, subqueries, ctx, options, counters);
 }
 
@@ -85,7 +85,6 @@ function planningSession(ctx: PlanningContext, options: PlanOptions, counters: S
     sql: options.sql,
     subqueries,
     allocateSlot: () => counters.slot++,
-    planNested: (nested) => planWith(nested, ctx, options, counters),
     planLogical: (nested, nestedSubqueries) => planLogical(nested, nestedSubqueries, ctx, options, counters),
   };
 }
@@ -102,6 +101,21 @@ function planLogical(logical: LogicalPlan, subqueries: SubqueryPlan[], ctx: Plan
   const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
   const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   return { root, columns: resultColumns(optimized), subqueries };
+}
+
+/**
+ * The result columns of a view definition (CREATE / ALTER VIEW), bound as the view will be: unqualified
+ * tables in the view's `database`. The creator needs SELECT on what it reads (`checkPrivileges`; DESCRIBE
+ * of an existing view, covered by the view's privilege, does not).
+ */
+export function viewDefinitionColumns(query: QueryExpr, ctx: PlanningContext, database: string, definition: string, checkPrivileges = true): ResultColumn[] {
+  const view = { database, sql: definition, checkPrivileges, expanding: new Set<number>() };
+  return resultColumns(planWithScope(query, ctx, definition, { ctes: null, view }));
+}
+
+function planWithScope(query: QueryExpr, ctx: PlanningContext, sql: string, scope: BindingScope): LogicalPlan {
+  const counters: StatementCounters = { slot: SUBQUERY_SLOT_BASE, operatorId: 0 };
+  return new QueryBinder(planningSession(ctx, { sql }, counters, []), scope).bindQuery(query);
 }
 
 /** Bind, optimize and physically plan a query; records PlanTimeMs and the plan text in the profile. */
@@ -210,9 +224,6 @@ export function bindScalarExpr(expr: Expr, ctx: PlanningContext, options: PlanOp
     sql: options.sql,
     subqueries: [],
     allocateSlot: () => SUBQUERY_SLOT_BASE,
-    planNested: () => {
-      throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
-    },
     planLogical: () => {
       throw new GaleneError('UNSUPPORTED', ['subquery in this context']);
     },

@@ -95,9 +95,10 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
       ...columns(S, 'CREATE_OPTIONS', 'TABLE_COMMENT'),
     ],
     rows: ({ catalog }) =>
-      catalog.listDatabases().flatMap((db) =>
-        catalog.listTables(db.name).map((table) => [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', ...tableStatusRow(table).slice(1)]),
-      ),
+      catalog.listDatabases().flatMap((db) => [
+        ...catalog.listTables(db.name).map((table) => [CATALOG, table.schema.databaseName, table.schema.name, 'BASE TABLE', ...tableStatusRow(table).slice(1)]),
+        ...catalog.listViews(db.name).map((view) => [CATALOG, view.databaseName, view.name, 'VIEW', null, null, null, null, null, null, null, null, null, null, view.createTime * 1000, null, null, null, null, '', view.comment]),
+      ]),
   },
   columns: {
     columns: [
@@ -162,14 +163,15 @@ const VIRTUAL_TABLES: Record<string, VirtualTable> = {
     columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'TABLE_SCHEMA', 'TABLE_NAME', 'CONSTRAINT_TYPE', 'ENFORCED'),
     rows: ({ catalog }) => keyedTables(catalog).map((schema) => ['def', schema.databaseName, PRIMARY, schema.databaseName, schema.name, 'PRIMARY KEY', 'YES']),
   },
-  // Galene has no foreign keys, views or stored routines: these are MySQL's shapes, always empty.
+  // Galene has no foreign keys or stored routines: these are MySQL's shapes, always empty.
   referential_constraints: {
     columns: columns(S, 'CONSTRAINT_CATALOG', 'CONSTRAINT_SCHEMA', 'CONSTRAINT_NAME', 'UNIQUE_CONSTRAINT_CATALOG', 'UNIQUE_CONSTRAINT_SCHEMA', 'UNIQUE_CONSTRAINT_NAME', 'MATCH_OPTION', 'UPDATE_RULE', 'DELETE_RULE', 'TABLE_NAME', 'REFERENCED_TABLE_NAME'),
     rows: () => [],
   },
   views: {
     columns: columns(S, 'TABLE_CATALOG', 'TABLE_SCHEMA', 'TABLE_NAME', 'VIEW_DEFINITION', 'CHECK_OPTION', 'IS_UPDATABLE', 'DEFINER', 'SECURITY_TYPE', 'CHARACTER_SET_CLIENT', 'COLLATION_CONNECTION'),
-    rows: () => [],
+    rows: ({ catalog }) =>
+      catalog.listDatabases().flatMap((db) => catalog.listViews(db.name).map((view) => [CATALOG, view.databaseName, view.name, view.definition, 'NONE', 'NO', view.definer, 'DEFINER', CHARSET, COLLATION])),
   },
   routines: {
     columns: [

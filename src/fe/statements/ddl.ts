@@ -17,8 +17,14 @@ import type {
   DropDatabaseStatement,
   DropTableStatement,
   Expr,
+  InsertStatement,
+  QueryExpr,
   TruncateTableStatement,
 } from '../../sql/ast';
+import type { QueryProfile } from '../../common/profile';
+import { planQuery } from '../../sql/query';
+import { ctasColumnDefs } from './create-table-as-select';
+import { runInsert } from './dml';
 import { existingGroupCommitManager } from '../../load/group-commit/group-commit-manager';
 import type { SessionWarning, StatementSession } from './statement-session';
 import { okResult, okWithWarnings } from './result-rows';
@@ -175,7 +181,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
   };
 }
 
-export async function createTable(session: StatementSession, statement: CreateTableStatement): Promise<StatementResult> {
+export async function createTable(session: StatementSession, statement: CreateTableStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const database = session.requireDatabase(statement.database);
   const catalog = session.fe.catalog;
   catalog.getDatabase(database);
@@ -183,7 +189,7 @@ export async function createTable(session: StatementSession, statement: CreateTa
     if (statement.ifNotExists) return okResult();
     throw new GaleneError('TABLE_EXISTS', [statement.name]);
   }
-  if (statement.asQuery) throw new GaleneError('UNSUPPORTED', ['CREATE TABLE ... AS SELECT']);
+  if (statement.asQuery) return createTableAsSelect(session, statement, statement.asQuery, database, sqlText, profile);
   if (statement.like) {
     const source = session.resolveTable(statement.like.database, statement.like.name);
     // The copy's partitions are its own: same bounds, new ids.
@@ -198,6 +204,21 @@ export async function createTable(session: StatementSession, statement: CreateTa
   const created = catalog.createTable(database, schema);
   await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, created, new Date()));
   return okWithWarnings(session, tablePropertyNotes(statement.properties));
+}
+
+/** CREATE TABLE ... AS SELECT (create-table-as-select.ts): the table from the query's columns, then its rows. */
+async function createTableAsSelect(session: StatementSession, statement: CreateTableStatement, query: QueryExpr, database: string, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  const catalog = session.fe.catalog;
+  const output = planQuery(query, session.statementContext(profile), { sql: sqlText }).columns;
+  const built = buildTableSchema(session, { ...statement, columns: ctasColumnDefs(statement, output) }, database, catalog.newObjectId());
+  catalog.createTable(database, { ...built, properties: withTableVault(session, built.properties) });
+  const insert: InsertStatement = { kind: 'insert', database, table: statement.name, columns: null, source: query, label: null, overwrite: false, pos: statement.pos, end: statement.end };
+  try {
+    return await runInsert(session, insert, sqlText, profile);
+  } catch (err) {
+    if (catalog.findTable(database, statement.name)?.schema.id === built.id) await session.fe.backend.deleteObjects(catalog.dropTable(database, statement.name));
+    throw err;
+  }
 }
 
 /** OK with the statement's Notes (SHOW WARNINGS lists them). */

@@ -16,7 +16,8 @@ import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { rowsWithoutPartition } from '../../load/partition-check';
 import { ensureAutoPartitions } from '../../load/auto-partition';
-import { beginLoad, generateLabel, loadBatch, type LoadTarget } from '../../load/load-transaction';
+import { beginLoad, generateLabel, loadBatch, type LoadOutcome, type LoadTarget, type MultiBatchLoad } from '../../load/load-transaction';
+import { DEFAULT_COMPACTION_POLICY } from '../../be/compaction';
 import { writeBinlogRows } from '../../load/row-binlog-writer';
 import { groupCommitInsert } from '../../load/group-commit';
 import type { TableState } from '../../meta/catalog';
@@ -343,7 +344,8 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   const database = session.requireDatabase(statement.database);
   let table = fe.catalog.getTable(database, statement.table);
   const schema = table.schema;
-  if (statement.overwrite) throw new GaleneError('UNSUPPORTED', ['INSERT OVERWRITE']);
+  // INSERT OVERWRITE replaces the whole table in one publish (Catalog.publishOverwrite): not inside BEGIN ... COMMIT.
+  if (statement.overwrite && session.transaction !== null) throw new GaleneError('TRANSACTION_ERROR', ['INSERT OVERWRITE is not allowed in a transaction']);
   let targets: ColumnSchema[];
   if (statement.columns) {
     targets = statement.columns.map((name) => {
@@ -363,7 +365,7 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   } else if (statement.source.kind === 'values') {
     values = valuesToColumns(session, statement.source.rows, targets, profile);
     rowCount = statement.source.rows.length;
-  } else if (session.transaction === null && !isPartialUpdate(session, table, statement)) {
+  } else if (session.transaction === null && (statement.overwrite || !isPartialUpdate(session, table, statement))) {
     return insertSelectStreamed(session, table, statement, targets, profile, sqlText);
   } else {
     const result = await runQuery(statement.source, session.statementContext(profile), sqlText);
@@ -374,11 +376,22 @@ export async function runInsert(session: StatementSession, statement: InsertStat
       return castVector(whole, targets[colIdx].type, 'insert', targets[colIdx].name, 1);
     });
   }
-  const partial = isPartialUpdate(session, table, statement);
+  const partial = !statement.overwrite && isPartialUpdate(session, table, statement);
   const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
   table = ensureAutoPartitions(fe.catalog, table, built);
   const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null);
   rowCount = batch.length;
+  if (statement.overwrite) {
+    const load = beginLoad(fe.backend, table, statement.label ?? generateLabel('insert'));
+    try {
+      await load.add(batch);
+      const outcome = await commitOverwrite(session, load);
+      return okResult(rowCount, `{'label':'${load.label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
+    } catch (err) {
+      await load.abort(err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+  }
   const open = session.transaction;
   if (open) {
     // Inside BEGIN ... COMMIT: written now, visible at COMMIT.
@@ -400,6 +413,18 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   const outcome = await loadBatch(fe.backend, table, batch, label);
   profile.add('WaitFlushLimitTime', outcome.waitFlushLimitNs);
   return okResult(rowCount, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
+}
+
+/**
+ * INSERT OVERWRITE's commit: the load's rows become the table's content in one publish. The replaced
+ * segments are deleted after compaction's grace period, as compaction's inputs are: a query that began on
+ * the old rows may still be reading them.
+ */
+async function commitOverwrite(session: StatementSession, load: MultiBatchLoad): Promise<LoadOutcome> {
+  const outcome = await load.commitOverwrite();
+  const backend = session.fe.backend;
+  if (outcome.retiredKeys.length > 0) setTimeout(() => void backend.deleteObjects(outcome.retiredKeys), DEFAULT_COMPACTION_POLICY.retiredFileGraceMs).unref();
+  return outcome;
 }
 
 /** INSERT ... SELECT hands the write path a chunk once this many rows or bytes are waiting. */
@@ -455,7 +480,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
     }
     if (pendingRows > 0) await writeChunk();
     ctx.task.throwIfStopped();
-    const outcome = await load.commit();
+    const outcome = statement.overwrite ? await commitOverwrite(session, load) : await load.commit();
     profile.add('WaitFlushLimitTime', outcome.waitFlushLimitNs);
     return okResult(outcome.loadedRows, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
   } catch (err) {

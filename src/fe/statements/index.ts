@@ -19,6 +19,7 @@ import * as show from './show';
 import { checkStatement } from './statement-privileges';
 import { runStorageVault } from './storage-vault';
 import * as toolCompat from './tool-compat';
+import { runViewStatement } from './view-ddl';
 
 export type StatementHandler<S extends Statement = Statement> = (session: StatementSession, statement: S, sqlText: string, profile: QueryProfile) => Promise<StatementResult>;
 
@@ -60,6 +61,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   buildIndex: buildIndex.buildIndex,
   cancelBuildIndex: buildIndex.cancelBuildIndex,
   storageVault: runStorageVault,
+  view: runViewStatement,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

@@ -12,7 +12,10 @@ import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { STORAGE_VAULT_ID_PROPERTY } from '../../meta/storage-vaults';
 import { partitionInfoOf, type TableSchema } from '../../meta/schema';
+import type { ViewRecord } from '../../meta/views';
 import type { DescribeStatement, ShowStatement } from '../../sql/ast';
+import { viewQuery } from '../../sql/binder';
+import { viewDefinitionColumns } from '../../sql/query';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
 import type { StatementSession } from './statement-session';
@@ -72,6 +75,19 @@ function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: 
   return rowsResult(columns, filterRows(statement, columns, rows));
 }
 
+/** The view SHOW CREATE TABLE / VIEW names, if it is one. */
+function findTargetView(session: StatementSession, statement: ShowStatement): ViewRecord | undefined {
+  const database = session.requireDatabase(statement.target?.database ?? null);
+  return session.fe.catalog.hasDatabase(database) ? session.fe.catalog.findView(database, statement.target!.name) : undefined;
+}
+
+/** CREATE VIEW `v` (`a` COMMENT "...", `b`) COMMENT "..." AS <definition>, as Doris shows it. */
+function showCreateViewText(view: ViewRecord): string {
+  const labels = view.columns === null ? '' : ` (${view.columns.map((column) => quoteIdent(column.name) + (column.comment ? ` COMMENT ${quoteString(column.comment)}` : '')).join(', ')})`;
+  const comment = view.comment ? ` COMMENT ${quoteString(view.comment)}` : '';
+  return `CREATE VIEW ${quoteIdent(view.name)}${labels}${comment} AS ${view.definition}`;
+}
+
 function showTables(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.database);
   const name = `Tables_in_${database}`;
@@ -81,9 +97,12 @@ function showTables(session: StatementSession, statement: ShowStatement): Statem
     return result(statement, [[name]], views.map((view) => [view]));
   }
   const privileges = privilegesOf(session);
-  const tables = session.fe.catalog.listTables(database).filter((table) => privileges.seesTable(database, table.schema.name, false));
-  if (statement.full) return result(statement, [[name], ['Table_type']], tables.map((table) => [table.schema.name, 'BASE TABLE']));
-  return result(statement, [[name]], tables.map((table) => [table.schema.name]));
+  const catalog = session.fe.catalog;
+  const entries = [...catalog.listTables(database).map((table) => [table.schema.name, 'BASE TABLE']), ...catalog.listViews(database).map((view) => [view.name, 'VIEW'])]
+    .filter(([tableName]) => privileges.seesTable(database, tableName, false))
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  if (statement.full) return result(statement, [[name], ['Table_type']], entries);
+  return result(statement, [[name]], entries.map(([tableName]) => [tableName]));
 }
 
 /**
@@ -184,8 +203,16 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   schemas: (session, statement) => SHOW_HANDLERS.databases(session, statement, null as never),
   tables: showTables,
   'create table': (session, statement) => {
+    // Doris answers SHOW CREATE TABLE of a view as SHOW CREATE VIEW.
+    if (findTargetView(session, statement)) return SHOW_HANDLERS['create view'](session, statement, null as never);
     const schema = session.resolveTable(statement.target?.database ?? null, statement.target!.name);
     return rowsResult([['Table'], ['Create Table']], [[schema.name, showCreateTableText(schema)]]);
+  },
+  // Doris ShowCreateViewCommand's columns.
+  'create view': (session, statement) => {
+    const view = findTargetView(session, statement);
+    if (!view) throw new GaleneError('UNKNOWN_TABLE', [`${session.requireDatabase(statement.target?.database ?? null)}.${statement.target!.name}`]);
+    return rowsResult([['View'], ['Create View'], ['character_set_client'], ['collation_connection']], [[view.name, showCreateViewText(view), 'utf8mb4', 'utf8mb4_0900_bin']]);
   },
   'create database': (session, statement) => {
     const name = statement.target?.name ?? statement.database!;
@@ -231,8 +258,14 @@ export async function runShow(session: StatementSession, statement: ShowStatemen
   return handler(session, statement, profile);
 }
 
-export async function runDescribe(session: StatementSession, statement: DescribeStatement): Promise<StatementResult> {
-  const schema = session.resolveTable(statement.database, statement.table);
+export async function runDescribe(session: StatementSession, statement: DescribeStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
+  const database = session.requireDatabase(statement.database);
+  const view = session.fe.catalog.hasDatabase(database) ? session.fe.catalog.findView(database, statement.table) : undefined;
+  if (view) {
+    const output = viewDefinitionColumns(viewQuery(view), session.statementContext(profile), view.databaseName, view.definition, false);
+    return rowsResult(columns, output.map((column, colIdx) => [view.columns?.[colIdx]?.name ?? column.name, dorisTypeText(column.type), column.nullable === false ? 'No' : 'Yes', 'false', null, '']));
+  }
+  const schema = session.resolveTable(statement.database, statement.table);
   return rowsResult(columns, schema.columns.map((column) => [column.name, dorisTypeText(column.type), column.nullable ? 'Yes' : 'No', column.isKey ? 'true' : 'false', column.defaultValue, column.aggregation ?? (schema.keysType === 'UNIQUE' && !column.isKey ? 'REPLACE' : '')]));
 }

@@ -73,7 +73,7 @@ const grantPriv: Check<Statement> = (session) => requireGlobal(session, 'GRANT_P
 const SHOW_GLOBAL: Readonly<Record<string, 'ADMIN_PRIV' | 'GRANT_PRIV'>> = { backends: 'ADMIN_PRIV', frontends: 'ADMIN_PRIV', 'all grants': 'GRANT_PRIV', roles: 'GRANT_PRIV', proc: 'ADMIN_PRIV', 'frontend config': 'ADMIN_PRIV', 'backend config': 'ADMIN_PRIV' };
 
 /** SHOW forms whose `target` is a table the account must see. */
-const SHOW_TABLE_TARGET: ReadonlySet<string> = new Set(['create table', 'columns', 'index', 'tablets', 'partitions', 'data']);
+const SHOW_TABLE_TARGET: ReadonlySet<string> = new Set(['create table', 'create view', 'columns', 'index', 'tablets', 'partitions', 'data']);
 
 export const STATEMENT_PRIVILEGES: CheckTable = {
   query: none,
@@ -151,7 +151,15 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   sync: none,
   // Doris: storage vault DDL needs ADMIN_PRIV.
   storageVault: (session) => requireGlobal(session, 'ADMIN_PRIV'),
+  // Doris CreateViewCommand / AlterViewCommand / DropViewCommand: CREATE / ALTER / DROP on the view (and
+  // SELECT on what CREATE / ALTER read, checked as their query is bound).
+  view: (session, statement) => {
+    const [privilege, command] = VIEW_PRIVILEGES[statement.action];
+    requireTable(session, privilege, command, session.requireDatabase(statement.database), statement.name);
+  },
 };
+
+const VIEW_PRIVILEGES: Readonly<Record<'create' | 'alter' | 'drop', readonly [Privilege, string]>> = { create: ['CREATE_PRIV', 'CREATE'], alter: ['ALTER_PRIV', 'ALTER'], drop: ['DROP_PRIV', 'DROP'] };
 
 /** Throw the denial of `statement` for the session's account, if any. */
 export function checkStatement(session: StatementSession, statement: Statement): void {

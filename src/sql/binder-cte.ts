@@ -1,0 +1,71 @@
+/**
+ * Common table expressions for the binder: the chain of CTEs visible at a point of a query, and the
+ * checks Doris makes on a WITH clause (Nereids AnalyzeCTE). A CTE is inlined: every reference binds its
+ * query again, in the CTE environment of its definition, so each use is planned (and optimized) like a
+ * derived table — rules push predicates and projections into each copy separately.
+ *
+ * Visibility follows Doris / SQL: a CTE sees the CTEs written before it in the same WITH (and those of
+ * enclosing WITHs); with RECURSIVE it also sees itself. A CTE name hides a table of the same name
+ * for unqualified references; `db.name` always means the table.
+ */
+import { GaleneError } from '../common/errors';
+import type { CommonTableExpr, WithQuery } from './ast';
+import type { PlanColumn } from './logical-plan';
+
+/** One link of the chain: a CTE and the environment its own query is bound in. */
+export class CteEnv {
+  readonly parent: CteEnv | null;
+  readonly def: CommonTableExpr;
+  readonly recursive: boolean;
+
+  constructor(parent: CteEnv | null, def: CommonTableExpr, recursive: boolean) {
+    this.parent = parent;
+    this.def = def;
+    this.recursive = recursive;
+  }
+
+  /** The nearest CTE called `name` (case-insensitive) in `env`'s chain, or null. */
+  static find(env: CteEnv | null, name: string): CteEnv | null {
+    const lower = name.toLowerCase();
+    for (let link = env; link !== null; link = link.parent) if (link.def.name.toLowerCase() === lower) return link;
+    return null;
+  }
+
+  /** The environment a CTE's query is bound in: itself too when RECURSIVE. */
+  get bodyEnv(): CteEnv | null {
+    return this.recursive ? this : this.parent;
+  }
+}
+
+/** The chain after a WITH clause's definitions, checking names as Doris does. */
+export function extendCteEnv(outer: CteEnv | null, query: WithQuery): CteEnv | null {
+  let env = outer;
+  for (const def of query.ctes) {
+    if (CteEnv.find(env, def.name) !== null) throw new GaleneError('ANALYSIS_ERROR', [`CTE name [${def.name}] cannot be used more than once.`]);
+    if (def.columns) {
+      const seen = new Set<string>();
+      for (const label of def.columns) {
+        const lower = label.toLowerCase();
+        if (seen.has(lower)) throw new GaleneError('ANALYSIS_ERROR', [`Duplicated CTE column alias: [${lower}] in CTE [${def.name}]`]);
+        seen.add(lower);
+      }
+    }
+    env = new CteEnv(env, def, query.recursive);
+  }
+  return env;
+}
+
+/**
+ * The output columns of a CTE reference: the query's columns with the CTE's labels on the first ones
+ * (Doris allows fewer labels than columns), qualified by the reference's alias.
+ */
+export function cteColumns(def: CommonTableExpr, output: readonly PlanColumn[], alias: string): PlanColumn[] {
+  const labels = def.columns ?? [];
+  if (labels.length > output.length) {
+    // Doris's wording (AnalyzeCTE.checkColumnAlias), counts as it prints them.
+    throw new GaleneError('ANALYSIS_ERROR', [
+      `CTE [${def.name}] returns ${labels.length} columns, but ${output.length} labels were specified. The number of column labels must be smaller or equal to the number of returned columns.`,
+    ]);
+  }
+  return output.map((column, colIdx) => ({ name: labels[colIdx] ?? column.name, type: column.type, nullable: column.nullable, table: alias }));
+}
