@@ -12,6 +12,7 @@ import type { TableState } from '../meta/catalog';
 import type { NewRowset, SegmentRecord, TransactionRecord } from '../meta/meta-store';
 import { loadOp, rowBinlogEnabled } from '../meta/row-binlog';
 import { writeBinlogRows, type BinlogPosition } from '../load/row-binlog-writer';
+import { fillAutoIncrement } from '../load/auto-increment';
 
 /** Add `rowsets` to the transaction's rowset per tablet (segments appended in write order). */
 function mergeRowsets(byTablet: Map<number, NewRowset & { segments: SegmentRecord[] }>, rowsets: readonly NewRowset[]): void {
@@ -48,7 +49,7 @@ export class ExplicitTransaction {
   }
 
   /** Write `batch` (a full row set in `table`'s column order and types) into the transaction. */
-  async insert(table: TableState, batch: Batch): Promise<number> {
+  async insert(table: TableState, given: Batch): Promise<number> {
     if (this.dbId !== null && this.dbId !== table.dbId) {
       throw new GaleneError('TRANSACTION_ERROR', ['Transaction insert must be in the same database']);
     }
@@ -58,7 +59,8 @@ export class ExplicitTransaction {
       this.txn = meta.beginTransaction(table.dbId, this.label, [table.schema.id]);
       this.dbId = table.dbId;
     }
-    if (batch.length === 0) return 0;
+    if (given.length === 0) return 0;
+    const batch = fillAutoIncrement(this.target.catalog.meta, table.schema, given);
     const written = await writeTableRows(this.target.store, table, batch, this.txn.id, this.nextSegmentIdx, undefined, this.target.writeOptions);
     this.objectKeys.push(...written.objectKeys);
     mergeRowsets(this.rowsets, written.rowsets);

@@ -9,6 +9,7 @@ import { partialUpdateOf } from '../meta/catalog';
 import type { Catalog, LoadDeletes, PartialUpdate, TableState } from '../meta/catalog';
 import type { NewRowset, TransactionRecord } from '../meta/meta-store';
 import type { TableWriteOptions } from './table-writer';
+import { fillAutoIncrement } from './auto-increment';
 import { ensureAutoPartitions } from './auto-partition';
 import { LoadWriter } from './write-pipeline/load-writer';
 import type { WritePipeline } from './write-pipeline/write-pipeline';
@@ -52,6 +53,7 @@ export async function loadBatch(target: LoadTarget, table: TableState, batch: Ba
   const txn = meta.beginTransaction(table.dbId, label, [table.schema.id]);
   const writer = new LoadWriter(target.writePipeline, target.store, table, txn.id, target.writeOptions);
   try {
+    batch = fillAutoIncrement(meta, table.schema, batch);
     writer.useTable(ensureAutoPartitions(target.catalog, table, batch));
     await writer.add(batch);
     await target.catalog.publish(txn.id, await writer.finish(), batch.length, batch.length > 0 ? partialUpdateOf(batch) : null);
@@ -141,9 +143,10 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string, 
     get waitFlushLimitNs() {
       return writer.waitFlushLimitNs;
     },
-    async add(batch, checkpoint) {
+    async add(given, checkpoint) {
       if (state !== 'open') throw new GaleneError('INTERNAL', [`load ${label} already finished`]);
-      if (batch.length === 0) return;
+      if (given.length === 0) return;
+      const batch = fillAutoIncrement(meta, table.schema, given);
       const batchPartial = partialUpdateOf(batch);
       if (batchPartial !== null && (partial === null || batchPartial.readVersion < partial.readVersion)) partial = batchPartial;
       writer.useTable(ensureAutoPartitions(target.catalog, table, batch));

@@ -253,11 +253,14 @@ export class MetaStore {
   /** Told the milliseconds of each outermost write transaction (the FE's doris_fe_editlog_write_latency_ms). */
   onWriteLatency: ((ms: number) => void) | null = null;
 
-  /** Next id of a named sequence (table ids, tablet ids, txn ids...). Never reused, even after a crash. */
-  nextId(sequence: string, count = 1): number {
+  /**
+   * Next id of a named sequence (table ids, tablet ids, txn ids, a table's AUTO_INCREMENT values), `count`
+   * of them; a new sequence starts at `start`. Never reused, even after a crash.
+   */
+  nextId(sequence: string, count = 1, start = sequence === 'txn' ? 1000 : 10000): number {
     return this.transaction(() => {
       const row = this.cached('SELECT next_id FROM meta_ids WHERE name = ?').get(sequence) as { next_id: number } | undefined;
-      const first = row ? row.next_id : sequence === 'txn' ? 1000 : 10000;
+      const first = row ? row.next_id : start;
       this.cached('INSERT INTO meta_ids (name, next_id) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET next_id = excluded.next_id').run(sequence, first + count);
       return first;
     });

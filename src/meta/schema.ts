@@ -23,6 +23,18 @@ export interface ColumnSchema {
   readonly comment: string;
   /** Stable id: survives renames and lets segments written under older schemas be read. */
   readonly uniqueId: number;
+  /** AUTO_INCREMENT: the first value the table generates (absent for other columns). */
+  readonly autoIncrementStart?: number;
+}
+
+/** Whether loads fill the column's missing and NULL values with generated ones (load/auto-increment.ts). */
+export function isAutoIncrement(column: ColumnSchema): boolean {
+  return column.autoIncrementStart !== undefined;
+}
+
+/** Whether a load may give the column NULL: a nullable column, or an AUTO_INCREMENT one (NULL = generate). */
+export function loadAcceptsNull(column: ColumnSchema): boolean {
+  return column.nullable || column.autoIncrementStart !== undefined;
 }
 
 export interface IndexSchema {
@@ -64,6 +76,19 @@ export function findColumn(schema: TableSchema, name: string): ColumnSchema | un
  */
 export function missingColumnValue(column: ColumnSchema): RawValue {
   if (column.defaultValue === null || column.defaultValue === 'CURRENT_TIMESTAMP') return null;
+  return parseValue(column.type, column.defaultValue).value;
+}
+
+/**
+ * The value a load writes for a column its rows do not give: the DEFAULT (CURRENT_TIMESTAMP: now, as a
+ * DATETIME of the server's clock), else NULL — which an AUTO_INCREMENT column's load then fills.
+ */
+export function loadDefaultValue(column: ColumnSchema): RawValue {
+  if (column.defaultValue === null) return null;
+  if (column.defaultValue === 'CURRENT_TIMESTAMP') {
+    const now = new Date();
+    return Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds()) * 1000;
+  }
   return parseValue(column.type, column.defaultValue).value;
 }
 

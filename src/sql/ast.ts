@@ -475,7 +475,8 @@ export interface ColumnDef extends Span {
   readonly comment: string | null;
   /** AGGREGATE KEY value columns: SUM, MIN, MAX, REPLACE, REPLACE_IF_NOT_NULL, ... */
   readonly aggregation: string | null;
-  readonly autoIncrement: boolean;
+  /** AUTO_INCREMENT[(start)]: the first value generated (1 without a start); null = not auto-increment. */
+  readonly autoIncrement: number | null;
 }
 
 /** An index declared inside CREATE TABLE: `INDEX idx (col) USING INVERTED|ANN PROPERTIES(...)`. */

@@ -192,7 +192,7 @@ export abstract class DdlParser extends PartitionParser {
     let defaultValue: Expr | undefined;
     let comment: string | null = null;
     let aggregation: string | null = null;
-    let autoIncrement = false;
+    let autoIncrement: number | null = null;
     while (true) {
       const token = this.tok;
       const upper = token.upper;
@@ -212,12 +212,12 @@ export abstract class DdlParser extends PartitionParser {
         aggregation = upper;
       } else if (upper === 'AUTO_INCREMENT') {
         this.advance();
+        autoIncrement = 1;
         if (this.isOp('(')) {
           this.advance();
-          this.parseUnsignedInt();
+          autoIncrement = this.parseUnsignedInt();
           this.expectOp(')');
         }
-        autoIncrement = true;
       } else if (upper === 'DEFAULT') {
         if (defaultValue !== undefined) throw this.error('DEFAULT given twice');
         this.advance();

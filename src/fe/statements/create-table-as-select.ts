@@ -32,7 +32,7 @@ export function ctasColumnDefs(statement: CreateTableStatement, output: readonly
     nullable: column.nullable ?? true,
     comment: null,
     aggregation: null,
-    autoIncrement: false,
+    autoIncrement: null,
     pos: statement.pos,
     end: statement.end,
   }));

@@ -82,6 +82,14 @@ function tableModelProperties(keysType: KeysType, properties: Readonly<Record<st
 
 const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
 
+/** Doris's rules for an AUTO_INCREMENT column (its messages, in the order Doris checks them). */
+function checkAutoIncrementColumn(column: ColumnDef, keysType: KeysType): void {
+  if (keysType === 'AGGREGATE') throw bad('the auto increment is only supported in duplicate table and unique table.');
+  if (column.nullable) throw bad("the auto increment column can't be NULL.");
+  if (column.defaultValue !== undefined) throw bad("the auto increment column can't have default value.");
+  if (column.type.name !== 'BIGINT') throw bad('the auto increment must be BIGINT type.');
+}
+
 /** An ARRAY value column of an AGGREGATE KEY table takes only REPLACE / REPLACE_IF_NOT_NULL (Doris). */
 function checkArrayAggregation(type: DataType, aggregation: AggregationType | null): void {
   if (isArrayType(type) && aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') throw bad(`Array column can't support aggregation ${aggregation}`);
@@ -131,6 +139,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
     checkArrayAggregation(column.type, aggregation);
     if (isKey && isArrayType(column.type)) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
+    if (column.autoIncrement !== null) checkAutoIncrementColumn(column, keysType);
     return {
       name: column.name,
       type: column.type,
@@ -140,8 +149,10 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       defaultValue: defaultText(column.defaultValue, column),
       comment: column.comment ?? '',
       uniqueId: colIdx,
+      ...(column.autoIncrement !== null ? { autoIncrementStart: column.autoIncrement } : {}),
     };
   });
+  if (statement.columns.filter((column) => column.autoIncrement !== null).length > 1) throw bad('there can be at most one auto increment column in OlapTable.');
   const defaultBuckets = session.fe.config.getInt('default_bucket_num');
   let distribution: TableSchema['distribution'];
   if (statement.distribution) {
@@ -319,6 +330,8 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
  */
 function addColumn(schema: TableSchema, def: ColumnDef, after: string | null): TableSchema {
   if (schema.columns.some((column) => column.name.toLowerCase() === def.name.toLowerCase())) throw new GaleneError('DUPLICATE_COLUMN', [def.name]);
+  // Rows already written have no value to give it: Doris refuses this too.
+  if (def.autoIncrement !== null) throw bad(`Can not add auto-increment column ${def.name}`);
   let aggregation: AggregationType | null = null;
   if (def.aggregation) {
     const upper = def.aggregation.toUpperCase() as AggregationType;

@@ -24,7 +24,7 @@ import type { TableState } from '../../meta/catalog';
 import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
-import type { ColumnSchema } from '../../meta/schema';
+import { isAutoIncrement, loadAcceptsNull, loadDefaultValue, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
@@ -52,17 +52,10 @@ function conversionError(failure: ParseFailure, column: ColumnSchema, text: stri
   return new GaleneError('INVALID_VALUE', [TYPE_WORDS[column.type.name] ?? 'string', text, column.name, rowNumber]);
 }
 
-/** Raw value of a column's DEFAULT for one row (NULL when the column has none and is nullable). */
+/** Raw value of a column's DEFAULT for one row (NULL when the column has none and is nullable or AUTO_INCREMENT). */
 function defaultRaw(column: ColumnSchema): RawValue {
-  if (column.defaultValue === null) {
-    if (!column.nullable) throw new GaleneError('NO_DEFAULT', [column.name]);
-    return null;
-  }
-  if (column.defaultValue === 'CURRENT_TIMESTAMP') {
-    const now = new Date();
-    return (Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds())) * 1000;
-  }
-  return parseValue(column.type, column.defaultValue).value;
+  if (column.defaultValue === null && !column.nullable && !isAutoIncrement(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
+  return loadDefaultValue(column);
 }
 
 /** Literal text of a VALUES cell when it is a plain literal (the fast path), else undefined. */
@@ -289,7 +282,7 @@ function completeRows(table: TableState, targets: readonly ColumnSchema[], value
   const columns = table.schema.columns.map((column) => {
     const given = targets.indexOf(column);
     const vec = given >= 0 ? values[given] : constantVector(column.type, defaultRaw(column), rowCount);
-    if (!column.nullable && vec.nulls) {
+    if (!loadAcceptsNull(column) && vec.nulls) {
       const nullRow = vec.nulls.indexOf(1);
       if (nullRow >= 0) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
     }
@@ -506,7 +499,7 @@ async function partialRows(session: StatementSession, table: TableState, targets
   const columns = table.schema.columns.map((column) => {
     const given = targets.indexOf(column);
     if (given >= 0) {
-      if (!column.nullable && values[given].nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
+      if (!loadAcceptsNull(column) && values[given].nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
       return values[given];
     }
     let fill: RawValue = null;

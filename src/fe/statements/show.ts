@@ -42,6 +42,7 @@ export function showCreateTableText(schema: TableSchema): string {
     let line = `  ${quoteIdent(column.name)} ${dorisTypeText(column.type)}`;
     if (column.aggregation) line += ` ${column.aggregation}`;
     line += column.nullable ? ' NULL' : ' NOT NULL';
+    if (column.autoIncrementStart !== undefined) line += ` AUTO_INCREMENT(${column.autoIncrementStart})`;
     if (column.defaultValue !== null) line += column.defaultValue === 'CURRENT_TIMESTAMP' ? ' DEFAULT CURRENT_TIMESTAMP' : ` DEFAULT ${quoteString(column.defaultValue)}`;
     if (column.comment) line += ` COMMENT ${quoteString(column.comment)}`;
     return line;

@@ -23,7 +23,7 @@ import { isStringType, Types, typeToSql, type DataType } from '../../common/type
 import type { TaskContext } from '../../exec/context';
 import { castVector, compileExpr, selectTrue } from '../../exec/expr';
 import type { CompiledExpr } from '../../exec/expr-api';
-import { partitionInfoOf, type ColumnSchema, type TableSchema } from '../../meta/schema';
+import { loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema, type TableSchema } from '../../meta/schema';
 import { rowsWithoutPartition } from '../partition-check';
 import { hasBatchStage, type LoadPlan } from '../load-plan';
 import type { LoadErrorLog } from './load-error-log';
@@ -67,16 +67,6 @@ function loadTaskContext(database: string): TaskContext {
       throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
     },
   };
-}
-
-/** The raw value of a column's DEFAULT for loaded rows that do not give the column. */
-function defaultRaw(column: ColumnSchema): RawValue {
-  if (column.defaultValue === null) return null;
-  if (column.defaultValue === 'CURRENT_TIMESTAMP') {
-    const now = new Date();
-    return Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds()) * 1000;
-  }
-  return parseValue(column.type, column.defaultValue).value;
 }
 
 const invalid = (message: string): GaleneError => new GaleneError('LOAD_INVALID_ARGUMENT', [message]);
@@ -251,7 +241,7 @@ export class RowConverter {
 
   private setNull(slotIdx: number, srcText: string | null): string | null {
     const slot = this.slots[slotIdx];
-    if (slot.column !== null && !slot.column.nullable) {
+    if (slot.column !== null && !loadAcceptsNull(slot.column)) {
       return srcText === null ? `column(${slot.name}) values is null while columns is not nullable` : `column(${slot.name}) value is incorrect (src value is ${srcText.slice(0, 100)}) and the column is not nullable`;
     }
     this.pendingState[slotIdx] = 0;
@@ -367,7 +357,7 @@ export class RowConverter {
     this.blockLines = [];
     const columns: Vector[] = this.schema.columns.map((column, colIdx) => {
       const slotIdx = this.directSlotOf[colIdx];
-      return slotIdx >= 0 ? sources[slotIdx]! : constantVector(column.type, defaultRaw(column), rowCount);
+      return slotIdx >= 0 ? sources[slotIdx]! : constantVector(column.type, loadDefaultValue(column), rowCount);
     });
     if (!this.batchStage) return { length: rowCount, columns };
 
@@ -387,7 +377,7 @@ export class RowConverter {
         if (cast.nulls === null || cast.nulls[rowIdx] === 0) continue;
         const sourceNull = value.nulls !== null && value.nulls[rowIdx] === 1;
         if (!sourceNull && this.strict) reject(rowIdx, `column(${entry.column.name}) value is incorrect while strict mode is true`);
-        else if (!entry.column.nullable) reject(rowIdx, `column(${entry.column.name}) values is null while columns is not nullable`);
+        else if (!loadAcceptsNull(entry.column)) reject(rowIdx, `column(${entry.column.name}) values is null while columns is not nullable`);
       }
       columns[entry.colIdx] = cast;
     }
