@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   WRONG_VALUE_COUNT: entry(1222, '21000', 'The used SELECT statements have a different number of columns'),
   NOT_NULL_VIOLATION: entry(1048, '23000', "Column '{0}' cannot be null"),
   NO_DEFAULT: entry(1364, 'HY000', "Field '{0}' doesn't have a default value"),
+  // MySQL's words for a write into a view (Doris's views are not updatable either).
+  NOT_INSERTABLE: entry(1471, 'HY000', 'The target table {0} of the {1} is not insertable-into'),
   OUT_OF_RANGE: entry(1264, '22003', "Out of range value for column '{0}' at row {1}"),
   DATA_TOO_LONG: entry(1406, '22001', "Data too long for column '{0}' at row {1}"),
   INVALID_VALUE: entry(1366, 'HY000', "Incorrect {0} value: '{1}' for column '{2}' at row {3}"),

@@ -335,6 +335,7 @@ function mergeBadRows(a: { rowIdx: number; reason: string }[], b: { rowIdx: numb
 export async function runInsert(session: StatementSession, statement: InsertStatement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
   const fe = session.fe;
   const database = session.requireDatabase(statement.database);
+  if (fe.catalog.hasDatabase(database) && fe.catalog.findView(database, statement.table)) throw new GaleneError('NOT_INSERTABLE', [statement.table, 'INSERT']);
   let table = fe.catalog.getTable(database, statement.table);
   const schema = table.schema;
   // INSERT OVERWRITE replaces the whole table in one publish (Catalog.publishOverwrite): not inside BEGIN ... COMMIT.
