@@ -52,6 +52,13 @@ export const ERROR_CODES = {
   DIVISION_BY_ZERO: entry(1365, '22012', 'Division by 0'),
   // Doris Nereids AnalysisException (CTE names and labels, set operations, grouping sets)
   ANALYSIS_ERROR: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
+  // WITH RECURSIVE, in MySQL's words (Doris's newest branch follows MySQL's rules).
+  CTE_MAX_RECURSION_DEPTH: entry(3636, 'HY000', 'Recursive query aborted after {0} iterations. Try increasing @@cte_max_recursion_depth to a larger value.'),
+  CTE_RECURSIVE_REQUIRES_UNION: entry(3573, 'HY000', "Recursive Common Table Expression '{0}' should contain a UNION"),
+  CTE_RECURSIVE_NONRECURSIVE_FIRST: entry(3574, 'HY000', "Recursive Common Table Expression '{0}' should have one or more non-recursive query blocks followed by one or more recursive ones"),
+  CTE_RECURSIVE_FORBIDS_AGGREGATION: entry(3575, 'HY000', "Recursive Common Table Expression '{0}' can contain neither aggregation nor window functions in recursive query block"),
+  CTE_RECURSIVE_FORBIDDEN_JOIN_ORDER: entry(3576, 'HY000', "In recursive query block of Recursive Common Table Expression '{0}', the recursive table must neither be in the right argument of a LEFT JOIN, nor be forced to be non-first with join order hints"),
+  CTE_RECURSIVE_SINGLE_REFERENCE: entry(3577, 'HY000', "In recursive query block of Recursive Common Table Expression '{0}', the recursive table must be referenced only once, and not in any subquery"),
   UNSUPPORTED: entry(1235, '42000', "This version of Galene doesn't yet support '{0}'"),
   INVALID_TABLE_DEFINITION: entry(1105, 'HY000', 'errCode = 2, detailMessage = {0}'),
   PARTITION_NOT_EXISTS_DROP: entry(1507, 'HY000', 'errCode = 2, detailMessage = Error in list of partitions to {0}'),

@@ -11,12 +11,17 @@
 import { GaleneError } from '../common/errors';
 import type { CommonTableExpr, WithQuery } from './ast';
 import type { PlanColumn } from './logical-plan';
+import type { WorkTableBinding } from './binder-recursive-cte';
 
 /** One link of the chain: a CTE and the environment its own query is bound in. */
 export class CteEnv {
   readonly parent: CteEnv | null;
   readonly def: CommonTableExpr;
   readonly recursive: boolean;
+  /** Set while the CTE's own query is bound (shared by nested binders): naming it then is recursion. */
+  inProgress = false;
+  /** Set while the recursive part of a WITH RECURSIVE CTE is bound: references read its work table. */
+  workTable: WorkTableBinding | null = null;
 
   constructor(parent: CteEnv | null, def: CommonTableExpr, recursive: boolean) {
     this.parent = parent;

@@ -23,6 +23,7 @@ import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
 import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import { checkRecursiveBlock, recursiveColumnType, referencesTable, splitRecursiveBlocks, type WorkTableBinding } from './binder-recursive-cte';
 import type { ViewRecord } from '../meta/views';
 import { parseStatement } from './parser';
 import { planIntersectExcept } from './bind-set-operation';
@@ -133,8 +134,6 @@ export class QueryBinder implements SubqueryPlanner {
   /** The CTEs visible where binding is (binder-cte.ts). */
   private ctes: CteEnv | null;
   private readonly view: ViewBinding | null;
-  /** CTEs whose query is being bound: a reference to one of them is a recursive reference. */
-  private readonly cteInProgress = new Set<CteEnv>();
 
   /** The clause being bound whose correlated subqueries become applies (binder-subquery.ts). */
   private stage: ApplyStage | null = null;
@@ -190,16 +189,57 @@ export class QueryBinder implements SubqueryPlanner {
 
   /** The plan of a CTE's query, bound in the environment of its definition. */
   private bindCteQuery(cte: CteEnv): LogicalPlan {
-    if (this.cteInProgress.has(cte)) throw new GaleneError('UNSUPPORTED', ['WITH RECURSIVE (a CTE referencing itself)']);
+    // Named inside its own query but not from a recursive block (those read the work table).
+    if (cte.inProgress) throw new GaleneError('CTE_RECURSIVE_REQUIRES_UNION', [cte.def.name]);
     const saved = this.ctes;
     this.ctes = cte.bodyEnv;
-    this.cteInProgress.add(cte);
+    cte.inProgress = true;
     try {
-      return this.bindQuery(cte.def.query);
+      return cte.recursive && referencesTable(cte.def.query, cte.def.name) ? this.bindRecursiveCte(cte) : this.bindQuery(cte.def.query);
     } finally {
-      this.cteInProgress.delete(cte);
+      cte.inProgress = false;
       this.ctes = saved;
     }
+  }
+
+  /** WITH RECURSIVE (binder-recursive-cte.ts): the anchor blocks, then the recursive ones over the work table. */
+  private bindRecursiveCte(cte: CteEnv): LogicalPlan {
+    const name = cte.def.name;
+    const { anchor: anchorBlocks, recursive: recursiveBlocks, all } = splitRecursiveBlocks(name, cte.def.query);
+    const unified = this.unify(anchorBlocks.map((block) => this.bindQuery(block)), 'UNION');
+    const types = unified.types.map(recursiveColumnType);
+    const schema: PlanColumn[] = unified.inputs[0].schema.map((column, colIdx) => ({ name: column.name, type: types[colIdx], nullable: true }));
+    const castAll = (plan: LogicalPlan): LogicalPlan => {
+      if (plan.schema.length !== schema.length) throw new GaleneError('WRONG_VALUE_COUNT');
+      const exprs = plan.schema.map((column, index) => castTo({ kind: 'column', index, type: column.type, name: column.name }, types[index]));
+      return makeProject(plan, exprs, schema);
+    };
+    const anchors = unified.inputs.map(castAll);
+    const workTable: WorkTableBinding = { id: this.session.allocateSlot(), schema, owner: this, references: 0 };
+    cte.workTable = workTable;
+    let recursives: LogicalPlan[];
+    try {
+      recursives = recursiveBlocks.map((block) => {
+        workTable.references = 0;
+        const plan = this.bindQuery(block);
+        if (workTable.references !== 1) throw new GaleneError('CTE_RECURSIVE_SINGLE_REFERENCE', [name]);
+        checkRecursiveBlock(plan, workTable.id, name);
+        return castAll(plan);
+      });
+    } finally {
+      cte.workTable = null;
+    }
+    const union = (inputs: LogicalPlan[]): LogicalPlan => (inputs.length === 1 ? inputs[0] : { kind: 'union', inputs, schema });
+    return { kind: 'recursiveCte', name, anchor: union(anchors), recursive: union(recursives), distinct: !all, workTableId: workTable.id, schema };
+  }
+
+  /** A reference to a recursive CTE from its recursive part: the rows the previous round added. */
+  private bindWorkTableRef(cte: CteEnv, workTable: WorkTableBinding, alias: string | null): BoundRelation {
+    if (workTable.owner !== this) throw new GaleneError('CTE_RECURSIVE_SINGLE_REFERENCE', [cte.def.name]);
+    workTable.references++;
+    const name = alias ?? cte.def.name;
+    const schema = cteColumns(cte.def, workTable.schema, name);
+    return { plan: { kind: 'workTable', name: cte.def.name, workTableId: workTable.id, schema }, scope: Scope.of(schema, name, null) };
   }
 
   /**
@@ -238,7 +278,7 @@ export class QueryBinder implements SubqueryPlanner {
     switch (ref.kind) {
       case 'table': {
         const cte = ref.database === null ? CteEnv.find(this.ctes, ref.name) : null;
-        if (cte !== null) return this.bindCteRef(cte, ref.alias);
+        if (cte !== null) return cte.workTable !== null ? this.bindWorkTableRef(cte, cte.workTable, ref.alias) : this.bindCteRef(cte, ref.alias);
         const database = ref.database ?? this.view?.database ?? null;
         const inView = this.view !== null && !this.view.checkPrivileges;
         const view = this.session.ctx.getView?.(database, ref.name, inView) ?? null;

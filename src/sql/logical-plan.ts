@@ -11,7 +11,21 @@ import type { ScanPredicate } from '../common/scan-predicate';
 
 export type PlanColumn = OutputColumn;
 
-export type LogicalPlan = LogicalScan | LogicalValues | LogicalFilter | LogicalProject | LogicalAggregate | LogicalSort | LogicalLimit | LogicalTopN | LogicalJoin | LogicalUnion | LogicalApply | LogicalWindow;
+export type LogicalPlan =
+  | LogicalScan
+  | LogicalValues
+  | LogicalFilter
+  | LogicalProject
+  | LogicalAggregate
+  | LogicalSort
+  | LogicalLimit
+  | LogicalTopN
+  | LogicalJoin
+  | LogicalUnion
+  | LogicalApply
+  | LogicalWindow
+  | LogicalRecursiveCte
+  | LogicalWorkTable;
 
 export type LogicalKind = LogicalPlan['kind'];
 
@@ -145,11 +159,37 @@ export interface LogicalWindow {
   readonly schema: readonly PlanColumn[];
 }
 
+/**
+ * WITH RECURSIVE (sql/binder-recursive-cte.ts): the anchor's rows, then `recursive` run again and again
+ * over the rows the previous round added (its `workTable` leaves), until a round adds none. `distinct`
+ * (UNION) drops rows seen before; UNION ALL keeps every row.
+ */
+export interface LogicalRecursiveCte {
+  readonly kind: 'recursiveCte';
+  readonly name: string;
+  readonly anchor: LogicalPlan;
+  readonly recursive: LogicalPlan;
+  readonly distinct: boolean;
+  readonly workTableId: number;
+  readonly schema: readonly PlanColumn[];
+}
+
+/** Inside a recursive CTE's recursive part: the rows its previous round added. */
+export interface LogicalWorkTable {
+  readonly kind: 'workTable';
+  readonly name: string;
+  readonly workTableId: number;
+  readonly schema: readonly PlanColumn[];
+}
+
 export function planInputs(plan: LogicalPlan): LogicalPlan[] {
   switch (plan.kind) {
     case 'scan':
     case 'values':
+    case 'workTable':
       return [];
+    case 'recursiveCte':
+      return [plan.anchor, plan.recursive];
     case 'join':
       return [plan.left, plan.right];
     case 'union':
@@ -166,7 +206,10 @@ export function withInputs(plan: LogicalPlan, inputs: readonly LogicalPlan[]): L
   switch (plan.kind) {
     case 'scan':
     case 'values':
+    case 'workTable':
       return plan;
+    case 'recursiveCte':
+      return inputs[0] === plan.anchor && inputs[1] === plan.recursive ? plan : { ...plan, anchor: inputs[0], recursive: inputs[1] };
     case 'join':
       return inputs[0] === plan.left && inputs[1] === plan.right ? plan : { ...plan, left: inputs[0], right: inputs[1] };
     case 'union':
@@ -184,6 +227,8 @@ export function mapPlanExprs(plan: LogicalPlan, fn: (expr: BoundExpr) => BoundEx
     case 'scan':
     case 'union':
     case 'limit':
+    case 'recursiveCte':
+    case 'workTable':
       return plan;
     case 'values':
       return { ...plan, rows: plan.rows.map((row) => row.map(fn)) };

@@ -9,6 +9,7 @@ import type { PlanningContext } from '../exec/context';
 import { nodeProperties, orderingCovers, windowSortKeys } from '../exec/plan/node-properties';
 import type { PhysicalNode } from '../exec/plan/physical-plan';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
+import { variableValue } from '../exec/plan/planning-variables';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
 
 export interface PhysicalPlanningContext {
@@ -53,6 +54,11 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
     case 'sort':
     case 'window':
       return estimateRows(plan.input, ctx);
+    case 'recursiveCte':
+      // Rounds are unknown before running: a guess of a few rounds of the anchor's size.
+      return estimateRows(plan.anchor, ctx) * 10;
+    case 'workTable':
+      return 100;
   }
 }
 
@@ -120,6 +126,17 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     return { kind: 'Window', id, output: plan.schema, children: [child], partitionBy: plan.partitionBy, orderBy: plan.orderBy, functions: plan.functions, ...(presorted ? { presorted } : {}) };
   },
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
+  recursiveCte: (plan, pctx) => ({
+    kind: 'RecursiveCte',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [toPhysical(plan.anchor, pctx), toPhysical(plan.recursive, pctx)],
+    name: plan.name,
+    workTableId: plan.workTableId,
+    distinct: plan.distinct,
+    maxRounds: Number(variableValue(pctx.ctx, 'cte_max_recursion_depth') ?? 1000),
+  }),
+  workTable: (plan, pctx) => ({ kind: 'WorkTableScan', id: pctx.nextId(), output: plan.schema, children: [], name: plan.name, workTableId: plan.workTableId }),
 };
 
 export function toPhysical(plan: LogicalPlan, pctx: PhysicalPlanningContext): PhysicalNode {

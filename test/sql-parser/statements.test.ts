@@ -112,7 +112,7 @@ const cases: [string, unknown][] = [
     partitionBy: 'PARTITION BY RANGE(d) (PARTITION p1 VALUES LESS THAN ("2024-01-01"), PARTITION p2 VALUES LESS THAN (MAXVALUE))',
     asQuery: null, like: null,
     columns: [
-      { name: 'id', type: { name: 'BIGINT' }, nullable: false, autoIncrement: true, comment: 'pk', aggregation: null, defaultValue: undefined },
+      { name: 'id', type: { name: 'BIGINT' }, nullable: false, autoIncrement: 1, comment: 'pk', aggregation: null, defaultValue: undefined },
       { name: 'k', type: { name: 'BIGINT' }, nullable: true },
       { name: 'v', type: { name: 'DECIMAL', precision: 10, scale: 2 }, aggregation: 'SUM', defaultValue: str('0'), nullable: false },
       { name: 's', type: { name: 'VARCHAR', length: 20 }, aggregation: 'REPLACE_IF_NOT_NULL', nullable: true },

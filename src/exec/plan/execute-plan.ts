@@ -158,6 +158,8 @@ export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: TaskContext)
     ctx,
     resolve: (expr) => substituteSubqueries(expr, results),
     compile: (expr) => compileExpr(substituteSubqueries(expr, results)),
+    openSubtree: (node) => openNode(node, rt),
+    workTables: new Map(),
   };
   yield* openNode(plan.root, rt);
 }

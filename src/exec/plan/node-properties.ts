@@ -62,6 +62,8 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'HashAggregate':
     case 'HashJoin':
     case 'UnionAll':
+    case 'RecursiveCte':
+    case 'WorkTableScan':
       return NO_ORDER;
   }
 }

@@ -14,6 +14,7 @@ import { explainLimit, openLimit } from '../operators/limit';
 import { explainMaterialize, openMaterialize } from '../operators/materialize';
 import { explainNestedLoopJoin, openNestedLoopJoin } from '../operators/nested-loop-join';
 import { explainProject, openProject } from '../operators/project';
+import { explainRecursiveCte, explainWorkTableScan, openRecursiveCte, openWorkTableScan } from '../operators/recursive-cte';
 import { explainScanFragment, openScanFragment, openScanFragmentPartials } from '../operators/scan-fragment';
 import { explainSort, openSort } from '../operators/sort';
 import { explainTableScan, openTableScan } from '../operators/table-scan';
@@ -56,6 +57,8 @@ export const OPERATORS: { readonly [K in OperatorKind]: OperatorDef<NodeOf<K>> }
   UnionAll: { label: 'UNION ALL', explain: explainUnionAll, open: openUnionAll },
   Materialize: { label: 'MATERIALIZE', explain: explainMaterialize, open: openMaterialize },
   Window: { label: 'ANALYTIC', explain: explainWindow, open: openWindow },
+  RecursiveCte: { label: 'RECURSIVE CTE', explain: explainRecursiveCte, open: openRecursiveCte },
+  WorkTableScan: { label: 'WORK TABLE SCAN', explain: explainWorkTableScan, open: openWorkTableScan },
 };
 
 export function operatorDef(node: PhysicalNode): OperatorDef<PhysicalNode> {

@@ -37,7 +37,9 @@ export type OperatorKind =
   | 'NestedLoopJoin'
   | 'UnionAll'
   | 'Materialize'
-  | 'Window';
+  | 'Window'
+  | 'RecursiveCte'
+  | 'WorkTableScan';
 
 export type PhysicalNode =
   | TableScanNode
@@ -53,7 +55,9 @@ export type PhysicalNode =
   | NestedLoopJoinNode
   | UnionAllNode
   | MaterializeNode
-  | WindowNode;
+  | WindowNode
+  | RecursiveCteNode
+  | WorkTableScanNode;
 
 /** One column an operator produces: its display name and type, plus its origin for result metadata. */
 export interface OutputColumn {
@@ -256,6 +260,27 @@ export interface ScanFragmentNode extends PlanNodeBase {
 export interface VirtualColumn {
   readonly name: string;
   readonly expr: BoundExpr;
+}
+
+/**
+ * RecursiveCte (operators/recursive-cte.ts): child 0 (the anchor) once, then child 1 (the recursive part)
+ * once per round over the rows the previous round added, which its WorkTableScan leaves read, until a
+ * round adds none. `distinct` (UNION) drops rows already produced; more than `maxRounds` rounds is
+ * MySQL's cte_max_recursion_depth error.
+ */
+export interface RecursiveCteNode extends PlanNodeBase {
+  readonly kind: 'RecursiveCte';
+  readonly name: string;
+  readonly workTableId: number;
+  readonly distinct: boolean;
+  readonly maxRounds: number;
+}
+
+/** WorkTableScan (operators/recursive-cte.ts): the rows the previous round of its RecursiveCte added. */
+export interface WorkTableScanNode extends PlanNodeBase {
+  readonly kind: 'WorkTableScan';
+  readonly name: string;
+  readonly workTableId: number;
 }
 
 /** Values (operators/values.ts): constant rows. */

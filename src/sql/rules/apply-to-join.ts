@@ -112,6 +112,9 @@ function pull(plan: LogicalPlan, slots: Slots): Pulled {
       throw unsupported('a nested subquery reading it');
     case 'window':
       throw unsupported('a window function');
+    case 'recursiveCte':
+    case 'workTable':
+      throw unsupported('a recursive CTE');
     case 'scan':
     case 'values':
       return { plan, preds: [], regrouped: null };

@@ -31,6 +31,8 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
     case 'scan':
     case 'union':
     case 'limit':
+    case 'recursiveCte':
+    case 'workTable':
       return [];
     case 'values':
       return [{ exprs: plan.rows.flat(), width: 0 }];
@@ -77,6 +79,10 @@ function expectedWidth(plan: LogicalPlan): number | null {
       return plan.input.schema.length;
     case 'union':
       return plan.inputs[0]?.schema.length ?? 0;
+    case 'recursiveCte':
+      return plan.anchor.schema.length;
+    case 'workTable':
+      return null;
     case 'window':
       return plan.input.schema.length + plan.functions.length;
     case 'values':

@@ -86,7 +86,11 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
       // A window function sees the rows of its partition: a filter above it must stay above it.
       return wrap({ ...plan, input: pushDown(plan.input, []) }, preds);
     case 'values':
+    case 'workTable':
       return wrap(plan, preds);
+    case 'recursiveCte':
+      // A row the filter drops may still feed the next round: filters stay above; each part is pushed on its own.
+      return wrap({ ...plan, anchor: pushDown(plan.anchor, []), recursive: pushDown(plan.recursive, []) }, preds);
   }
 }
 

@@ -170,6 +170,14 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
       const inputs = plan.inputs.map((input) => prune(input, all(input.schema.length)).plan);
       return { plan: { ...plan, inputs }, map: identity(plan.schema.length) };
     }
+    case 'recursiveCte': {
+      // Every round reads the previous round's whole rows: both parts keep all their columns.
+      const anchor = prune(plan.anchor, all(plan.anchor.schema.length)).plan;
+      const recursive = prune(plan.recursive, all(plan.recursive.schema.length)).plan;
+      return { plan: { ...plan, anchor, recursive }, map: identity(plan.schema.length) };
+    }
+    case 'workTable':
+      return { plan, map: identity(plan.schema.length) };
   }
 }
 
