@@ -6,11 +6,17 @@
  * only on the left). GROUP BY compares NULLs as equal, which is what set operations do. The classic
  * rewrite of Calcite's and Spark's planners; Doris runs a dedicated hash operator, the result is the
  * same.
+ *
+ * INTERSECT ALL / EXCEPT ALL keep multiplicities: each side first numbers the copies of each row
+ * (row_number() over all its columns), then the DISTINCT operation runs on (row, copy number) — the k-th
+ * copy of a row is in both sides exactly when both have at least k copies, so INTERSECT ALL keeps
+ * min(m, n) copies and EXCEPT ALL keeps max(m - n, 0).
  */
 import { Types } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import { resolveAggregate } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
+import { ROW_NUMBER_SPEC } from './bind-window';
 import type { LogicalPlan, PlanColumn } from './logical-plan';
 import { makeAggregate, makeColumnProject, makeFilter, makeProject } from './logical-plan-build';
 
@@ -31,6 +37,21 @@ function tagAggregate(name: 'min' | 'max', tagIndex: number): AggregateSpec {
 
 function equals(index: number, type: PlanColumn['type'], value: number): BoundExpr {
   return { kind: 'call', name: 'eq', args: [{ kind: 'column', index, type, name: `tag#${index}` }, { kind: 'literal', type, value }], type: Types.BOOLEAN };
+}
+
+/** `input` with a last column numbering the copies of each row (1, 2, ... among equal rows). */
+function numberCopies(input: LogicalPlan): LogicalPlan {
+  const copy: PlanColumn = { name: '__set_copy', type: Types.BIGINT, nullable: false };
+  const partitionBy = input.schema.map((_column, index) => columnRef(input.schema, index));
+  return { kind: 'window', input, partitionBy, orderBy: [], functions: [ROW_NUMBER_SPEC], schema: [...input.schema, copy] };
+}
+
+/** `left INTERSECT ALL right` or `left EXCEPT ALL right`: the DISTINCT operation over numbered copies. */
+export function planIntersectExceptAll(op: 'INTERSECT' | 'EXCEPT', left: LogicalPlan, right: LogicalPlan, schema: readonly PlanColumn[]): LogicalPlan {
+  const numbered = [...schema, { name: '__set_copy', type: Types.BIGINT, nullable: false }];
+  const distinct = planIntersectExcept(op, numberCopies(left), numberCopies(right), numbered);
+  const kept = makeColumnProject(distinct, Array.from({ length: schema.length }, (_v, index) => index));
+  return { ...kept, schema } as LogicalPlan;
 }
 
 /** `left INTERSECT right` or `left EXCEPT right` (DISTINCT); both inputs have `schema`'s column types. */

@@ -53,6 +53,9 @@ const UNBOUNDED_FOLLOWING: FrameBound = { kind: 'unbounded_following', offset: 0
 const RANGE_TO_CURRENT: WindowFrame = { units: 'range', start: UNBOUNDED_PRECEDING, end: CURRENT_ROW };
 const ROWS_TO_CURRENT: WindowFrame = { units: 'rows', start: UNBOUNDED_PRECEDING, end: CURRENT_ROW };
 
+/** `row_number() OVER (...)`, for plans the binder builds itself (INTERSECT ALL / EXCEPT ALL). */
+export const ROW_NUMBER_SPEC: WindowFunctionSpec = { name: 'row_number', args: [], argTypes: [], aggregate: false, distinct: false, frame: ROWS_TO_CURRENT, type: Types.BIGINT, param: 0, ignoreNulls: false };
+
 const RANKING_FRAMES: ReadonlyMap<string, WindowFrame> = new Map([
   ['row_number', ROWS_TO_CURRENT],
   ['ntile', ROWS_TO_CURRENT],

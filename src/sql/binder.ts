@@ -26,7 +26,7 @@ import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
 import { checkRecursiveBlock, recursiveColumnType, referencesTable, splitRecursiveBlocks, type WorkTableBinding } from './binder-recursive-cte';
 import type { ViewRecord } from '../meta/views';
 import { parseStatement } from './parser';
-import { planIntersectExcept } from './bind-set-operation';
+import { planIntersectExcept, planIntersectExceptAll } from './bind-set-operation';
 import { containsGroupingCall, groupingPlaceholder, isGroupingCall, planGroupingSets } from './bind-grouping-sets';
 import { MAX_GROUPING_SETS, tooManyGroupingSets } from './grouping-sets-limit';
 import { castTo, containsAggregate, containsSubquery, containsWindow, ExprBinder, isAggregateCall, isWindowCall, toBoolean, type BindEnv, type OuterColumnResolver, type SubqueryPlanner } from './binder-expr';
@@ -706,10 +706,10 @@ export class QueryBinder implements SubqueryPlanner {
 
   /** INTERSECT / EXCEPT (DISTINCT) of two operands (bind-set-operation.ts). */
   private bindIntersectExcept(query: SetOperationQuery, op: 'INTERSECT' | 'EXCEPT'): LogicalPlan {
-    if (query.all) throw new GaleneError('UNSUPPORTED', [`${op} ALL`]);
     const { inputs, types } = this.unify([this.bindQuery(query.left), this.bindQuery(query.right)], op);
     const schema: PlanColumn[] = inputs[0].schema.map((column, colIdx) => ({ name: column.name, type: types[colIdx], nullable: true }));
-    return this.setOpOrderLimit(query, planIntersectExcept(op, inputs[0], inputs[1], schema), schema);
+    const plan = query.all ? planIntersectExceptAll(op, inputs[0], inputs[1], schema) : planIntersectExcept(op, inputs[0], inputs[1], schema);
+    return this.setOpOrderLimit(query, plan, schema);
   }
 
   /** ORDER BY / LIMIT of a whole set operation, over its output columns. */
