@@ -4,7 +4,7 @@
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
-import { isArrayType, isStringType, typeToSql, type DataType } from '../../common/types';
+import { isArrayType, isStringType, typesEqual, typeToSql, type DataType } from '../../common/types';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
 import { applyDynamicPartitions, dynamicPartitionSpec } from '../dynamic-partitions';
@@ -290,6 +290,9 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
       case 'dropColumn':
         next = dropColumn(next, action.name);
         break;
+      case 'modifyColumn':
+        next = modifyColumn(next, action.column);
+        break;
       case 'addIndex': {
         const index = checkIndexDef({ keysType: next.keysType, mergeOnWrite: isMergeOnWrite(next), columns: next.columns }, action.index, next.indexes);
         next = { ...next, indexes: [...next.indexes, index] };
@@ -308,7 +311,7 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const dynamic = dynamicPartitionSpec(next) !== null; // checked before anything changes
   const apply = async (): Promise<void> => void catalog.updateSchema(database, statement.name, () => next);
   // An index change also drains Group Commit: no open batch writes segments with the old index set.
-  const changesColumns = statement.actions.some((action) => ['addColumn', 'dropColumn', 'addIndex', 'dropIndex'].includes(action.kind));
+  const changesColumns = statement.actions.some((action) => ['addColumn', 'dropColumn', 'modifyColumn', 'addIndex', 'dropIndex'].includes(action.kind));
   // A column change commits the table's open Group Commit batches first; loads arriving meanwhile get the
   // retryable "blocked on schema change" error, so no batch mixes the old and the new columns.
   const groupCommit = changesColumns ? existingGroupCommitManager(session.fe.backend) : undefined;
@@ -322,6 +325,31 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   await session.fe.backend.deleteObjects(stale);
   if (dynamic) await session.fe.backend.deleteObjects(applyDynamicPartitions(catalog, catalog.getTable(database, next.name), new Date()));
   return okWithWarnings(session, notes);
+}
+
+/**
+ * MODIFY COLUMN, the changes Doris makes without rewriting data (light schema change): a longer VARCHAR
+ * or VARCHAR to STRING (strings are stored the same whatever their declared length), NOT NULL to NULL on a
+ * value column, a new DEFAULT or COMMENT. Type changes that need the rows rewritten are refused.
+ */
+function modifyColumn(schema: TableSchema, def: ColumnDef): TableSchema {
+  const column = schema.columns.find((existing) => existing.name.toLowerCase() === def.name.toLowerCase());
+  if (!column) throw new GaleneError('UNKNOWN_COLUMN', [def.name, 'table definition']);
+  if ((def.autoIncrement !== null) !== (column.autoIncrementStart !== undefined)) throw bad(`Can not change the auto-increment property of column ${column.name}`);
+  if (def.aggregation && def.aggregation.toUpperCase() !== column.aggregation) throw bad(`Can not change aggregation type of column ${column.name}`);
+  if (!typesEqual(def.type, column.type)) {
+    const lengthOf = (type: DataType): number => (type.name === 'STRING' ? Infinity : (type.length ?? Infinity));
+    const bothStrings = (def.type.name === 'VARCHAR' || def.type.name === 'STRING') && (column.type.name === 'VARCHAR' || column.type.name === 'STRING');
+    if (!bothStrings) throw new GaleneError('UNSUPPORTED', [`MODIFY COLUMN changing ${column.name} from ${typeToSql(column.type)} to ${typeToSql(def.type)} (a change that rewrites the data)`]);
+    if (lengthOf(def.type) < lengthOf(column.type)) throw bad('Cannot shorten string length');
+  }
+  if (def.nullable !== column.nullable) {
+    if (!def.nullable) throw bad('Can not change from nullable to non-nullable');
+    if (column.isKey) throw bad(`Can not change key column ${column.name} to nullable`);
+  }
+  const defaultValue = def.defaultValue !== undefined ? defaultText(def.defaultValue, def) : column.defaultValue;
+  const modified: ColumnSchema = { ...column, type: def.type, nullable: def.nullable, defaultValue, comment: def.comment ?? column.comment };
+  return { ...schema, columns: schema.columns.map((existing) => (existing === column ? modified : existing)) };
 }
 
 /**
