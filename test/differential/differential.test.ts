@@ -17,7 +17,7 @@ import { GaleneProcess, startGalene } from '../helpers/galene-process';
 import { connect, queryRows } from '../helpers/mysql-client';
 import { createTableSql, Family, insertSql, QueryGenerator } from './query-generator';
 
-const ENABLED_FAMILIES: readonly Family[] = ['filter', 'expression', 'inner-join', 'left-join', 'aggregate', 'group-by', 'having', 'distinct', 'order-limit'];
+const ENABLED_FAMILIES: readonly Family[] = ['filter', 'expression', 'inner-join', 'left-join', 'aggregate', 'group-by', 'having', 'distinct', 'order-limit', 'outer-join', 'subquery', 'set-op', 'cte', 'window'];
 const SEED = Number(process.env.GALENE_DIFF_SEED ?? 14);
 const QUERIES = Number(process.env.GALENE_DIFF_QUERIES ?? 400);
 

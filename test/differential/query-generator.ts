@@ -26,7 +26,12 @@ export type Family =
   | 'group-by' // GROUP BY columns and expressions, with aggregates
   | 'having' // HAVING over aggregates
   | 'distinct' // SELECT DISTINCT
-  | 'order-limit'; // ORDER BY (every output column, so the order is total) with LIMIT [OFFSET]
+  | 'order-limit' // ORDER BY (every output column, so the order is total) with LIMIT [OFFSET]
+  | 'outer-join' // RIGHT [OUTER] JOIN and FULL [OUTER] JOIN ... ON
+  | 'subquery' // [NOT] EXISTS, [NOT] IN (SELECT ...), scalar subqueries, correlated and not, in WHERE and the select list
+  | 'set-op' // UNION / INTERSECT / EXCEPT [ALL] of two SELECTs
+  | 'cte' // WITH c AS (SELECT * FROM t WHERE ...) as the first FROM item, sometimes joined to itself
+  | 'window'; // rank / dense_rank / aggregates OVER (PARTITION BY ... [ORDER BY ...]) in the select list
 
 export const FAMILY_NOTES: Readonly<Record<Family, string>> = {
   filter: 'WHERE with comparisons, AND / OR / NOT, IS [NOT] NULL, BETWEEN, IN lists, LIKE',
@@ -38,6 +43,11 @@ export const FAMILY_NOTES: Readonly<Record<Family, string>> = {
   having: 'HAVING over aggregates',
   distinct: 'SELECT DISTINCT',
   'order-limit': 'ORDER BY every output column, LIMIT, OFFSET',
+  'outer-join': 'RIGHT JOIN and FULL JOIN ... ON',
+  subquery: '[NOT] EXISTS, [NOT] IN (SELECT ...), scalar subqueries, correlated and not',
+  'set-op': 'UNION / INTERSECT / EXCEPT [ALL] of two SELECTs',
+  cte: 'WITH c AS (SELECT * FROM t WHERE ...) as a FROM item',
+  window: 'rank / dense_rank / count / sum / min / max OVER (PARTITION BY ... [ORDER BY ...])',
 };
 
 type ColumnType = 'int' | 'decimal' | 'string' | 'date';
@@ -128,6 +138,7 @@ export class QueryGenerator {
   }
 
   query(): GeneratedQuery {
+    if (this.on('set-op') && this.chance(0.15)) return this.setOperation();
     const from = this.fromClause();
     const where: string[] = [...from.where];
     if (this.on('filter') && this.chance(0.7)) where.push(this.predicate(2));
@@ -139,7 +150,7 @@ export class QueryGenerator {
       if (this.on('group-by') && (!this.on('aggregate') || this.chance(0.7))) {
         const keyCount = int(this.random, 1, 2);
         for (let keyIdx = 0; keyIdx < keyCount; keyIdx++) {
-          const key = this.on('expression') && this.chance(0.3) ? this.expression(pick(this.random, ['int', 'string'] as const), 1) : pick(this.random, this.scope).sql;
+          const key = this.on('expression') && this.chance(0.3) ? this.withoutSubqueries(() => this.expression(pick(this.random, ['int', 'string'] as const), 1)) : pick(this.random, this.scope).sql;
           // A bare literal is no grouping key (an integer one would name a select-list position).
           groupBy.push(/^[-\d']|^DATE /.test(key) ? pick(this.random, this.scope).sql : key);
         }
@@ -149,10 +160,14 @@ export class QueryGenerator {
       select = [...groupBy, ...aggregates];
       if (this.on('having') && groupBy.length > 0 && this.chance(0.4)) having = `${this.aggregate('int')} ${pick(this.random, ['>', '<', '>=', '<>'])} ${int(this.random, 0, 20)}`;
     } else {
-      select = Array.from({ length: int(this.random, 1, 4) }, () => (this.on('expression') && this.chance(0.4) ? this.expression(pick(this.random, ['int', 'decimal', 'string', 'date'] as const), 2) : pick(this.random, this.scope).sql));
+      select = Array.from({ length: int(this.random, 1, 4) }, () => {
+        if (this.on('window') && this.chance(0.2)) return this.windowCall();
+        if (this.on('subquery') && this.chance(0.1)) return this.scalarSubquery();
+        return this.on('expression') && this.chance(0.4) ? this.expression(pick(this.random, ['int', 'decimal', 'string', 'date'] as const), 2) : pick(this.random, this.scope).sql;
+      });
     }
     const distinct = this.on('distinct') && !aggregateShape && this.chance(0.25);
-    let sql = `SELECT ${distinct ? 'DISTINCT ' : ''}${select.map((item, itemIdx) => `${item} AS c${itemIdx}`).join(', ')} FROM ${from.sql}`;
+    let sql = `${from.with}SELECT ${distinct ? 'DISTINCT ' : ''}${select.map((item, itemIdx) => `${item} AS c${itemIdx}`).join(', ')} FROM ${from.sql}`;
     if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
     if (groupBy.length) sql += ` GROUP BY ${groupBy.join(', ')}`;
     if (having) sql += ` HAVING ${having}`;
@@ -167,31 +182,140 @@ export class QueryGenerator {
   }
 
   /** FROM items: one table, or two / three joined; sets the column scope. Join equalities of comma joins go to WHERE. */
-  private fromClause(): { sql: string; where: string[] } {
+  private fromClause(): { sql: string; where: string[]; with: string } {
     const tables = DIFF_TABLES.map((table) => table.name);
     const first = pick(this.random, tables);
+    // A CTE over the first table (all its columns, some rows), named like a table for the rest.
+    let withClause = '';
+    let firstItem = first;
+    if (this.on('cte') && this.chance(0.2)) {
+      this.scope = this.columnsOf(first, first);
+      withClause = `WITH c AS (SELECT * FROM ${first} WHERE ${this.predicate(1)}) `;
+      firstItem = 'c';
+      tables.push('c');
+    }
     this.scope = this.columnsOf(first, 'x');
     const joins = (this.on('inner-join') || this.on('left-join')) && this.chance(0.5) ? int(this.random, 1, 2) : 0;
-    let sql = `${first} AS x`;
+    let sql = `${firstItem} AS x`;
     const where: string[] = [];
     // Comma joins and JOIN ... ON are not mixed: JOIN binds tighter than the comma, so an ON after a comma
     // could not see the tables before it.
-    const kinds = this.on('inner-join') && this.chance(0.3) ? ['comma'] : [...(this.on('inner-join') ? ['inner'] : []), ...(this.on('left-join') ? ['left'] : [])];
+    const kinds = this.on('inner-join') && this.chance(0.3) ? ['comma'] : [...(this.on('inner-join') ? ['inner'] : []), ...(this.on('left-join') ? ['left'] : []), ...(this.on('outer-join') ? ['right', 'full'] : [])];
     for (let joinIdx = 0; joinIdx < joins; joinIdx++) {
       const alias = joinIdx === 0 ? 'y' : 'z';
       const table = pick(this.random, tables);
-      const right = this.columnsOf(table, alias);
+      const right = this.columnsOf(table === 'c' ? first : table, alias);
       const condition = this.joinCondition(right);
       const kind = pick(this.random, kinds);
       if (kind === 'comma') {
         sql += `, ${table} AS ${alias}`;
         where.push(condition);
       } else {
-        sql += ` ${kind === 'left' ? pick(this.random, ['LEFT JOIN', 'LEFT OUTER JOIN']) : pick(this.random, ['JOIN', 'INNER JOIN'])} ${table} AS ${alias} ON ${condition}`;
+        const keyword = kind === 'left' ? pick(this.random, ['LEFT JOIN', 'LEFT OUTER JOIN']) : kind === 'right' ? pick(this.random, ['RIGHT JOIN', 'RIGHT OUTER JOIN']) : kind === 'full' ? pick(this.random, ['FULL JOIN', 'FULL OUTER JOIN']) : pick(this.random, ['JOIN', 'INNER JOIN']);
+        sql += ` ${keyword} ${table} AS ${alias} ON ${condition}`;
       }
       this.scope.push(...right);
     }
-    return { sql, where };
+    return { sql, where, with: withClause };
+  }
+
+  /** Two SELECTs of one table each, with the same column types, under a set operation. */
+  private setOperation(): GeneratedQuery {
+    const types = Array.from({ length: int(this.random, 1, 2) }, () => pick(this.random, ['int', 'string', 'decimal'] as const));
+    const side = (): string => {
+      const table = pick(this.random, DIFF_TABLES.filter((def) => types.every((type) => def.columns.some(([, columnType]) => columnType === type))));
+      this.scope = this.columnsOf(table.name, 'x');
+      const items = types.map((type, itemIdx) => `${this.columnOf(type)} AS c${itemIdx}`);
+      return `SELECT ${items.join(', ')} FROM ${table.name} AS x${this.chance(0.6) ? ` WHERE ${this.predicate(1)}` : ''}`;
+    };
+    const op = pick(this.random, ['UNION', 'UNION ALL', 'INTERSECT', 'EXCEPT', 'INTERSECT ALL', 'EXCEPT ALL']);
+    let sql = `${side()} ${op} ${side()}`;
+    const ordered = this.on('order-limit') && this.chance(0.4);
+    if (ordered) sql += ` ORDER BY ${types.map((_type, itemIdx) => `${itemIdx + 1}${this.chance(0.5) ? ' DESC' : ''}`).join(', ')} LIMIT ${int(this.random, 1, 20)}`;
+    return { sql, ordered };
+  }
+
+  /** A window function over the columns in scope; deterministic with ties (ranks and RANGE frames only). */
+  private windowCall(): string {
+    const partition = pick(this.random, this.scope).sql;
+    const orderColumn = this.columnOf(pick(this.random, ['int', 'string', 'date'] as const)) ?? pick(this.random, this.scope).sql;
+    const order = `ORDER BY ${orderColumn}${this.chance(0.5) ? ' DESC' : ''}`;
+    const intColumn = this.columnOf('int');
+    return pick(this.random, [
+      () => `rank() OVER (PARTITION BY ${partition} ${order})`,
+      () => `dense_rank() OVER (PARTITION BY ${partition} ${order})`,
+      () => `count(*) OVER (PARTITION BY ${partition})`,
+      () => (intColumn !== null ? `sum(${intColumn}) OVER (PARTITION BY ${partition} ${order})` : `count(*) OVER (${order})`),
+      () => `min(${orderColumn}) OVER (PARTITION BY ${partition})`,
+      () => (intColumn !== null ? `max(${intColumn}) OVER (${order})` : `rank() OVER (${order})`),
+    ])();
+  }
+
+  private subqueryDepth = 0;
+
+  /**
+   * `generate()` with no subquery predicates: Galene refuses a correlated subquery inside an aggregate's
+   * argument or a GROUP BY expression ("doesn't yet support"), so those places get none.
+   */
+  private withoutSubqueries<T>(generate: () => T): T {
+    this.subqueryDepth++;
+    try {
+      return generate();
+    } finally {
+      this.subqueryDepth--;
+    }
+  }
+
+  /** A table for a subquery, aliased apart from the outer query's (and other subqueries') aliases. */
+  private subqueryTable(): { table: TableDef; alias: string; columns: ScopeColumn[] } {
+    const table = pick(this.random, DIFF_TABLES);
+    const alias = `sq${this.subqueryDepth}_${int(this.random, 0, 99)}`;
+    return { table, alias, columns: this.columnsOf(table.name, alias) };
+  }
+
+  /** A correlation `inner = outer` on columns of one type, or null when none pairs up. */
+  private correlation(inner: readonly ScopeColumn[]): string | null {
+    const pairs: [ScopeColumn, ScopeColumn][] = [];
+    for (const column of inner) for (const outer of this.scope) if (column.type === outer.type && column.type !== 'decimal') pairs.push([column, outer]);
+    if (pairs.length === 0) return null;
+    const [column, outer] = pick(this.random, pairs);
+    return `${column.sql} = ${outer.sql}`;
+  }
+
+  /** `(SELECT agg FROM t AS sq WHERE sq.col = outer.col)`, or an uncorrelated count. */
+  private scalarSubquery(): string {
+    const { table, alias, columns } = this.subqueryTable();
+    const intColumn = columns.find((column) => column.type === 'int' && !column.sql.endsWith('.k'))?.sql ?? `${alias}.k`;
+    const aggregate = pick(this.random, ['count(*)', `max(${intColumn})`, `min(${intColumn})`, `sum(${intColumn})`]);
+    const correlation = this.chance(0.8) ? this.correlation(columns) : null;
+    return `(SELECT ${aggregate} FROM ${table.name} AS ${alias}${correlation ? ` WHERE ${correlation}` : ''})`;
+  }
+
+  /** EXISTS / NOT EXISTS, [NOT] IN (SELECT ...), or a comparison with a scalar subquery. */
+  private subqueryPredicate(): string {
+    this.subqueryDepth++;
+    try {
+      const { table, alias, columns } = this.subqueryTable();
+      const correlation = this.correlation(columns);
+      const extra = this.chance(0.4) ? ` AND ${pick(this.random, columns.filter((column) => column.type === 'int')).sql} ${pick(this.random, ['>', '<', '<>'])} ${int(this.random, 0, 15)}` : '';
+      return pick(this.random, [
+        () => `${this.chance(0.3) ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${table.name} AS ${alias} WHERE ${correlation ?? '1 = 1'}${extra})`,
+        () => {
+          const type = pick(this.random, ['int', 'string'] as const);
+          const outer = this.columnOf(type);
+          const inner = columns.find((column) => column.type === type && !column.sql.endsWith('.k'));
+          if (outer === null || inner === undefined) return `EXISTS (SELECT 1 FROM ${table.name} AS ${alias} WHERE ${correlation ?? '1 = 1'})`;
+          const where = this.chance(0.5) && correlation !== null ? ` WHERE ${correlation}${extra}` : extra ? ` WHERE 1 = 1${extra}` : '';
+          return `${outer} ${this.chance(0.3) ? 'NOT ' : ''}IN (SELECT ${inner.sql} FROM ${table.name} AS ${alias}${where})`;
+        },
+        () => {
+          const outer = this.columnOf('int') ?? this.literal('int');
+          return `${outer} ${pick(this.random, ['<', '>=', '='])} ${this.scalarSubquery()}`;
+        },
+      ])();
+    } finally {
+      this.subqueryDepth--;
+    }
   }
 
   private columnsOf(table: string, alias: string): ScopeColumn[] {
@@ -267,6 +391,7 @@ export class QueryGenerator {
 
   /** A boolean condition over the columns in scope. */
   predicate(depth: number): string {
+    if (this.on('subquery') && this.subqueryDepth === 0 && this.chance(0.12)) return this.subqueryPredicate();
     if (depth > 0 && this.chance(0.35)) {
       return pick(this.random, [
         () => `(${this.predicate(depth - 1)} AND ${this.predicate(depth - 1)})`,
@@ -291,7 +416,7 @@ export class QueryGenerator {
 
   /** An aggregate call over the columns in scope (of an integer value when `type` says so). */
   private aggregate(type: ColumnType = pick(this.random, ['int', 'decimal', 'string', 'date'] as const)): string {
-    const argument = this.expression(type, this.on('expression') ? 1 : 0);
+    const argument = this.withoutSubqueries(() => this.expression(type, this.on('expression') ? 1 : 0));
     const numeric = type === 'int' || type === 'decimal';
     return pick(this.random, [
       () => 'count(*)',
