@@ -437,8 +437,27 @@ export class Catalog {
   }
 
   /** Commit in the meta store, then replace the affected tables' states (synchronously: no reader sees half). */
+  /**
+   * A load's rowsets must land in tablets that still exist: a partition dropped (or a table truncated)
+   * while the load ran took its tablets away, and publishing would leave rows no query ever reads.
+   * Checked in the same synchronous step as the publish, so no drop can come between.
+   */
+  private checkTabletsExist(rowsets: readonly NewRowset[]): void {
+    const tabletsOf = new Map<number, Set<number>>();
+    for (const rowset of rowsets) {
+      const state = this.tablesById.get(rowset.tableId);
+      if (state === undefined) throw new GaleneError('TRANSACTION_ERROR', [`table ${rowset.tableId} was dropped while the load ran`]);
+      let tabletIds = tabletsOf.get(rowset.tableId);
+      if (tabletIds === undefined) tabletsOf.set(rowset.tableId, (tabletIds = new Set(state.tablets.map((tablet) => tablet.id))));
+      if (!tabletIds.has(rowset.tabletId)) {
+        throw new GaleneError('TRANSACTION_ERROR', [`tablet ${rowset.tabletId} of table ${state.schema.name} no longer exists: its partition was dropped or the table truncated while the load ran`]);
+      }
+    }
+  }
+
   private publishNow(txnId: number, rowsets: readonly NewRowset[], loadedRows: number, extras: Parameters<MetaStore['publishTransaction']>[3]): void {
     this.checkVersionLimit(rowsets);
+    this.checkTabletsExist(rowsets);
     const { versions, rowsetIds, createTime, bitmaps, deletePredicate } = this.meta.publishTransaction(txnId, rowsets, loadedRows, extras);
     for (const [tableId, version] of versions) {
       const state = this.tablesById.get(tableId);

@@ -259,7 +259,10 @@ export async function alterTable(session: StatementSession, statement: AlterTabl
   const partitionActions = statement.actions.filter(isPartitionAction);
   if (partitionActions.length > 0) {
     if (partitionActions.length !== statement.actions.length) throw new GaleneError('UNSUPPORTED', ['ALTER TABLE mixing partition and other changes']);
-    await session.fe.backend.deleteObjects(alterPartitions(catalog, database, statement.name, partitionActions));
+    // Open Group Commit batches commit first: a dropped partition's tablets must not vanish under them.
+    const groupCommit = existingGroupCommitManager(session.fe.backend);
+    const change = async (): Promise<string[]> => alterPartitions(catalog, database, statement.name, partitionActions);
+    await session.fe.backend.deleteObjects(groupCommit ? await groupCommit.drainTable(current.id, change) : await change());
     return okResult();
   }
   // Validate every action first so a bad one changes nothing.
