@@ -597,6 +597,8 @@ export interface ShowStatement extends Span {
   readonly forUser?: UserIdentity | null;
   /** SHOW LOAD / SHOW DATA / SHOW STREAM LOAD ... ORDER BY col [ASC|DESC], ... */
   readonly orderBy?: readonly OrderByItem[];
+  /** SHOW TABLETS FROM t PARTITION (p, ...): the partitions named. */
+  readonly partitions?: readonly string[];
 }
 
 export interface DescribeStatement extends Span {

@@ -35,6 +35,8 @@ interface ShowSpec {
   readonly path?: 'optional' | 'required';
   /** Accepts ORDER BY col [ASC|DESC], ... (before LIMIT). */
   readonly orderBy?: boolean;
+  /** Accepts PARTITION (p, ...) / PARTITIONS (...) / PARTITION p after the target. */
+  readonly partitions?: boolean;
 }
 
 /** Longest phrases first so `TABLE STATUS` wins over `TABLES`. */
@@ -67,7 +69,7 @@ const SHOW_SPECS: readonly ShowSpec[] = [
   { words: ['INDEXES'], what: 'index', target: 'from', database: true },
   { words: ['KEYS'], what: 'index', target: 'from', database: true },
   { words: ['FUNCTIONS'], what: 'functions', database: true, like: true },
-  { words: ['TABLETS'], what: 'tablets', target: 'from', where: true, limit: true },
+  { words: ['TABLETS'], what: 'tablets', target: 'from', partitions: true, where: true, limit: true },
   { words: ['BACKENDS'], what: 'backends' },
   { words: ['FRONTENDS'], what: 'frontends' },
   { words: ['GRANTS'], what: 'grants' },
@@ -401,6 +403,8 @@ class StatementParser extends ViewParser {
       if (this.acceptWord('FROM') || this.acceptWord('IN')) target = this.parseQualifiedName();
       else if (spec.target === 'from') throw this.error('expected FROM');
     }
+    let partitions: string[] | undefined;
+    if (spec.partitions && (this.acceptWord('PARTITION') || this.acceptWord('PARTITIONS'))) partitions = this.isOp('(') ? this.parseIdentList() : [this.parseIdent()];
     if (spec.database && (this.acceptWord('FROM') || this.acceptWord('IN'))) {
       database = this.parseIdent();
       if (target !== null && target.database === null) target = { database, name: target.name };
@@ -417,7 +421,7 @@ class StatementParser extends ViewParser {
     // SHOW ALL GRANTS; SHOW GRANTS FOR 'u'@'h'.
     const forUser = spec.what === 'grants' && !all && this.acceptWord('FOR') ? this.parseUserIdentity() : null;
     const what = spec.what === 'grants' && all ? 'all grants' : spec.what;
-    return { kind: 'show', what, full, global, target, database, like, where, path, limit, forUser, orderBy, pos: start.pos, end: this.lastEnd };
+    return { kind: 'show', what, full, global, target, database, like, where, path, limit, forUser, orderBy, ...(partitions ? { partitions } : {}), pos: start.pos, end: this.lastEnd };
   }
 
   /** DESC t [ALL] | EXPLAIN [VERBOSE|ANALYZE] stmt | DESC SELECT ... (an EXPLAIN). */

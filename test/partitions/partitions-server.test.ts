@@ -41,6 +41,16 @@ describe('partitioned tables over the wire', () => {
     await server?.stop();
   });
 
+  test('SHOW TABLETS names each tablet\'s partition, filters by PARTITION (...), honours LIMIT', async () => {
+    const all = await queryRows(conn, 'SHOW TABLETS FROM pt.ev');
+    assert.equal(all.length, 12);
+    const picked = await queryRows(conn, 'SHOW TABLETS FROM pt.ev PARTITION (p1, p3)');
+    assert.deepEqual([...new Set(picked.map((row) => row[row.length - 1]))].sort(), ['p1', 'p3']);
+    assert.equal(picked.length, 8);
+    assert.equal((await queryRows(conn, 'SHOW TABLETS FROM pt.ev PARTITION p2 LIMIT 3')).length, 3);
+    await assert.rejects(conn.query('SHOW TABLETS FROM pt.ev PARTITION (nope)'), /Partition: nope does not exist/);
+  });
+
   test('Stream Load: rows without a partition are filtered with Doris\'s reason, counted against max_filter_ratio', async () => {
     const csv = file('ev.csv', ['2024-01-05,1,10', '2024-02-05,2,20', '2025-01-01,3,30', '2024-03-31,4,40', '2023-12-31,5,50'].join('\n') + '\n');
     const failed = await curlLoad(loadUrl('ev'), csv, ['column_separator:,', 'label:pt_fail']);

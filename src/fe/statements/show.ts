@@ -23,8 +23,8 @@ import { ColumnSpec, rowsResult } from './result-rows';
 import { ACCOUNT_SHOW_HANDLERS } from './account';
 import { toolShowHandlers } from './show-tools';
 import { privilegesOf } from './statement-privileges';
-import { filterRows, type ShowHandler } from './show-filter';
-import { ADMIN_SHOW_HANDLERS } from './show-admin';
+import type { ShowHandler } from './show-filter';
+import { ADMIN_SHOW_HANDLERS, shaped } from './show-admin';
 import { BUILD_INDEX_SHOW_HANDLERS } from './build-index';
 import { STORAGE_VAULT_SHOW_HANDLERS } from './show-storage-vault';
 import { PARTITION_COLUMNS, partitionRows, transactionRow } from '../proc-tree';
@@ -72,8 +72,9 @@ export function showCreateTableText(schema: TableSchema): string {
   return text;
 }
 
+/** A SHOW's rows after its WHERE / LIKE, ORDER BY and LIMIT (those its grammar accepts). */
 function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult {
-  return rowsResult(columns, filterRows(statement, columns, rows));
+  return shaped(statement, columns, rows);
 }
 
 /** The view SHOW CREATE TABLE / VIEW names, if it is one. */
@@ -152,8 +153,19 @@ function showQueryProfile(session: StatementSession, statement: ShowStatement): 
 function showTablets(session: StatementSession, statement: ShowStatement): StatementResult {
   const database = session.requireDatabase(statement.target?.database ?? statement.database);
   const table = session.fe.catalog.getTable(database, statement.target!.name);
-  const columns: ColumnSpec[] = [['TabletId', Types.BIGINT], ['Bucket', Types.INT], ['VersionCount', Types.BIGINT], ['RowCount', Types.BIGINT], ['DataSize', Types.BIGINT], ['SegmentCount', Types.BIGINT], ['VisibleVersion', Types.BIGINT]];
-  const rows = table.tablets.map((tablet) => {
+  const partitions = partitionInfoOf(table.schema)?.partitions ?? [];
+  const partitionName = new Map(partitions.map((partition) => [partition.id, partition.name]));
+  let tablets = table.tablets;
+  if (statement.partitions) {
+    const ids = statement.partitions.map((name) => {
+      const found = partitions.find((partition) => partition.name.toLowerCase() === name.toLowerCase());
+      if (!found) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
+      return found.id;
+    });
+    tablets = tablets.filter((tablet) => tablet.partitionId !== undefined && ids.includes(tablet.partitionId));
+  }
+  const columns: ColumnSpec[] = [['TabletId', Types.BIGINT], ['Bucket', Types.INT], ['VersionCount', Types.BIGINT], ['RowCount', Types.BIGINT], ['DataSize', Types.BIGINT], ['SegmentCount', Types.BIGINT], ['VisibleVersion', Types.BIGINT], ['PartitionName']];
+  const rows = tablets.map((tablet) => {
     const rowsets = table.rowsets.filter((rowset) => rowset.tabletId === tablet.id);
     return [
       BigInt(tablet.id),
@@ -163,9 +175,11 @@ function showTablets(session: StatementSession, statement: ShowStatement): State
       BigInt(rowsets.reduce((sum, rowset) => sum + rowset.dataSize, 0)),
       BigInt(rowsets.reduce((sum, rowset) => sum + rowset.segments.length, 0)),
       BigInt(table.visibleVersion),
+      // An unpartitioned table is one partition named after the table, as Doris shows it.
+      tablet.partitionId === undefined ? table.schema.name : (partitionName.get(tablet.partitionId) ?? null),
     ];
   });
-  return rowsResult(columns, rows);
+  return result(statement, columns, rows);
 }
 
 /** `SHOW TRANSACTION [FROM db] WHERE ID = n | LABEL = '...'` (Doris requires the WHERE). */
