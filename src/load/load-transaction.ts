@@ -97,7 +97,7 @@ export interface MultiBatchLoad {
    * INSERT OVERWRITE: commit the load's rows as the table's whole content (Catalog.publishOverwrite).
    * Returns the outcome and the object keys of the replaced data (delete them once readers are done).
    */
-  commitOverwrite(): Promise<LoadOutcome & { readonly retiredKeys: readonly string[] }>;
+  commitOverwrite(partitionIds?: readonly number[] | null): Promise<LoadOutcome & { readonly retiredKeys: readonly string[] }>;
   precommit(): Promise<LoadOutcome>;
   abort(reason: string): Promise<void>;
   /** Nanoseconds the load's writers waited for backpressure so far (WaitFlushLimitTime). */
@@ -167,10 +167,10 @@ export function beginLoad(target: LoadTarget, table: TableState, label: string, 
       writer.close();
       return outcome();
     },
-    async commitOverwrite() {
+    async commitOverwrite(partitionIds = null) {
       if (deleteRows > 0 || partial !== null) throw new GaleneError('INTERNAL', ['INSERT OVERWRITE with deletes or a partial update']);
       const rowsets = await finish();
-      const retiredKeys = await target.catalog.publishOverwrite(txn.id, table.schema.id, rowsets, loadedRows);
+      const retiredKeys = await target.catalog.publishOverwrite(txn.id, table.schema.id, rowsets, loadedRows, partitionIds);
       writer.close();
       return { ...outcome(), retiredKeys };
     },

@@ -396,21 +396,33 @@ export class Catalog {
    * transaction, and the new TableState replaces the old in one synchronous step, so a reader sees the
    * old rows or the new ones, never a mix; a load that fails before this leaves the old data untouched.
    * Merge-on-write: delete bitmaps are computed among the new rowsets only (under the table's publish
-   * lock). Returns the object keys of the replaced data, for the caller to delete once readers are done.
+   * lock). With `partitionIds` (INSERT OVERWRITE ... PARTITION) only those partitions' rowsets and bitmaps
+   * are replaced; the other partitions' stay. Returns the object keys of the replaced data, for the
+   * caller to delete once readers are done.
    */
-  async publishOverwrite(txnId: number, tableId: number, allRowsets: readonly NewRowset[], loadedRows: number): Promise<string[]> {
+  async publishOverwrite(txnId: number, tableId: number, allRowsets: readonly NewRowset[], loadedRows: number, partitionIds: readonly number[] | null = null): Promise<string[]> {
     // Data rowsets first, then change-log ones: bitmap deltas name new rowsets by index.
     const rowsets = [...allRowsets.filter((rowset) => !rowset.rowBinlog), ...allRowsets.filter((rowset) => rowset.rowBinlog)];
+    this.checkTabletsExist(rowsets);
+    // What survives the overwrite: nothing, or (PARTITION (...)) the other partitions' rowsets and bitmaps.
+    const kept = (state: TableState): TableState => {
+      if (partitionIds === null) return { ...state, rowsets: [], deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined };
+      const gone = new Set(state.tablets.filter((tablet) => partitionIds.includes(tablet.partitionId ?? 0)).map((tablet) => tablet.id));
+      const removed = state.rowsets.filter((rowset) => gone.has(rowset.tabletId)).map((rowset) => rowset.id);
+      return { ...state, rowsets: state.rowsets.filter((rowset) => !gone.has(rowset.tabletId)), deleteBitmap: (state.deleteBitmap ?? DeleteBitmap.EMPTY).withoutRowsets(removed) };
+    };
     const publishWith = (bitmaps: readonly PendingBitmapDelta[]): string[] => {
       const state = this.tablesById.get(tableId);
       if (!state) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
-      const published = this.meta.publishTransaction(txnId, rowsets, loadedRows, { bitmaps, tableIds: [tableId], replaceTableIds: [tableId] });
+      const replace = partitionIds === null ? { replaceTableIds: [tableId] } : { replacePartitions: { tableId, partitionIds } };
+      const published = this.meta.publishTransaction(txnId, rowsets, loadedRows, { bitmaps, tableIds: [tableId], ...replace });
       const version = published.versions.get(tableId)!;
       const added: RowsetRecord[] = [];
       rowsets.forEach((rowset, idx) => {
         if (!rowset.rowBinlog) added.push({ id: published.rowsetIds[idx], tabletId: rowset.tabletId, tableId, txnId, version, segments: rowset.segments, numRows: rowset.numRows, dataSize: rowset.dataSize, createTime: published.createTime });
       });
-      this.putTable({ ...state, rowsets: added, visibleVersion: version, deleteBitmap: DeleteBitmap.EMPTY.withDeletes(published.bitmaps), deletePredicates: undefined });
+      const base = kept(state);
+      this.putTable({ ...base, rowsets: [...base.rowsets, ...added], visibleVersion: version, deleteBitmap: (base.deleteBitmap ?? DeleteBitmap.EMPTY).withDeletes(published.bitmaps) });
       return published.retiredKeys;
     };
     const initial = this.tablesById.get(tableId);
@@ -420,10 +432,9 @@ export class Catalog {
     return this.withTableLock([tableId], async () => {
       const current = this.tablesById.get(tableId);
       if (!current) throw new GaleneError('UNKNOWN_TABLE', [String(tableId)]);
-      const empty: TableState = { ...current, rowsets: [], deleteBitmap: DeleteBitmap.EMPTY, deletePredicates: undefined };
       const idxs: number[] = [];
       rowsets.forEach((rowset, idx) => !rowset.rowBinlog && idxs.push(idx));
-      return publishWith(await publisher.computeDeleteBitmaps(empty, rowsets, idxs));
+      return publishWith(await publisher.computeDeleteBitmaps(kept(current), rowsets, idxs));
     });
   }
 

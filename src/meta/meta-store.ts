@@ -504,7 +504,8 @@ export class MetaStore {
    * commitTransaction with what a table-model write adds in the same SQLite transaction: delete bitmap
    * deltas (merge-on-write: rows the new rowsets replace, or rows a DELETE removes), a delete predicate,
    * and tables whose version advances without a rowset (DELETE); `replaceTableIds` (INSERT OVERWRITE):
-   * tables whose existing data the new rowsets replace, removed in the same SQLite transaction. Returns
+   * tables whose existing data the new rowsets replace, removed in the same SQLite transaction
+   * (`replacePartitions`: INSERT OVERWRITE ... PARTITION, only those partitions' data). Returns
    * the new version per table, the ids given to `rowsets` (same order), the bitmap deltas with every
    * rowset id resolved and the object keys of replaced data (`retiredKeys`).
    */
@@ -517,10 +518,12 @@ export class MetaStore {
       readonly tableIds?: readonly number[];
       readonly deletePredicate?: { readonly tableId: number; readonly conditions: readonly DeleteCondition[] };
       readonly replaceTableIds?: readonly number[];
+      readonly replacePartitions?: { readonly tableId: number; readonly partitionIds: readonly number[] };
     } = {},
   ): { versions: Map<number, number>; rowsetIds: number[]; createTime: number; bitmaps: BitmapDelta[]; deletePredicate: DeletePredicateRecord | null; retiredKeys: string[] } {
     const published = this.transaction(() => {
       const retiredKeys = (extras.replaceTableIds ?? []).flatMap((tableId) => this.clearTableData(tableId));
+      if (extras.replacePartitions) retiredKeys.push(...this.removeTabletRows(extras.replacePartitions.tableId, extras.replacePartitions.partitionIds, false));
       const versions = new Map<number, number>();
       const tableIds = [...new Set([...rowsets.map((rowset) => rowset.tableId), ...(extras.tableIds ?? [])])];
       for (const tableId of tableIds) {

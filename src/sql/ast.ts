@@ -423,6 +423,8 @@ export interface InsertStatement extends Span {
   readonly source: QueryExpr;
   readonly label: string | null;
   readonly overwrite: boolean;
+  /** PARTITION (p, ...): the partitions the rows must go to (OVERWRITE: the ones replaced); '*': OVERWRITE those the rows go to. */
+  readonly partitions?: readonly string[] | '*';
 }
 
 /** The DEFAULT keyword inside INSERT ... VALUES. */

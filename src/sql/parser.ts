@@ -283,11 +283,18 @@ class StatementParser extends ViewParser {
       this.acceptWord('TABLE');
     }
     const { database, name } = this.parseQualifiedName();
-    if (overwrite && this.isWord('PARTITION')) throw this.unsupported('INSERT OVERWRITE ... PARTITION');
-    if (this.acceptWord('PARTITION')) {
-      // target partitions are chosen from the rows; the list is accepted and ignored
-      if (this.isOp('(')) this.parseIdentList();
-      else this.parseIdent();
+    let partitions: readonly string[] | '*' | undefined;
+    if (this.isWord('TEMPORARY') && this.isWordAt(1, 'PARTITION')) throw this.unsupported('INSERT ... TEMPORARY PARTITION');
+    if (this.acceptWord('PARTITION') || this.acceptWord('PARTITIONS')) {
+      if (this.isOp('(') && this.isOpAt(1, '*')) {
+        this.advance();
+        this.advance();
+        this.expectOp(')');
+        if (!overwrite) throw this.unsupported('INSERT INTO ... PARTITION (*)');
+        partitions = '*';
+      } else {
+        partitions = this.isOp('(') ? this.parseIdentList() : [this.parseIdent()];
+      }
     }
     let label: string | null = null;
     if (this.acceptWords('WITH', 'LABEL')) label = this.parseIdentOrString();
@@ -300,7 +307,7 @@ class StatementParser extends ViewParser {
     if (this.isWord('VALUES') || this.isWord('VALUE')) source = this.parseValuesQuery(true);
     else source = this.parseQueryExpr();
     if (this.isWord('ON') && this.isWordAt(1, 'DUPLICATE')) throw this.unsupported('INSERT ... ON DUPLICATE KEY UPDATE');
-    return { kind: 'insert', database, table: name, columns, source, label, overwrite, pos: start.pos, end: this.lastEnd };
+    return { kind: 'insert', database, table: name, columns, source, label, overwrite, ...(partitions !== undefined ? { partitions } : {}), pos: start.pos, end: this.lastEnd };
   }
 
   private parseDelete(): DeleteStatement {

@@ -14,7 +14,7 @@ import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
-import { rowsWithoutPartition } from '../../load/partition-check';
+import { partitionIdsOfRows, rowsWithoutPartition } from '../../load/partition-check';
 import { ensureAutoPartitions } from '../../load/auto-partition';
 import { beginLoad, generateLabel, loadBatch, type LoadOutcome, type LoadTarget, type MultiBatchLoad } from '../../load/load-transaction';
 import { DEFAULT_COMPACTION_POLICY } from '../../be/compaction';
@@ -24,7 +24,7 @@ import type { TableState } from '../../meta/catalog';
 import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
-import { isAutoIncrement, loadAcceptsNull, loadDefaultValue, type ColumnSchema } from '../../meta/schema';
+import { isAutoIncrement, loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
@@ -103,6 +103,31 @@ function valuesToColumns(session: StatementSession, rows: readonly (readonly Exp
     }
   });
   return builders.map((builder) => builder.finish());
+}
+
+/**
+ * INSERT ... PARTITION (p, ...): the ids of the partitions named (rows elsewhere are filtered as Doris's
+ * sink does); null without a list or with `(*)` (OVERWRITE: the partitions the rows go to). An
+ * unpartitioned table is one partition named after the table.
+ */
+function namedPartitions(table: TableState, statement: InsertStatement): Set<number> | null {
+  const names = statement.partitions;
+  if (names === undefined || names === '*') return null;
+  const info = partitionInfoOf(table.schema);
+  const ids = new Set<number>();
+  for (const name of names) {
+    if (info === null && name.toLowerCase() === table.schema.name.toLowerCase()) return null;
+    const partition = info?.partitions.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    if (!partition) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
+    ids.add(partition.id);
+  }
+  return ids;
+}
+
+/** The partitions an INSERT OVERWRITE replaces: those named, those its rows went to (`(*)`), or null: the whole table. */
+function overwrittenPartitions(statement: InsertStatement, named: ReadonlySet<number> | null, routed: ReadonlySet<number>): number[] | null {
+  if (statement.partitions === '*') return [...routed];
+  return named === null ? null : [...named];
 }
 
 /** First failing cell of a column (row index from 0) and its error. */
@@ -304,9 +329,9 @@ interface FilterCounts {
  * insert_max_filter_ratio of its rows. Called before Group Commit and the plain load alike, so both agree
  * (apache/doris #33453). `given`: the columns the statement gives (lower-case); null: all.
  */
-function filterBadVectors(session: StatementSession, table: TableState, batch: Batch, given: ReadonlySet<string> | null, counts: FilterCounts = { filtered: 0, total: 0 }): Batch {
+function filterBadVectors(session: StatementSession, table: TableState, batch: Batch, given: ReadonlySet<string> | null, counts: FilterCounts = { filtered: 0, total: 0 }, only: ReadonlySet<number> | null = null): Batch {
   const checks = annVectorChecks(table.schema, given);
-  const bad = mergeBadRows(badVectorRows(batch, checks), rowsWithoutPartition(table, batch));
+  const bad = mergeBadRows(badVectorRows(batch, checks), rowsWithoutPartition(table, batch, only));
   counts.total += batch.length;
   if (bad.length === 0) return batch;
   counts.filtered += bad.length;
@@ -373,13 +398,14 @@ export async function runInsert(session: StatementSession, statement: InsertStat
   const partial = !statement.overwrite && isPartialUpdate(session, table, statement);
   const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
   table = ensureAutoPartitions(fe.catalog, table, built);
-  const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null);
+  const only = namedPartitions(table, statement);
+  const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null, undefined, only);
   rowCount = batch.length;
   if (statement.overwrite) {
     const load = beginLoad(fe.backend, table, statement.label ?? generateLabel('insert'));
     try {
       await load.add(batch);
-      const outcome = await commitOverwrite(session, load);
+      const outcome = await commitOverwrite(session, load, overwrittenPartitions(statement, only, partitionIdsOfRows(table, batch)));
       return okResult(rowCount, `{'label':'${load.label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
     } catch (err) {
       await load.abort(err instanceof Error ? err.message : String(err));
@@ -414,8 +440,8 @@ export async function runInsert(session: StatementSession, statement: InsertStat
  * segments are deleted after compaction's grace period, as compaction's inputs are: a query that began on
  * the old rows may still be reading them.
  */
-async function commitOverwrite(session: StatementSession, load: MultiBatchLoad): Promise<LoadOutcome> {
-  const outcome = await load.commitOverwrite();
+async function commitOverwrite(session: StatementSession, load: MultiBatchLoad, partitionIds: readonly number[] | null): Promise<LoadOutcome> {
+  const outcome = await load.commitOverwrite(partitionIds);
   const backend = session.fe.backend;
   if (outcome.retiredKeys.length > 0) setTimeout(() => void backend.deleteObjects(outcome.retiredKeys), DEFAULT_COMPACTION_POLICY.retiredFileGraceMs).unref();
   return outcome;
@@ -441,6 +467,8 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
   const label = statement.label ?? generateLabel('insert');
   const load = beginLoad(session.fe.backend, table, label);
   const filterCounts: FilterCounts = { filtered: 0, total: 0 };
+  const only = namedPartitions(table, statement);
+  const routed = new Set<number>();
   let pending: Batch[] = [];
   let pendingRows = 0;
   let pendingBytes = 0;
@@ -454,7 +482,8 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
       const pause = ctx.task.checkpoint();
       if (pause !== undefined) await pause;
     }
-    const chunk = filterBadVectors(session, table, completeRows(table, targets, values, pendingRows), null, filterCounts);
+    const chunk = filterBadVectors(session, table, completeRows(table, targets, values, pendingRows), null, filterCounts, only);
+    if (statement.partitions === '*') for (const id of partitionIdsOfRows(table, chunk)) routed.add(id);
     ctx.task.release(pendingBytes);
     pending = [];
     pendingRows = 0;
@@ -474,7 +503,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
     }
     if (pendingRows > 0) await writeChunk();
     ctx.task.throwIfStopped();
-    const outcome = statement.overwrite ? await commitOverwrite(session, load) : await load.commit();
+    const outcome = statement.overwrite ? await commitOverwrite(session, load, overwrittenPartitions(statement, only, routed)) : await load.commit();
     profile.add('WaitFlushLimitTime', outcome.waitFlushLimitNs);
     return okResult(outcome.loadedRows, `{'label':'${label}', 'status':'VISIBLE', 'txnId':'${outcome.txn.id}'}`);
   } catch (err) {
