@@ -215,6 +215,8 @@ export interface BaseTableRef extends Span {
   readonly database: string | null;
   readonly name: string;
   readonly alias: string | null;
+  /** `t PARTITION (p, ...)`: only those partitions' rows. */
+  readonly partitions?: readonly string[];
 }
 
 export interface SubqueryTableRef extends Span {

@@ -23,6 +23,7 @@ import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
 import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import { partitionListFilter } from './bind-partition-filter';
 import { checkRecursiveBlock, recursiveColumnType, referencesTable, splitRecursiveBlocks, type WorkTableBinding } from './binder-recursive-cte';
 import type { ViewRecord } from '../meta/views';
 import { parseStatement } from './parser';
@@ -278,10 +279,12 @@ export class QueryBinder implements SubqueryPlanner {
     switch (ref.kind) {
       case 'table': {
         const cte = ref.database === null ? CteEnv.find(this.ctes, ref.name) : null;
+        if (cte !== null && ref.partitions) throw new GaleneError('ANALYSIS_ERROR', [`${ref.name} is not an OLAP table: PARTITION does not apply`]);
         if (cte !== null) return cte.workTable !== null ? this.bindWorkTableRef(cte, cte.workTable, ref.alias) : this.bindCteRef(cte, ref.alias);
         const database = ref.database ?? this.view?.database ?? null;
         const inView = this.view !== null && !this.view.checkPrivileges;
         const view = this.session.ctx.getView?.(database, ref.name, inView) ?? null;
+        if (view !== null && ref.partitions) throw new GaleneError('ANALYSIS_ERROR', [`${ref.name} is not an OLAP table: PARTITION does not apply`]);
         if (view !== null) return this.bindViewRef(view, ref.alias);
         const table = this.session.ctx.getTable(database, ref.name, inView);
         const alias = ref.alias ?? table.name;
@@ -294,7 +297,9 @@ export class QueryBinder implements SubqueryPlanner {
           orgName: column.name,
           database: table.databaseName,
         }));
-        const plan: LogicalPlan = { kind: 'scan', table, alias, columns: table.columns.map((column) => column.name), predicates: [], limit: null, schema };
+        const scan: LogicalPlan = { kind: 'scan', table, alias, columns: table.columns.map((column) => column.name), predicates: [], limit: null, schema };
+        const partitionFilter = ref.partitions ? partitionListFilter(table, ref.partitions) : null;
+        const plan = partitionFilter === null ? scan : makeFilter(scan, partitionFilter);
         return { plan, scope: Scope.of(schema, alias, ref.alias ? null : table.databaseName) };
       }
       case 'subqueryTable': {

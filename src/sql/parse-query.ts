@@ -341,13 +341,16 @@ export abstract class QueryParser extends ExpressionParser {
       else if (this.isIdent()) fnAlias = this.advance().text;
       return { kind: 'tableFunction', name, args, alias: fnAlias, pos: start.pos, end: this.lastEnd };
     }
-    if (this.isWord('PARTITION') || this.isWord('TABLET') || this.isWord('TABLESAMPLE')) {
+    let partitions: string[] | undefined;
+    if (this.isWord('TEMPORARY') && this.isWordAt(1, 'PARTITION')) throw this.unsupported('TEMPORARY PARTITION in FROM');
+    if (this.acceptWord('PARTITION') || this.acceptWord('PARTITIONS')) partitions = this.isOp('(') ? this.parseIdentList() : [this.parseIdent()];
+    if (this.isWord('TABLET') || this.isWord('TABLESAMPLE')) {
       throw this.unsupported(`${this.tok.upper} in FROM`);
     }
     let alias: string | null = null;
     if (this.acceptWord('AS')) alias = this.parseIdent();
     else if (this.isIdent()) alias = this.advance().text;
-    return { kind: 'table', database, name, alias, pos: start.pos, end: this.lastEnd };
+    return { kind: 'table', database, name, alias, ...(partitions ? { partitions } : {}), pos: start.pos, end: this.lastEnd };
   }
 
   /** VALUES (..), (..) | VALUES ROW(..), ...; `allowDefault` admits the DEFAULT keyword (INSERT). */
