@@ -125,19 +125,27 @@ export async function startS3BehindProxy(options: S3BehindProxyOptions = {}): Pr
 /** The fixture of a test file (or `describe`): started in `before`, stopped in `after`. */
 export function useS3BehindProxy(options: S3BehindProxyOptions = {}): S3BehindProxy {
   let started: S3BehindProxy | null = null;
-  /** Why before() could not start it: later hooks and tests report this, not "not running". */
+  /** Why it could not start: later hooks and tests report this, not "not running". */
   let startError: unknown = null;
+  let starting: Promise<S3BehindProxy> | null = null;
+  // Started by this before() — or by the first async call made before it ran (a file's own before()
+  // may come first under load), so no caller depends on the order node runs hooks in.
+  const ready = (): Promise<S3BehindProxy> =>
+    (starting ??= startS3BehindProxy(options).then(
+      (fixture) => (started = fixture),
+      (err: unknown) => {
+        startError = err;
+        throw err;
+      },
+    ));
   before(async () => {
-    try {
-      started = await startS3BehindProxy(options);
-    } catch (err) {
-      startError = err;
-      throw err;
-    }
+    await ready();
   });
   after(async () => {
-    await started?.stop();
+    const stopping = starting;
+    starting = null;
     started = null;
+    await (await stopping?.catch(() => null))?.stop();
   });
   const current = (): S3BehindProxy => {
     if (started === null && startError !== null) throw new Error(`useS3BehindProxy: the S3 server did not start: ${startError instanceof Error ? startError.message : String(startError)}`);
@@ -152,10 +160,10 @@ export function useS3BehindProxy(options: S3BehindProxyOptions = {}): S3BehindPr
     get accessKey() { return current().accessKey; },
     get secretKey() { return current().secretKey; },
     storeOptions: (rootPath, overrides) => current().storeOptions(rootPath, overrides),
-    bucketKeys: (rootPath, prefix) => current().bucketKeys(rootPath, prefix),
-    bucketObject: (rootPath, key) => current().bucketObject(rootPath, key),
+    bucketKeys: async (rootPath, prefix) => (await ready()).bucketKeys(rootPath, prefix),
+    bucketObject: async (rootPath, key) => (await ready()).bucketObject(rootPath, key),
     vaultProperties: (rootPath, overrides) => current().vaultProperties(rootPath, overrides),
-    createVault: (conn, name, rootPath, vault) => current().createVault(conn, name, rootPath, vault),
+    createVault: async (conn, name, rootPath, vault) => (await ready()).createVault(conn, name, rootPath, vault),
     stop: () => current().stop(),
   };
 }

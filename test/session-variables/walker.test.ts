@@ -84,6 +84,14 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await assert.rejects(conn.query(ENDLESS), /Timeout.*query_timeout \(1 s\)/);
     });
   },
+  async cte_max_recursion_depth() {
+    await withConnection(async (conn) => {
+      const rounds = 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 10) SELECT count(*) FROM c';
+      assert.deepEqual(await queryRows(conn, rounds), [['10']]);
+      await conn.query('SET cte_max_recursion_depth = 5');
+      await assert.rejects(conn.query(rounds), /Recursive query aborted after 6 iterations/);
+    });
+  },
   async insert_timeout() {
     await withConnection(async (conn) => {
       await conn.query('SET insert_timeout = 1');
