@@ -102,8 +102,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_condition_cache', 'bool', true, 'Cache predicate results per segment.'],
   ['enable_binary_search_filtering_partitions', 'bool', true, 'Binary search for partition pruning.'],
   ['skip_prune_predicate', 'bool', false, 'Keep predicates used for pruning.'],
-  ['enable_cte_materialize', 'bool', true, 'Materialize CTEs used more than once.'],
-  ['inline_cte_referenced_threshold', 'int', 1, 'CTEs referenced at most this often are inlined.'],
   ['disable_nereids_expression_rules', 'string', '', 'Nereids expression rules to skip, comma-separated.'],
   ['enable_stats', 'bool', true, 'Use column statistics in planning.'],
   ['enable_auto_analyze', 'bool', true, 'Collect statistics automatically.'],

@@ -113,6 +113,8 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('version', 'string', SERVER_VERSION, 'Server version reported to MySQL clients.', { readOnly: true }),
   v('version_comment', 'string', VERSION_COMMENT, 'Server description.', { readOnly: true }),
   v('query_timeout', 'int', 900, 'Seconds a query may run.', { validate: (value) => (Number(value) > 0 ? null : 'must be positive') }),
+  v('inline_cte_referenced_threshold', 'int', 1, 'A CTE referenced more times than this is computed once and its rows shared (Doris\'s name and default).', { validate: (value) => (Number(value) >= 0 ? null : 'must not be negative') }),
+  v('enable_cte_materialize', 'bool', true, 'Compute a CTE referenced more than inline_cte_referenced_threshold times once (Doris\'s name and default).'),
   v('cte_max_recursion_depth', 'int', 1000, 'Rounds a WITH RECURSIVE query may run before it fails (MySQL\'s variable and default).', { validate: (value) => (Number(value) >= 0 ? null : 'must not be negative') }),
   v('insert_timeout', 'int', 14400, 'Seconds an INSERT may run.'),
   v('exec_mem_limit', 'int', 100147483648, "Bytes of memory one query may use (Doris's default, about 100 GB: in effect the process's memory bounds a query)."),

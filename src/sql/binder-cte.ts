@@ -10,8 +10,7 @@
  */
 import { GaleneError } from '../common/errors';
 import type { CommonTableExpr, WithQuery } from './ast';
-import type { PlanColumn } from './logical-plan';
-import type { WorkTableBinding } from './binder-recursive-cte';
+import type { LogicalPlan, PlanColumn } from './logical-plan';
 
 /** One link of the chain: a CTE and the environment its own query is bound in. */
 export class CteEnv {
@@ -22,6 +21,8 @@ export class CteEnv {
   inProgress = false;
   /** Set while the recursive part of a WITH RECURSIVE CTE is bound: references read its work table. */
   workTable: WorkTableBinding | null = null;
+  /** Set while the body of its WITH is bound when the CTE is computed once (binder.ts bindWith). */
+  materialized: MaterializedCte | null = null;
 
   constructor(parent: CteEnv | null, def: CommonTableExpr, recursive: boolean) {
     this.parent = parent;
@@ -40,6 +41,33 @@ export class CteEnv {
   get bodyEnv(): CteEnv | null {
     return this.recursive ? this : this.parent;
   }
+}
+
+/** The recursive part's view of its CTE while it is bound: the work table's id, columns and references. */
+export interface WorkTableBinding {
+  readonly id: number;
+  readonly schema: readonly PlanColumn[];
+  /** The binder of the recursive part: a reference from any other (a subquery's) is refused. */
+  readonly owner: object;
+  references: number;
+}
+
+/** A CTE computed once: its work table id, the binder whose references read it, its plan once bound. */
+export interface MaterializedCte {
+  readonly id: number;
+  readonly owner: object;
+  producer: LogicalPlan | null;
+  /** The producers of the WITH that defines it, run in this order before its body. */
+  readonly anchor: { id: number; name: string; plan: LogicalPlan }[];
+}
+
+/** How many times `node` (any part of a query's AST) names the table `name` without a database. */
+export function countTableReferences(node: unknown, name: string): number {
+  if (node === null || typeof node !== 'object') return 0;
+  if (Array.isArray(node)) return node.reduce((sum: number, item) => sum + countTableReferences(item, name), 0);
+  const record = node as Record<string, unknown>;
+  const self = record.kind === 'table' && record.database === null && typeof record.name === 'string' && record.name.toLowerCase() === name.toLowerCase() ? 1 : 0;
+  return Object.values(record).reduce((sum: number, value) => sum + (typeof value === 'object' ? countTableReferences(value, name) : 0), self);
 }
 
 /** The chain after a WITH clause's definitions, checking names as Doris does. */

@@ -9,24 +9,12 @@
 import { GaleneError } from '../common/errors';
 import { isIntegerType, Types, type DataType } from '../common/types';
 import type { QueryExpr } from './ast';
-import { planInputs, type LogicalPlan, type PlanColumn } from './logical-plan';
-
-/** The recursive part's view of its CTE while it is bound: the work table's id, columns and references. */
-export interface WorkTableBinding {
-  readonly id: number;
-  readonly schema: readonly PlanColumn[];
-  /** The binder of the recursive part: a reference from any other (a subquery's) is refused. */
-  readonly owner: object;
-  references: number;
-}
+import { countTableReferences } from './binder-cte';
+import { planInputs, type LogicalPlan } from './logical-plan';
 
 /** Whether `node` (any part of a query's AST) names the table `name` without a database. */
 export function referencesTable(node: unknown, name: string): boolean {
-  if (node === null || typeof node !== 'object') return false;
-  if (Array.isArray(node)) return node.some((item) => referencesTable(item, name));
-  const record = node as Record<string, unknown>;
-  if (record.kind === 'table' && record.database === null && typeof record.name === 'string' && record.name.toLowerCase() === name.toLowerCase()) return true;
-  return Object.values(record).some((value) => typeof value === 'object' && referencesTable(value, name));
+  return countTableReferences(node, name) > 0;
 }
 
 /** The blocks of a top-level UNION chain of one kind (all UNION ALL or all UNION), or null when `query` is not one. */

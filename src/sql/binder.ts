@@ -22,9 +22,10 @@ import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-u
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
 import type { Expr, FunctionCallExpr, JoinKeyword, LimitClause, OrderByItem, QueryExpr, SelectQuery, SetOperationQuery, TableRef, ValuesQuery, WithQuery } from './ast';
-import { cteColumns, CteEnv, extendCteEnv } from './binder-cte';
+import { countTableReferences, cteColumns, CteEnv, extendCteEnv, type WorkTableBinding } from './binder-cte';
 import { partitionListFilter } from './bind-partition-filter';
-import { checkRecursiveBlock, recursiveColumnType, referencesTable, splitRecursiveBlocks, type WorkTableBinding } from './binder-recursive-cte';
+import { booleanVariable, variableValue } from '../exec/plan/planning-variables';
+import { checkRecursiveBlock, recursiveColumnType, referencesTable, splitRecursiveBlocks } from './binder-recursive-cte';
 import type { ViewRecord } from '../meta/views';
 import { parseStatement } from './parser';
 import { planIntersectExcept, planIntersectExceptAll } from './bind-set-operation';
@@ -180,9 +181,26 @@ export class QueryBinder implements SubqueryPlanner {
       // Each CTE is bound once here even when unused, so its errors surface as in Doris; the plans are
       // dropped (with any subqueries they planned) and every reference binds its own copy.
       const subqueryCount = this.session.subqueries.length;
-      for (let link = this.ctes; link !== outer && link !== null; link = link.parent) cteColumns(link.def, this.bindCteQuery(link).schema, link.def.name);
+      const links: CteEnv[] = [];
+      // The CTEs computed once, in the order their plans were bound (a CTE's producer before any that reads it).
+      const producers: { id: number; name: string; plan: LogicalPlan }[] = [];
+      for (let link = this.ctes; link !== outer && link !== null; link = link.parent) {
+        cteColumns(link.def, this.bindCteQuery(link).schema, link.def.name);
+        links.unshift(link);
+      }
       this.session.subqueries.length = subqueryCount;
-      return this.bindQuery(query.body);
+      // A CTE referenced more than inline_cte_referenced_threshold times (by the body and the later CTEs)
+      // is computed once, as Doris does with enable_cte_materialize: its references read its rows.
+      const threshold = Number(variableValue(this.session.ctx, 'inline_cte_referenced_threshold') ?? 1);
+      const materialize = booleanVariable(this.session.ctx, 'enable_cte_materialize');
+      links.forEach((link, linkIdx) => {
+        if (!materialize || link.recursive) return;
+        const references = countTableReferences(query.body, link.def.name) + links.slice(linkIdx + 1).reduce((sum, later) => sum + countTableReferences(later.def.query, link.def.name), 0);
+        if (references > threshold) link.materialized = { id: this.session.allocateSlot(), owner: this, producer: null, anchor: producers };
+      });
+      const body = this.bindQuery(query.body);
+      if (producers.length === 0) return body;
+      return { kind: 'cteAnchor', producers, body, schema: body.schema };
     } finally {
       this.ctes = outer;
     }
@@ -262,8 +280,19 @@ export class QueryBinder implements SubqueryPlanner {
 
   /** A FROM reference to a CTE: its query inlined, as a derived table named by the alias or the CTE. */
   private bindCteRef(cte: CteEnv, alias: string | null): BoundRelation {
-    const plan = this.bindCteQuery(cte);
     const name = alias ?? cte.def.name;
+    const materialized = cte.materialized;
+    // Computed once: bound the first time, then every reference of this query reads its rows. A subquery
+    // (planned and run apart from this plan) inlines its own copy instead.
+    if (materialized !== null && materialized.owner === this) {
+      if (materialized.producer === null) {
+        materialized.producer = this.bindCteQuery(cte);
+        materialized.anchor.push({ id: materialized.id, name: cte.def.name, plan: materialized.producer });
+      }
+      const schema = cteColumns(cte.def, materialized.producer.schema, name);
+      return { plan: { kind: 'workTable', name: cte.def.name, workTableId: materialized.id, schema }, scope: Scope.of(schema, name, null) };
+    }
+    const plan = this.bindCteQuery(cte);
     const schema = cteColumns(cte.def, plan.schema, name);
     return { plan: { ...plan, schema } as LogicalPlan, scope: Scope.of(schema, name, null) };
   }

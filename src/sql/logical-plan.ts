@@ -25,7 +25,8 @@ export type LogicalPlan =
   | LogicalApply
   | LogicalWindow
   | LogicalRecursiveCte
-  | LogicalWorkTable;
+  | LogicalWorkTable
+  | LogicalCteAnchor;
 
 export type LogicalKind = LogicalPlan['kind'];
 
@@ -174,7 +175,19 @@ export interface LogicalRecursiveCte {
   readonly schema: readonly PlanColumn[];
 }
 
-/** Inside a recursive CTE's recursive part: the rows its previous round added. */
+/**
+ * A WITH whose CTEs are computed once (referenced more than `inline_cte_referenced_threshold` times):
+ * each producer's rows are materialized, in order, then `body` runs; its `workTable` leaves of a producer's
+ * id read those rows. The output is the body's.
+ */
+export interface LogicalCteAnchor {
+  readonly kind: 'cteAnchor';
+  readonly producers: readonly { readonly id: number; readonly name: string; readonly plan: LogicalPlan }[];
+  readonly body: LogicalPlan;
+  readonly schema: readonly PlanColumn[];
+}
+
+/** Inside a recursive CTE's recursive part, or a CTE computed once: the rows its producer made. */
 export interface LogicalWorkTable {
   readonly kind: 'workTable';
   readonly name: string;
@@ -190,6 +203,8 @@ export function planInputs(plan: LogicalPlan): LogicalPlan[] {
       return [];
     case 'recursiveCte':
       return [plan.anchor, plan.recursive];
+    case 'cteAnchor':
+      return [...plan.producers.map((producer) => producer.plan), plan.body];
     case 'join':
       return [plan.left, plan.right];
     case 'union':
@@ -210,6 +225,11 @@ export function withInputs(plan: LogicalPlan, inputs: readonly LogicalPlan[]): L
       return plan;
     case 'recursiveCte':
       return inputs[0] === plan.anchor && inputs[1] === plan.recursive ? plan : { ...plan, anchor: inputs[0], recursive: inputs[1] };
+    case 'cteAnchor': {
+      const body = inputs[plan.producers.length];
+      if (body === plan.body && plan.producers.every((producer, idx) => producer.plan === inputs[idx])) return plan;
+      return { ...plan, producers: plan.producers.map((producer, idx) => ({ ...producer, plan: inputs[idx] })), body };
+    }
     case 'join':
       return inputs[0] === plan.left && inputs[1] === plan.right ? plan : { ...plan, left: inputs[0], right: inputs[1] };
     case 'union':
@@ -229,6 +249,7 @@ export function mapPlanExprs(plan: LogicalPlan, fn: (expr: BoundExpr) => BoundEx
     case 'limit':
     case 'recursiveCte':
     case 'workTable':
+    case 'cteAnchor':
       return plan;
     case 'values':
       return { ...plan, rows: plan.rows.map((row) => row.map(fn)) };

@@ -59,6 +59,8 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
       return estimateRows(plan.anchor, ctx) * 10;
     case 'workTable':
       return 100;
+    case 'cteAnchor':
+      return estimateRows(plan.body, ctx);
   }
 }
 
@@ -135,6 +137,13 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     workTableId: plan.workTableId,
     distinct: plan.distinct,
     maxRounds: Number(variableValue(pctx.ctx, 'cte_max_recursion_depth') ?? 1000),
+  }),
+  cteAnchor: (plan, pctx) => ({
+    kind: 'CteAnchor',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [...plan.producers.map((producer) => toPhysical(producer.plan, pctx)), toPhysical(plan.body, pctx)],
+    ctes: plan.producers.map((producer) => ({ id: producer.id, name: producer.name })),
   }),
   workTable: (plan, pctx) => ({ kind: 'WorkTableScan', id: pctx.nextId(), output: plan.schema, children: [], name: plan.name, workTableId: plan.workTableId }),
 };

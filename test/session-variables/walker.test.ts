@@ -84,6 +84,22 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await assert.rejects(conn.query(ENDLESS), /Timeout.*query_timeout \(1 s\)/);
     });
   },
+  async inline_cte_referenced_threshold() {
+    await withConnection(async (conn) => {
+      const twice = 'EXPLAIN WITH c AS (SELECT k FROM t) SELECT count(*) FROM c a, c b WHERE a.k = b.k';
+      assert.match((await queryRows(conn, twice)).join('\n'), /CTE ANCHOR/);
+      await conn.query('SET inline_cte_referenced_threshold = 2');
+      assert.doesNotMatch((await queryRows(conn, twice)).join('\n'), /CTE ANCHOR/);
+    });
+  },
+  async enable_cte_materialize() {
+    await withConnection(async (conn) => {
+      const twice = 'EXPLAIN WITH c AS (SELECT k FROM t) SELECT count(*) FROM c a, c b WHERE a.k = b.k';
+      assert.match((await queryRows(conn, twice)).join('\n'), /CTE ANCHOR/);
+      await conn.query('SET enable_cte_materialize = false');
+      assert.doesNotMatch((await queryRows(conn, twice)).join('\n'), /CTE ANCHOR/);
+    });
+  },
   async cte_max_recursion_depth() {
     await withConnection(async (conn) => {
       const rounds = 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 10) SELECT count(*) FROM c';

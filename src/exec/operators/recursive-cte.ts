@@ -64,7 +64,7 @@ export async function* openRecursiveCte(node: RecursiveCteNode, inputs: readonly
 
 export async function* openWorkTableScan(node: WorkTableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   const rows = rt.workTables.get(node.workTableId);
-  if (rows === undefined) throw new GaleneError('INTERNAL', [`work table of recursive CTE ${node.name} read outside its recursive part`]);
+  if (rows === undefined) throw new GaleneError('INTERNAL', [`work table of CTE ${node.name} read before its producer ran`]);
   yield* rows;
 }
 

@@ -65,6 +65,9 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'RecursiveCte':
     case 'WorkTableScan':
       return NO_ORDER;
+    case 'CteAnchor':
+      // It streams the body (its last child) as the body yields it.
+      return { ...nodeProperties(node.children[node.children.length - 1]), output: 'batches' };
   }
 }
 

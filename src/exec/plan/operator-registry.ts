@@ -14,6 +14,7 @@ import { explainLimit, openLimit } from '../operators/limit';
 import { explainMaterialize, openMaterialize } from '../operators/materialize';
 import { explainNestedLoopJoin, openNestedLoopJoin } from '../operators/nested-loop-join';
 import { explainProject, openProject } from '../operators/project';
+import { explainCteAnchor, openCteAnchor } from '../operators/cte-anchor';
 import { explainRecursiveCte, explainWorkTableScan, openRecursiveCte, openWorkTableScan } from '../operators/recursive-cte';
 import { explainScanFragment, openScanFragment, openScanFragmentPartials } from '../operators/scan-fragment';
 import { explainSort, openSort } from '../operators/sort';
@@ -59,6 +60,7 @@ export const OPERATORS: { readonly [K in OperatorKind]: OperatorDef<NodeOf<K>> }
   Window: { label: 'ANALYTIC', explain: explainWindow, open: openWindow },
   RecursiveCte: { label: 'RECURSIVE CTE', explain: explainRecursiveCte, open: openRecursiveCte },
   WorkTableScan: { label: 'WORK TABLE SCAN', explain: explainWorkTableScan, open: openWorkTableScan },
+  CteAnchor: { label: 'CTE ANCHOR', explain: explainCteAnchor, open: openCteAnchor },
 };
 
 export function operatorDef(node: PhysicalNode): OperatorDef<PhysicalNode> {

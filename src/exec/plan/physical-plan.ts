@@ -39,7 +39,8 @@ export type OperatorKind =
   | 'Materialize'
   | 'Window'
   | 'RecursiveCte'
-  | 'WorkTableScan';
+  | 'WorkTableScan'
+  | 'CteAnchor';
 
 export type PhysicalNode =
   | TableScanNode
@@ -57,7 +58,8 @@ export type PhysicalNode =
   | MaterializeNode
   | WindowNode
   | RecursiveCteNode
-  | WorkTableScanNode;
+  | WorkTableScanNode
+  | CteAnchorNode;
 
 /** One column an operator produces: its display name and type, plus its origin for result metadata. */
 export interface OutputColumn {
@@ -276,7 +278,16 @@ export interface RecursiveCteNode extends PlanNodeBase {
   readonly maxRounds: number;
 }
 
-/** WorkTableScan (operators/recursive-cte.ts): the rows the previous round of its RecursiveCte added. */
+/**
+ * CteAnchor (operators/cte-anchor.ts): runs children 0..n-2 (the producers of CTEs computed once) to
+ * completion, keeping their rows for the WorkTableScan leaves of `ctes[i].id`, then streams the last child.
+ */
+export interface CteAnchorNode extends PlanNodeBase {
+  readonly kind: 'CteAnchor';
+  readonly ctes: readonly { readonly id: number; readonly name: string }[];
+}
+
+/** WorkTableScan (operators/recursive-cte.ts): the rows the previous round of its RecursiveCte added, or a CteAnchor's producer made. */
 export interface WorkTableScanNode extends PlanNodeBase {
   readonly kind: 'WorkTableScan';
   readonly name: string;

@@ -114,7 +114,8 @@ function pull(plan: LogicalPlan, slots: Slots): Pulled {
       throw unsupported('a window function');
     case 'recursiveCte':
     case 'workTable':
-      throw unsupported('a recursive CTE');
+    case 'cteAnchor':
+      throw unsupported('a recursive or materialized CTE');
     case 'scan':
     case 'values':
       return { plan, preds: [], regrouped: null };

@@ -33,6 +33,7 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
     case 'limit':
     case 'recursiveCte':
     case 'workTable':
+    case 'cteAnchor':
       return [];
     case 'values':
       return [{ exprs: plan.rows.flat(), width: 0 }];
@@ -83,6 +84,8 @@ function expectedWidth(plan: LogicalPlan): number | null {
       return plan.anchor.schema.length;
     case 'workTable':
       return null;
+    case 'cteAnchor':
+      return plan.body.schema.length;
     case 'window':
       return plan.input.schema.length + plan.functions.length;
     case 'values':

@@ -88,6 +88,9 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
     case 'values':
     case 'workTable':
       return wrap(plan, preds);
+    case 'cteAnchor':
+      // The producers' rows serve every reference: filters go into the body only.
+      return { ...plan, producers: plan.producers.map((producer) => ({ ...producer, plan: pushDown(producer.plan, []) })), body: pushDown(plan.body, preds) };
     case 'recursiveCte':
       // A row the filter drops may still feed the next round: filters stay above; each part is pushed on its own.
       return wrap({ ...plan, anchor: pushDown(plan.anchor, []), recursive: pushDown(plan.recursive, []) }, preds);

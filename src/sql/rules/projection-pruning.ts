@@ -178,6 +178,12 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
     }
     case 'workTable':
       return { plan, map: identity(plan.schema.length) };
+    case 'cteAnchor': {
+      // Producers keep every column (each reference reads its own); the body is pruned as asked.
+      const producers = plan.producers.map((producer) => ({ ...producer, plan: prune(producer.plan, all(producer.plan.schema.length)).plan }));
+      const body = prune(plan.body, required);
+      return { plan: { ...plan, producers, body: body.plan, schema: body.plan.schema }, map: body.map };
+    }
   }
 }
 
