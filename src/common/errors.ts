@@ -43,6 +43,11 @@ export const ERROR_CODES = {
   WRONG_VALUE_COUNT: entry(1222, '21000', 'The used SELECT statements have a different number of columns'),
   NOT_NULL_VIOLATION: entry(1048, '23000', "Column '{0}' cannot be null"),
   NO_DEFAULT: entry(1364, 'HY000', "Field '{0}' doesn't have a default value"),
+  // Generated columns, in MySQL's words (Doris follows MySQL's rules).
+  GENERATED_COLUMN_FUNCTION: entry(3102, 'HY000', "Expression of generated column '{0}' contains a disallowed function."),
+  GENERATED_COLUMN_VALUE: entry(3105, 'HY000', "The value specified for generated column '{0}' in table '{1}' is not allowed."),
+  GENERATED_COLUMN_NON_PRIOR: entry(3107, 'HY000', 'Generated column can refer only to generated columns defined prior to it.'),
+  GENERATED_COLUMN_AUTO_INC: entry(3109, 'HY000', "Generated column '{0}' cannot refer to auto-increment column."),
   // MySQL's words for a write into a view (Doris's views are not updatable either).
   NOT_INSERTABLE: entry(1471, 'HY000', 'The target table {0} of the {1} is not insertable-into'),
   OUT_OF_RANGE: entry(1264, '22003', "Out of range value for column '{0}' at row {1}"),

@@ -13,23 +13,23 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { GaleneError } from '../common/errors';
-import { QueryProfile } from '../common/profile';
 import { Types } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import type { PlanningContext } from '../exec/context';
-import { anyExpr } from '../exec/plan/bound-expr-utils';
+import { anyExpr, substituteColumns } from '../exec/plan/bound-expr-utils';
 import type { DerivedColumn, LoadFilter, LoadOptions, LoadPlan, SourceColumn } from '../load/load-plan';
 import { messageOf, PrepareOutcome, refusedLoad } from '../load/load-result';
 import { startStreamLoad } from '../load/start-stream-load';
 import type { StreamLoadService } from '../load/stream-load/stream-load-service';
 import type { TableState } from '../meta/catalog';
 import { isMergeOnWrite, sequenceColumnName } from '../meta/delete-bitmap';
-import { findColumn, loadAcceptsNull, type TableSchema } from '../meta/schema';
+import { findColumn, loadAcceptsNull, loadDefaultValue, type TableSchema } from '../meta/schema';
 import type { Expr } from '../sql/ast';
 import { ExprBinder, toBoolean } from '../sql/binder-expr';
 import { Scope, type ScopeColumn } from '../sql/binder-scope';
 import { parseExpression } from '../sql/parser';
 import { DELETE_SIGN_COLUMN, SEQUENCE_HIDDEN_COLUMN } from '../load/hidden-columns';
+import { loadBindingContext, scopeColumn } from './load-binding';
+import { generatedColumns } from './generated-columns';
 import { ColumnMappingItem, parseStreamLoadHeaders, StreamLoadHeaders } from './stream-load-headers';
 
 /** What planning a load may ask of the catalog. */
@@ -40,24 +40,6 @@ export interface LoadPlanningCatalog {
 
 const invalid = (message: string): GaleneError => new GaleneError('LOAD_INVALID_ARGUMENT', [message]);
 
-/** What binding a load's expressions may ask: no tables, no `?` parameters, no system variables; user variables are NULL. */
-function loadBindingContext(database: string): PlanningContext {
-  const noTables = (): never => {
-    throw new GaleneError('UNSUPPORTED', ['table references in Stream Load expressions']);
-  };
-  return {
-    profile: new QueryProfile('stream-load', '', 'load', database),
-    parameters: [],
-    sessionInfo: { user: 'load', host: '', connectionId: 0, version: '', database, statementStartMillis: Date.now() },
-    getTable: noTables,
-    estimatedRowCount: noTables,
-    scanDegree: () => 0,
-    getSystemVariable: (name) => {
-      throw new GaleneError('UNKNOWN_SYSTEM_VARIABLE', [name]);
-    },
-    getUserVariable: () => ({ type: Types.NULL, value: null }),
-  };
-}
 
 /** A load has no statement to bind `?` to: refuse it while planning rather than fail on every row. */
 function withoutPlaceholders(expr: BoundExpr): BoundExpr {
@@ -104,7 +86,8 @@ function checkTableModelOptions(schema: TableSchema, options: LoadOptions, colum
  * stored, with a warning.
  */
 function sourceItems(schema: TableSchema, headers: StreamLoadHeaders, warnings: string[]): readonly ColumnMappingItem[] {
-  const items = headers.columns ?? [...schema.columns.map((column): ColumnMappingItem => ({ name: column.name, expr: null, exprText: '' })), ...headers.hiddenColumns.map((name): ColumnMappingItem => ({ name, expr: null, exprText: '' }))];
+  // Generated columns are computed, never loaded: not in the default column list.
+  const items = headers.columns ?? [...schema.columns.filter((column) => column.generatedExpr === undefined).map((column): ColumnMappingItem => ({ name: column.name, expr: null, exprText: '' })), ...headers.hiddenColumns.map((name): ColumnMappingItem => ({ name, expr: null, exprText: '' }))];
   const seqIdx = items.findIndex((item) => item.name.toUpperCase() === SEQUENCE_HIDDEN_COLUMN);
   if (seqIdx < 0) return items;
   const sequence = schema.keysType === 'UNIQUE' ? sequenceColumnName(schema) : null;
@@ -116,15 +99,6 @@ function sourceItems(schema: TableSchema, headers: StreamLoadHeaders, warnings: 
   return items.map((item, itemIdx) => (itemIdx === seqIdx ? { ...item, name: sequence } : item));
 }
 
-const scopeColumn = (name: string, index: number, type: ScopeColumn['type'], nullable: boolean): ScopeColumn => ({
-  name,
-  qualifier: null,
-  database: null,
-  index,
-  type,
-  hiddenUnqualified: false,
-  origin: { name, type, nullable },
-});
 
 /** A boolean header expression (`where`, `delete`) bound over `scope`, or the Doris-style refusal naming it. */
 function bindCondition(binder: ExprBinder, expr: Expr, text: string, what: string, scope: Scope): LoadFilter {
@@ -144,6 +118,8 @@ function bindCondition(binder: ExprBinder, expr: Expr, text: string, what: strin
 function bindColumns(schema: TableSchema, headers: StreamLoadHeaders, items: readonly ColumnMappingItem[]): Pick<LoadPlan, 'sourceColumns' | 'derivedColumns' | 'filter' | 'deleteSign'> {
   const { options } = headers;
   const derivedItems = items.filter((item) => item.expr !== null);
+  const loadedGenerated = items.find((item) => findColumn(schema, item.name)?.generatedExpr !== undefined);
+  if (loadedGenerated) throw invalid(new GaleneError('GENERATED_COLUMN_VALUE', [loadedGenerated.name, schema.name]).message);
   const derivedTargets = new Set(derivedItems.map((item) => item.name.toLowerCase()));
   const sourceItemList = items.filter((item) => item.expr === null);
   if (sourceItemList.length === 0 && options.format !== 'json') throw invalid('columns must name at least one source column');
@@ -169,6 +145,7 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders, items: rea
     }
     derivedColumns.push({ colIdx: schema.columns.indexOf(column), expr });
   }
+  derivedColumns.push(...generatedAsDerived(schema, sourceColumns, derivedColumns));
   for (const [colIdx, column] of schema.columns.entries()) {
     const given = sourceColumns.some((source) => source.colIdx === colIdx) || derivedColumns.some((derived) => derived.colIdx === colIdx);
     if (!given && !loadAcceptsNull(column) && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
@@ -185,6 +162,24 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders, items: rea
   else if (headers.deleteCondition !== null) deleteSign = bindCondition(binder, headers.deleteCondition, headers.deleteText, 'delete', rowScope);
   else if (signLoaded) deleteSign = bindCondition(binder, parseExpression(`\`${DELETE_SIGN_COLUMN}\` = 1`), `${DELETE_SIGN_COLUMN} = 1`, 'delete', rowScope);
   return { sourceColumns, derivedColumns, filter, deleteSign };
+}
+
+/**
+ * A load computes generated columns like `columns: c = expr` mappings: each one's expression (over the
+ * table's columns) is rewritten over the load's source columns — a directly loaded column is its source
+ * slot, a mapped one its mapping, an earlier generated one its rewritten expression, any other its DEFAULT.
+ */
+function generatedAsDerived(schema: TableSchema, sourceColumns: readonly SourceColumn[], derived: readonly DerivedColumn[]): DerivedColumn[] {
+  const out: DerivedColumn[] = [];
+  const exprOf = new Map<number, BoundExpr>();
+  sourceColumns.forEach((source, slot) => source.mode === 'direct' && exprOf.set(source.colIdx, { kind: 'column', index: slot, type: source.type, name: source.name }));
+  for (const mapping of derived) exprOf.set(mapping.colIdx, mapping.expr);
+  for (const { colIdx, expr } of generatedColumns(schema)) {
+    const rewritten = substituteColumns(expr, (index) => exprOf.get(index) ?? { kind: 'literal', type: schema.columns[index].type, value: loadDefaultValue(schema.columns[index]) });
+    exprOf.set(colIdx, rewritten);
+    out.push({ colIdx, expr: rewritten });
+  }
+  return out;
 }
 
 /**

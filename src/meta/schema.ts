@@ -25,6 +25,8 @@ export interface ColumnSchema {
   readonly uniqueId: number;
   /** AUTO_INCREMENT: the first value the table generates (absent for other columns). */
   readonly autoIncrementStart?: number;
+  /** A generated column's expression, as written (fe/generated-columns.ts); absent for other columns. */
+  readonly generatedExpr?: string;
 }
 
 /** Whether loads fill the column's missing and NULL values with generated ones (load/auto-increment.ts). */
@@ -32,9 +34,12 @@ export function isAutoIncrement(column: ColumnSchema): boolean {
   return column.autoIncrementStart !== undefined;
 }
 
-/** Whether a load may give the column NULL: a nullable column, or an AUTO_INCREMENT one (NULL = generate). */
+/**
+ * Whether a load may give the column NULL: a nullable column, an AUTO_INCREMENT one (NULL = generate), a
+ * generated one (computed after; fe/generated-columns.ts checks its NOT NULL).
+ */
 export function loadAcceptsNull(column: ColumnSchema): boolean {
-  return column.nullable || column.autoIncrementStart !== undefined;
+  return column.nullable || column.autoIncrementStart !== undefined || column.generatedExpr !== undefined;
 }
 
 export interface IndexSchema {

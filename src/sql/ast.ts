@@ -481,6 +481,8 @@ export interface ColumnDef extends Span {
   readonly aggregation: string | null;
   /** AUTO_INCREMENT[(start)]: the first value generated (1 without a start); null = not auto-increment. */
   readonly autoIncrement: number | null;
+  /** `[GENERATED ALWAYS] AS (expr)`: a generated column, its expression and that expression's text. */
+  readonly generated?: { readonly expr: Expr; readonly text: string };
 }
 
 /** An index declared inside CREATE TABLE: `INDEX idx (col) USING INVERTED|ANN PROPERTIES(...)`. */

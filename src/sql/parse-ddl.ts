@@ -193,6 +193,7 @@ export abstract class DdlParser extends PartitionParser {
     let comment: string | null = null;
     let aggregation: string | null = null;
     let autoIncrement: number | null = null;
+    let generated: { expr: Expr; text: string } | undefined;
     while (true) {
       const token = this.tok;
       const upper = token.upper;
@@ -217,6 +218,24 @@ export abstract class DdlParser extends PartitionParser {
           this.advance();
           autoIncrement = this.parseUnsignedInt();
           this.expectOp(')');
+        }
+      } else if (upper === 'AS' || (upper === 'GENERATED' && this.isWordAt(1, 'ALWAYS'))) {
+        if (generated !== undefined) throw this.error('AS (expression) given twice');
+        if (upper === 'GENERATED') {
+          this.advance();
+          this.advance();
+          this.expectWord('AS');
+        } else {
+          this.advance();
+        }
+        const open = this.tok;
+        this.expectOp('(');
+        const expr = this.parseExpr();
+        this.expectOp(')');
+        generated = { expr, text: this.sql.slice(open.pos + 1, this.lastEnd - 1).trim() };
+        if (this.isWord('STORED') || this.isWord('VIRTUAL')) {
+          if (this.tok.upper === 'VIRTUAL') throw this.unsupported('VIRTUAL generated columns (Doris stores them)');
+          this.advance();
         }
       } else if (upper === 'DEFAULT') {
         if (defaultValue !== undefined) throw this.error('DEFAULT given twice');
@@ -243,6 +262,7 @@ export abstract class DdlParser extends PartitionParser {
       name, type, nullable: nullable ?? true, comment, aggregation, autoIncrement, pos: start.pos, end: this.lastEnd,
     };
     if (defaultValue !== undefined) (column as { defaultValue?: Expr }).defaultValue = defaultValue;
+    if (generated !== undefined) (column as { generated?: ColumnDef['generated'] }).generated = generated;
     return column;
   }
 

@@ -5,6 +5,8 @@ import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typesEqual, typeToSql, type DataType } from '../../common/types';
+import { collectColumns } from '../../exec/plan/bound-expr-utils';
+import { bindGeneratedExpr } from '../generated-columns';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
 import { applyDynamicPartitions, dynamicPartitionSpec } from '../dynamic-partitions';
@@ -150,7 +152,14 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       comment: column.comment ?? '',
       uniqueId: colIdx,
       ...(column.autoIncrement !== null ? { autoIncrementStart: column.autoIncrement } : {}),
+      ...(column.generated !== undefined ? { generatedExpr: column.generated.text } : {}),
     };
+  });
+  statement.columns.forEach((column, colIdx) => {
+    if (column.generated === undefined) return;
+    if (column.defaultValue !== undefined || column.autoIncrement !== null) throw bad(`Generated column '${column.name}' can not have a DEFAULT or AUTO_INCREMENT`);
+    if (column.aggregation) throw bad(`Generated column '${column.name}' can not have an aggregation type`);
+    bindGeneratedExpr(database, columns, colIdx, column.generated.text);
   });
   if (statement.columns.filter((column) => column.autoIncrement !== null).length > 1) throw bad('there can be at most one auto increment column in OlapTable.');
   const defaultBuckets = session.fe.config.getInt('default_bucket_num');
@@ -339,6 +348,7 @@ function modifyColumn(schema: TableSchema, def: ColumnDef): TableSchema {
   const column = schema.columns.find((existing) => existing.name.toLowerCase() === def.name.toLowerCase());
   if (!column) throw new GaleneError('UNKNOWN_COLUMN', [def.name, 'table definition']);
   if ((def.autoIncrement !== null) !== (column.autoIncrementStart !== undefined)) throw bad(`Can not change the auto-increment property of column ${column.name}`);
+  if (def.generated !== undefined || column.generatedExpr !== undefined) throw new GaleneError('UNSUPPORTED', ['MODIFY COLUMN of a generated column']);
   if (def.aggregation && def.aggregation.toUpperCase() !== column.aggregation) throw bad(`Can not change aggregation type of column ${column.name}`);
   if (!typesEqual(def.type, column.type)) {
     const lengthOf = (type: DataType): number => (type.name === 'STRING' ? Infinity : (type.length ?? Infinity));
@@ -363,6 +373,7 @@ function addColumn(schema: TableSchema, def: ColumnDef, after: string | null): T
   if (schema.columns.some((column) => column.name.toLowerCase() === def.name.toLowerCase())) throw new GaleneError('DUPLICATE_COLUMN', [def.name]);
   // Rows already written have no value to give it: Doris refuses this too.
   if (def.autoIncrement !== null) throw bad(`Can not add auto-increment column ${def.name}`);
+  if (def.generated !== undefined) throw bad('Not supporting alter table add generated columns.');
   let aggregation: AggregationType | null = null;
   if (def.aggregation) {
     const upper = def.aggregation.toUpperCase() as AggregationType;
@@ -405,6 +416,8 @@ function dropColumn(schema: TableSchema, name: string): TableSchema {
   if (partitionInfoOf(schema)?.columns.some((partitionColumn) => partitionColumn.toLowerCase() === column.name.toLowerCase())) throw bad(`Partition column[${column.name}] cannot be dropped. index[${schema.name}]`);
   if ((schema.properties['function_column.sequence_col'] ?? '').toLowerCase() === column.name.toLowerCase()) throw bad(`Can not drop sequence column ${column.name}`);
   if (schema.columns.length === 1) throw bad('Can not drop the only column of a table');
+  const dependents = schema.columns.filter((other, otherIdx) => other.generatedExpr !== undefined && collectColumns(bindGeneratedExpr(schema.databaseName, schema.columns, otherIdx, other.generatedExpr)).has(schema.columns.indexOf(column)));
+  if (dependents.length > 0) throw bad(`Column '${column.name}' has a generated column dependency on :[${dependents.map((other) => other.name).join(', ')}]`);
   const indexed = schema.indexes.find((index) => index.columns.some((indexColumn) => indexColumn.toLowerCase() === column.name.toLowerCase()));
   if (indexed) throw bad(`Can not drop column ${column.name}: index ${indexed.name} uses it`);
   return { ...schema, columns: schema.columns.filter((existing) => existing !== column) };

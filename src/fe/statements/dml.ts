@@ -11,7 +11,7 @@ import { GaleneError } from '../../common/errors';
 import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
-import type { StatementContext } from '../../exec/context';
+import type { StatementContext, TaskContext } from '../../exec/context';
 import { castVector, evaluateConstant } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { partitionIdsOfRows, rowsWithoutPartition } from '../../load/partition-check';
@@ -24,7 +24,8 @@ import type { TableState } from '../../meta/catalog';
 import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/delete-bitmap';
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
-import { isAutoIncrement, loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema } from '../../meta/schema';
+import { fillGeneratedColumns, isGenerated } from '../generated-columns';
+import { loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
@@ -54,7 +55,7 @@ function conversionError(failure: ParseFailure, column: ColumnSchema, text: stri
 
 /** Raw value of a column's DEFAULT for one row (NULL when the column has none and is nullable or AUTO_INCREMENT). */
 function defaultRaw(column: ColumnSchema): RawValue {
-  if (column.defaultValue === null && !column.nullable && !isAutoIncrement(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
+  if (column.defaultValue === null && !loadAcceptsNull(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
   return loadDefaultValue(column);
 }
 
@@ -302,8 +303,41 @@ function literalRowsToColumns(rows: LiteralRows, targets: readonly ColumnSchema[
   return vectors;
 }
 
-/** Assemble full-width rows in schema order: given columns, defaults for the rest; enforce NOT NULL. */
-function completeRows(table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number): Batch {
+/**
+ * The columns an INSERT without a column list fills: all of them, or — on a table with generated columns,
+ * when the rows or the query give one value fewer per generated column — the others (generated ones are
+ * computed; with all columns, VALUES must give them as DEFAULT).
+ */
+function defaultTargets(columns: readonly ColumnSchema[], statement: InsertStatement): ColumnSchema[] {
+  const loaded = columns.filter((column) => !isGenerated(column));
+  if (loaded.length === columns.length) return [...columns];
+  const source = statement.source;
+  if (source.kind === 'values') {
+    const width = source.literals ? source.literals.width : (source.rows[0]?.length ?? 0);
+    return width === loaded.length ? loaded : [...columns];
+  }
+  return loaded;
+}
+
+/** A generated column takes no value from an INSERT: only DEFAULT in a VALUES row (MySQL's 3105 otherwise). */
+function checkGeneratedTargets(tableName: string, targets: readonly ColumnSchema[], statement: InsertStatement): void {
+  const source = statement.source;
+  targets.forEach((column, colIdx) => {
+    if (!isGenerated(column)) return;
+    let allDefault = false;
+    if (source.kind === 'values' && source.literals) {
+      const { kinds, rowCount, width } = source.literals;
+      allDefault = true;
+      for (let rowIdx = 0; rowIdx < rowCount && allDefault; rowIdx++) allDefault = kinds[rowIdx * width + colIdx] === LiteralCellKind.Default;
+    } else if (source.kind === 'values') {
+      allDefault = source.rows.every((row) => row[colIdx]?.kind === 'default');
+    }
+    if (!allDefault) throw new GaleneError('GENERATED_COLUMN_VALUE', [column.name, tableName]);
+  });
+}
+
+/** Assemble full-width rows in schema order: given columns, defaults for the rest, generated columns computed; enforce NOT NULL. */
+function completeRows(table: TableState, targets: readonly ColumnSchema[], values: readonly Vector[], rowCount: number, ctx: TaskContext): Batch {
   const columns = table.schema.columns.map((column) => {
     const given = targets.indexOf(column);
     const vec = given >= 0 ? values[given] : constantVector(column.type, defaultRaw(column), rowCount);
@@ -313,7 +347,11 @@ function completeRows(table: TableState, targets: readonly ColumnSchema[], value
     }
     return vec;
   });
-  return { length: rowCount, columns };
+  const filled = fillGeneratedColumns(table.schema, { length: rowCount, columns }, ctx);
+  table.schema.columns.forEach((column, colIdx) => {
+    if (isGenerated(column) && !column.nullable && filled.columns[colIdx].nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
+  });
+  return filled;
 }
 
 /** Rows an INSERT filtered so far and rows it had (insert_max_filter_ratio is checked against them). */
@@ -374,8 +412,9 @@ export async function runInsert(session: StatementSession, statement: InsertStat
     });
     if (new Set(targets).size !== targets.length) throw new GaleneError('DUPLICATE_COLUMN', [targets.find((column, idx) => targets.indexOf(column) !== idx)!.name]);
   } else {
-    targets = [...schema.columns];
+    targets = defaultTargets(schema.columns, statement);
   }
+  checkGeneratedTargets(schema.name, targets, statement);
   let values: Vector[];
   let rowCount: number;
   if (statement.source.kind === 'values' && statement.source.literals) {
@@ -396,7 +435,7 @@ export async function runInsert(session: StatementSession, statement: InsertStat
     });
   }
   const partial = !statement.overwrite && isPartialUpdate(session, table, statement);
-  const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount);
+  const built = partial ? await partialRows(session, table, targets, values, rowCount) : completeRows(table, targets, values, rowCount, session.statementContext(profile));
   table = ensureAutoPartitions(fe.catalog, table, built);
   const only = namedPartitions(table, statement);
   const batch = filterBadVectors(session, table, built, partial ? new Set(targets.map((column) => column.name.toLowerCase())) : null, undefined, only);
@@ -482,7 +521,7 @@ async function insertSelectStreamed(session: StatementSession, table: TableState
       const pause = ctx.task.checkpoint();
       if (pause !== undefined) await pause;
     }
-    const chunk = filterBadVectors(session, table, completeRows(table, targets, values, pendingRows), null, filterCounts, only);
+    const chunk = filterBadVectors(session, table, completeRows(table, targets, values, pendingRows, ctx), null, filterCounts, only);
     if (statement.partitions === '*') for (const id of partitionIdsOfRows(table, chunk)) routed.add(id);
     ctx.task.release(pendingBytes);
     pending = [];
@@ -712,16 +751,18 @@ export async function runUpdate(session: StatementSession, statement: UpdateStat
     const column = schema.columns.find((candidate) => candidate.name.toLowerCase() === assignment.column.toLowerCase());
     if (!column) throw new GaleneError('UNKNOWN_COLUMN', [assignment.column, 'field list']);
     if (column.isKey) throw dmlError('Only value columns of unique table could be updated');
+    if (isGenerated(column)) throw new GaleneError('GENERATED_COLUMN_VALUE', [column.name, schema.name]);
     if (assigned.has(column)) throw new GaleneError('DUPLICATE_COLUMN', [column.name]);
     assigned.set(column, assignment.value);
   }
   const items = schema.columns.map((column) => assigned.get(column) ?? columnRef(column.name, statement));
   const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
   if (rows.length === 0) return okResult(0);
-  const columns = schema.columns.map((column, colIdx) => {
-    const vec = castVector(rows.columns[colIdx], column.type, 'insert', column.name, 1);
-    if (!column.nullable && vec.nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
-    return vec;
+  const cast = schema.columns.map((column, colIdx) => castVector(rows.columns[colIdx], column.type, 'insert', column.name, 1));
+  // Generated columns follow the new values.
+  const { columns } = fillGeneratedColumns(schema, { length: rows.length, columns: cast }, session.statementContext(profile));
+  schema.columns.forEach((column, colIdx) => {
+    if (!column.nullable && columns[colIdx].nulls?.includes(1)) throw new GaleneError('NOT_NULL_VIOLATION', [column.name]);
   });
   const target = fe.catalog.getTable(database, statement.table);
   const outcome = await loadBatch(fe.backend, target, filterBadVectors(session, target, { length: rows.length, columns }, null), generateLabel('update'));

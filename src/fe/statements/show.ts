@@ -40,6 +40,7 @@ const indexPropertiesText = (props: Readonly<Record<string, string>>): string =>
 export function showCreateTableText(schema: TableSchema): string {
   const lines = schema.columns.map((column) => {
     let line = `  ${quoteIdent(column.name)} ${dorisTypeText(column.type)}`;
+    if (column.generatedExpr !== undefined) line += ` AS (${column.generatedExpr})`;
     if (column.aggregation) line += ` ${column.aggregation}`;
     line += column.nullable ? ' NULL' : ' NOT NULL';
     if (column.autoIncrementStart !== undefined) line += ` AUTO_INCREMENT(${column.autoIncrementStart})`;
