@@ -173,6 +173,8 @@ export async function searchAnnSegment(
   if (excludedRows !== undefined && excludedRows.length > 0) ranges = excludeRows(ranges ?? RowRanges.all(numRows), excludedRows);
   // Index predicates (TableScanNode.inverted): their rows are part of the allowed rows.
   if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexes ?? { records: undefined, open: null }, profile);
+  // Pruning that kept every row (a filter column's zone maps span the segment): no row list to build and map.
+  if (ranges !== null && ranges.count() === numRows) ranges = null;
   let allowedRows: Int32Array | null = ranges === null ? null : rowsOf(ranges);
   if (spec.filter !== null) {
     const candidates = allowedRows;
