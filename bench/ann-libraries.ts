@@ -141,7 +141,7 @@ async function galeneRows(set: DataSet, efc: number, dir: string): Promise<Row[]
   const buildS = (performance.now() - start) / 1000;
   const reader = await AnnIndexReader.openFile(file);
   const count = set.base.length / set.dim;
-  const vectors = { read: async (rows: Int32Array | null) => (rows ? gather(set, rows) : set.base) };
+  const vectors = { read: async (rows: Int32Array | null) => [rows ? gather(set, rows) : set.base] };
   const searcher = new AnnSegmentSearcher(params, count, reader, vectors);
   const rows: Row[] = [];
   for (const ef of EFS) {

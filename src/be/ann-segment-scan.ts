@@ -84,7 +84,7 @@ function bitmapOf(rows: Int32Array, rowCount: number): Uint8Array {
   return bits;
 }
 
-/** `count` vectors of exactly `dim` floats, packed (row r at r * dim). */
+/** `count` vectors of exactly `dim` floats, packed (row r at r * dim): a view of the column's child values, no copy. */
 function packVectors(vec: Vector, count: number, dim: number, column: string): Float32Array {
   if (vec.kind !== 'array' || vec.child.kind !== 'fixed' || !(vec.child.values instanceof Float32Array)) throw new GaleneError('INTERNAL', [`ann search: ${column} is not ARRAY<FLOAT>`]);
   const { offsets } = vec;
@@ -94,6 +94,35 @@ function packVectors(vec: Vector, count: number, dim: number, column: string): F
     if (offsets[row + 1] - offsets[row] !== dim) throw new GaleneError('INVALID_ARGUMENT', [`function ann search have different input element sizes of array: ${offsets[row + 1] - offsets[row]} and ${dim}`]);
   }
   return values.subarray(offsets[0], offsets[count]);
+}
+
+/** Chunks shorter than this many rows on average (scattered allowed rows) are copied into one array. */
+const MIN_CHUNK_ROWS = 64;
+
+/**
+ * The vectors of `rows` (every row when null) as packed chunks: the decoded pages themselves (slices of
+ * the page cache's vectors, never copied) unless the rows are scattered into many short pieces.
+ */
+async function readVectorChunks(reader: SegmentReader, column: string, rows: Int32Array | null, dim: number, profile: ProfileSink): Promise<Float32Array[]> {
+  const count = rows === null ? reader.numRows : rows.length;
+  if (count === 0) return [];
+  const parts = await reader.readColumnParts(column, rows === null ? null : RowRanges.fromRowIds(rows), profile);
+  const chunks = parts.map((part) => packVectors(part, part.length, dim, column));
+  let values = 0;
+  for (const chunk of chunks) values += chunk.length;
+  if (values !== count * dim) throw new GaleneError('INTERNAL', [`ann search: read ${values / dim} vectors of ${column}, expected ${count}`]);
+  return chunks.length <= 1 || count >= chunks.length * MIN_CHUNK_ROWS ? chunks : [packChunks(chunks, values)];
+}
+
+function packChunks(chunks: readonly Float32Array[], values: number): Float32Array {
+  if (chunks.length === 1) return chunks[0];
+  const packed = new Float32Array(values);
+  let at = 0;
+  for (const chunk of chunks) {
+    packed.set(chunk, at);
+    at += chunk.length;
+  }
+  return packed;
 }
 
 /** Whether a distance satisfies the radius (every distance, without one). */
@@ -144,6 +173,8 @@ export async function searchAnnSegment(
   if (excludedRows !== undefined && excludedRows.length > 0) ranges = excludeRows(ranges ?? RowRanges.all(numRows), excludedRows);
   // Index predicates (TableScanNode.inverted): their rows are part of the allowed rows.
   if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexes ?? { records: undefined, open: null }, profile);
+  // Pruning that kept every row (a filter column's zone maps span the segment): no row list to build and map.
+  if (ranges !== null && ranges.count() === numRows) ranges = null;
   let allowedRows: Int32Array | null = ranges === null ? null : rowsOf(ranges);
   if (spec.filter !== null) {
     const candidates = allowedRows;
@@ -161,13 +192,7 @@ export async function searchAnnSegment(
     profile.add('AnnAllowedRows', allowedRows.length);
   }
   if (allowedRows !== null && allowedRows.length === 0) return [];
-  const vectors: VectorSource = {
-    read: async (rows) => {
-      const count = rows === null ? numRows : rows.length;
-      if (count === 0) return new Float32Array(0);
-      return packVectors(await reader.readColumn(spec.vectorColumn.name, rows === null ? null : RowRanges.fromRowIds(rows), profile), count, dim, spec.vectorColumn.name);
-    },
-  };
+  const vectors: VectorSource = { read: (rows) => readVectorChunks(reader, spec.vectorColumn.name, rows, dim, profile) };
   const searcher = new AnnSegmentSearcher(spec.params, numRows, index, vectors);
   const allowed = allowedRows === null || allowedRows.length === numRows ? undefined : bitmapOf(allowedRows, numRows);
   const result = await searcher.search(spec.query, spec.k ?? Infinity, { ef: spec.ef, allowed, radius: spec.radius ?? undefined });
@@ -189,7 +214,7 @@ export async function searchAnnSegment(
     } else {
       // A far range: the index gave the rows only; the distance comes from the vectors (Doris's Sql3),
       // which also drops a near row the graph search missed: every row returned satisfies the range.
-      const packed = await vectors.read(rows);
+      const packed = packChunks(await vectors.read(rows), rows.length * dim);
       const l2 = spec.params.metric === 'l2_distance';
       const keep = radiusTest(spec.radius);
       let kept = 0;

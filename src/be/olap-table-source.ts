@@ -74,9 +74,12 @@ const MAX_TASK_ROWS = 32_768;
 const NO_ROWS = new Int32Array(0);
 /**
  * Vector values (rows x dim) of segments without an index file an in-thread ANN search may scan exactly:
- * four times the searcher's own exact-scan crossover (2,048 rows of 128 dims), about a millisecond.
+ * sixteen times the searcher's own exact-scan crossover (8,192 rows of 128 dims), well under a
+ * millisecond with the SIMD kernel over the cached pages (no copy: ann-segment-scan.ts readVectorChunks),
+ * so the usual tail of a loading table (the last load's segment, below ann_index_build_min_segment_rows)
+ * does not send every search to the workers: their round trip costs more than that scan.
  */
-const IN_THREAD_EXACT_VALUES = 4 * EXACT_SCAN_BUDGET_VALUES;
+const IN_THREAD_EXACT_VALUES = 16 * EXACT_SCAN_BUDGET_VALUES;
 
 /** Each ANN index's parsed properties, by its (immutable) schema entry: parsed once, not per query. */
 const annParamsByIndex = new WeakMap<IndexSchema, AnnIndexParams>();

@@ -34,19 +34,21 @@ function tempDir(name: string): string {
 /** Doris's defaults: max_degree 32, ef_construction 40. */
 const params = (metric: AnnMetric, quantizer: 'flat' | 'sq8' = 'flat'): AnnIndexParams => parseAnnProperties({ index_type: 'hnsw', metric_type: metric, dim: String(DIM), quantizer });
 
-/** The segment's vectors in memory, counting what was read. */
+/** The segment's vectors in memory, counting what was read; every row comes in three uneven chunks (pages). */
 function memorySource(vectors: Float32Array, dim: number): VectorSource & { rowsRead: number } {
   const source = {
     rowsRead: 0,
-    async read(rows: Int32Array | null): Promise<Float32Array> {
+    async read(rows: Int32Array | null): Promise<Float32Array[]> {
       if (!rows) {
-        source.rowsRead += vectors.length / dim;
-        return vectors;
+        const count = vectors.length / dim;
+        source.rowsRead += count;
+        const cuts = [0, Math.floor(count / 7), Math.floor((count * 4) / 7), count];
+        return cuts.slice(1).map((end, idx) => vectors.subarray(cuts[idx] * dim, end * dim));
       }
       source.rowsRead += rows.length;
       const out = new Float32Array(rows.length * dim);
       for (let idx = 0; idx < rows.length; idx++) out.set(vectors.subarray(rows[idx] * dim, (rows[idx] + 1) * dim), idx * dim);
-      return out;
+      return [out];
     },
   };
   return source;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { mulberry32 } from '../../src/common/prng';
 import { distanceBatch, distanceGather, dotProduct, l2Squared, wasmDistanceKernels, type DistanceKernelKind } from '../../src/common/vector-distance';
 import { WasmDistanceKernels } from '../../src/common/vector-distance-wasm';
-import { exactFilter, exactTopK, metricKey } from '../../src/storage/ann/exact-scan';
+import { exactFilter, exactFilterChunks, exactTopK, exactTopKChunks, metricKey } from '../../src/storage/ann/exact-scan';
 
 const LOOPS: Record<DistanceKernelKind, typeof l2Squared> = { l2Squared, dotProduct };
 const KINDS = ['l2Squared', 'dotProduct'] as const;
@@ -148,6 +148,31 @@ test('exactTopK (float32 SIMD choice, exact keys) and exactFilter match a brute-
     }
   }
   assert.equal(exactTopK('l2_distance', new Float32Array(0), 4, 0, new Float32Array(4), 10).positions.length, 0);
+});
+
+test('exactTopKChunks and exactFilterChunks over page-like chunks equal a brute-force sort of the whole', () => {
+  for (const dim of [7, 128]) {
+    const count = 5000;
+    const vectors = randomVectors(count, dim, 21 + dim);
+    // Uneven chunks, an empty one among them, as a segment's pages and row ranges come.
+    const cuts = [0, 1, 700, 700, 2048, 4999, count];
+    const chunks = cuts.slice(1).map((end, idx) => vectors.subarray(cuts[idx] * dim, end * dim));
+    for (let queryIdx = 0; queryIdx < 4; queryIdx++) {
+      const query = randomVectors(1, dim, 200 + queryIdx);
+      for (const metric of ['l2_distance', 'inner_product'] as const) {
+        const all = bruteForce(metric, vectors, dim, count, query);
+        for (const k of [1, 10, 100, count]) {
+          const hits = exactTopKChunks(metric, chunks, dim, query, k);
+          assert.deepEqual(Array.from(hits.positions), all.slice(0, k), `${metric} dim ${dim} k ${k}`);
+          for (let idx = 0; idx < hits.positions.length; idx++) sameNumber(hits.keys[idx], metricKey(metric, vectors, hits.positions[idx] * dim, query, dim), 'key');
+        }
+        const cut = metricKey(metric, vectors, all[300] * dim, query, dim);
+        assert.deepEqual(Array.from(exactFilterChunks(metric, chunks, dim, query, (key) => key <= cut).positions), all.slice(0, 301));
+        assert.deepEqual(Array.from(exactTopKChunks(metric, [vectors], dim, query, 10).positions), all.slice(0, 10), 'one chunk');
+      }
+    }
+  }
+  assert.equal(exactTopKChunks('l2_distance', [], 4, new Float32Array(4), 10).positions.length, 0);
 });
 
 test('without WebAssembly SIMD (GALENE_NO_WASM_SIMD=1) the JS loops give the same answers', () => {

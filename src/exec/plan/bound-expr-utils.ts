@@ -3,7 +3,7 @@
  * rules and the operators: structural keys (GROUP BY / ORDER BY matching, deduplication), tree mapping,
  * column-use analysis, conjunct splitting and the one-line text EXPLAIN prints. Pure functions, no state.
  */
-import type { RawValue } from '../../common/column';
+import type { RawArray, RawValue } from '../../common/column';
 import { formatValue } from '../../common/convert';
 import { Types, typeToSql, type DataType } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
@@ -22,13 +22,29 @@ function rawKey(value: RawValue): string {
   return String(value);
 }
 
+/**
+ * Text of array values (a 128-float query vector), kept per value: the optimizer fingerprints the plan
+ * before and after every rule, and the rules copy the literal nodes but share their (immutable) values,
+ * so each array is turned into text once per statement instead of a few dozen times.
+ */
+const arrayKeys = new WeakMap<RawArray, string>();
+
+function arrayKey(value: RawArray): string {
+  let key = arrayKeys.get(value);
+  if (key === undefined) {
+    key = rawKey(value);
+    arrayKeys.set(value, key);
+  }
+  return key;
+}
+
 /** A string equal for structurally equal expressions (same columns, literals, calls and types). */
 export function exprKey(expr: BoundExpr): string {
   switch (expr.kind) {
     case 'column':
       return `#${expr.index}`;
     case 'literal':
-      return `L(${typeKey(expr.type)}:${rawKey(expr.value)})`;
+      return `L(${typeKey(expr.type)}:${Array.isArray(expr.value) ? arrayKey(expr.value) : rawKey(expr.value)})`;
     case 'param':
       return `?${expr.index}`;
     case 'call':

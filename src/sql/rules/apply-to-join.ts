@@ -24,7 +24,7 @@ import { anyExpr, collectColumns, combineConjuncts, exprKey, literal, remapColum
 import type { LogicalApply, LogicalJoin, LogicalPlan, PlanColumn } from '../logical-plan';
 import { mapPlanExprs, planInputs, transformPlan } from '../logical-plan';
 import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeProject } from '../logical-plan-build';
-import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+import { fingerprintResult, type OptimizerRule } from './optimizer-rule';
 
 type Slots = ReadonlyMap<number, BoundExpr>;
 
@@ -295,12 +295,11 @@ function markFilterToJoin(conjuncts: readonly BoundExpr[], input: LogicalPlan): 
 export const applyToJoin: OptimizerRule = {
   name: 'apply_to_join',
   rewrite(plan) {
-    const before = planFingerprint(plan);
     const out = transformPlan(plan, (node) => {
       if (node.kind === 'apply') return decorrelate(node);
       if (node.kind === 'filter' && node.input.kind === 'join' && node.input.joinType === 'left_mark') return markFilterToJoin(splitConjuncts(node.predicate), node.input);
       return node;
     });
-    return { plan: out, changed: planFingerprint(out) !== before };
+    return fingerprintResult(plan, out);
   },
 };

@@ -14,7 +14,7 @@ import type { QueryTask } from '../../exec/query-task';
 import { evaluateConstant } from '../../exec/expr';
 import { exprChildren, isDeterministic, isTrueLiteral, literal, transformExpr } from '../../exec/plan/bound-expr-utils';
 import { mapPlanExprs, transformPlan, type LogicalPlan } from '../logical-plan';
-import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+import { fingerprintResult, type OptimizerRule } from './optimizer-rule';
 
 function isFalseLiteral(expr: BoundExpr): boolean {
   return expr.kind === 'literal' && expr.value !== null && Number(expr.value) === 0 && expr.type.name === 'BOOLEAN';
@@ -70,12 +70,11 @@ export function foldExpr(expr: BoundExpr, planning: PlanningContext): BoundExpr 
 export const constantFolding: OptimizerRule = {
   name: 'constant_folding',
   rewrite(plan, rctx) {
-    const before = planFingerprint(plan);
     const out = transformPlan(plan, (node): LogicalPlan => {
       const folded = mapPlanExprs(node, (expr) => foldExpr(expr, rctx.ctx));
       if (folded.kind === 'filter' && isTrueLiteral(folded.predicate)) return folded.input;
       return folded;
     });
-    return { plan: out, changed: planFingerprint(out) !== before };
+    return fingerprintResult(plan, out);
   },
 };

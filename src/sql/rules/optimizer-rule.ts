@@ -109,6 +109,23 @@ export function checkPlan(plan: LogicalPlan, after: string): void {
   for (const input of planInputs(plan)) checkPlan(input, after);
 }
 
+/**
+ * The result of a rule that detects `changed` by comparing fingerprints, compared only when read: the
+ * optimizer driver does not read it, and fingerprinting a plan with a wide literal (a 128-float query
+ * vector) twice per rule was a measurable part of planning. Plans are immutable, so the comparison made
+ * later gives the answer it would have given at once.
+ */
+export function fingerprintResult(before: LogicalPlan, after: LogicalPlan): RuleResult {
+  let changed: boolean | undefined;
+  return {
+    plan: after,
+    get changed(): boolean {
+      changed ??= planFingerprint(after) !== planFingerprint(before);
+      return changed;
+    },
+  };
+}
+
 /** A string equal for equal plans, for rules that detect `changed` by comparison. */
 export function planFingerprint(plan: LogicalPlan): string {
   const own = nodeExprs(plan)

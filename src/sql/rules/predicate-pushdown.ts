@@ -12,7 +12,7 @@ import type { ScanPredicate } from '../../common/scan-predicate';
 import type { LogicalPlan } from '../logical-plan';
 import { makeFilter, makeJoin } from '../logical-plan-build';
 import { JOIN_SHAPES } from '../../exec/plan/join-types';
-import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+import { fingerprintResult, type OptimizerRule } from './optimizer-rule';
 import { toScanPredicate } from './scan-predicate-extract';
 
 function wrap(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
@@ -149,8 +149,7 @@ function pushIntoJoin(join: LogicalPlan & { kind: 'join' }, preds: readonly Boun
 export const predicatePushdown: OptimizerRule = {
   name: 'predicate_pushdown',
   rewrite(plan) {
-    const before = planFingerprint(plan);
     const out = pushDown(plan, []);
-    return { plan: out, changed: planFingerprint(out) !== before };
+    return fingerprintResult(plan, out);
   },
 };

@@ -8,7 +8,7 @@ import type { BoundExpr } from '../../exec/bound-expr';
 import { collectColumns, remapColumns } from '../../exec/plan/bound-expr-utils';
 import { JOIN_SHAPES } from '../../exec/plan/join-types';
 import type { LogicalPlan } from '../logical-plan';
-import { planFingerprint, type OptimizerRule } from './optimizer-rule';
+import { fingerprintResult, type OptimizerRule } from './optimizer-rule';
 
 interface Pruned {
   readonly plan: LogicalPlan;
@@ -190,8 +190,7 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
 export const projectionPruning: OptimizerRule = {
   name: 'projection_pruning',
   rewrite(plan) {
-    const before = planFingerprint(plan);
     const out = prune(plan, all(plan.schema.length)).plan;
-    return { plan: out, changed: planFingerprint(out) !== before };
+    return fingerprintResult(plan, out);
   },
 };

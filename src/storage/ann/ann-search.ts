@@ -17,11 +17,14 @@ import { GaleneError } from '../../common/errors';
 import type { AnnIndexParams } from './ann-params';
 import { DEFAULT_EF_SEARCH } from './ann-params';
 import type { AnnIndexReader } from './ann-reader';
-import { exactFilter, exactTopK, fromDorisDistance, toDorisDistance } from './exact-scan';
+import { exactFilterChunks, exactTopKChunks, fromDorisDistance, toDorisDistance } from './exact-scan';
 
-/** Vectors of a segment's rows: `rows` ascending, or null for every row; packed `rows.length * dim` values. */
+/**
+ * Vectors of a segment's rows: `rows` ascending, or null for every row; packed `rows.length * dim` values
+ * in consecutive chunks (a segment's decoded pages as they are, so a warm exact scan copies nothing).
+ */
 export interface VectorSource {
-  read(rows: Int32Array | null): Promise<Float32Array>;
+  read(rows: Int32Array | null): Promise<readonly Float32Array[]>;
 }
 
 /** Allowed rows: a bitmap (bit r of byte r >> 3, least significant first) or a predicate on row ordinals. */
@@ -187,11 +190,13 @@ export class AnnSegmentSearcher {
     const test = allowedTest(options.allowed);
     const rows = test ? allowedRowList(test, this.rowCount) : null;
     const count = rows ? rows.length : this.rowCount;
-    const packed = await this.vectors.read(rows);
-    if (packed.length !== count * this.params.dim) throw new GaleneError('INTERNAL', [`vector source returned ${packed.length} values for ${count} rows of dim ${this.params.dim}`]);
+    const chunks = await this.vectors.read(rows);
+    let values = 0;
+    for (const chunk of chunks) values += chunk.length;
+    if (values !== count * this.params.dim) throw new GaleneError('INTERNAL', [`vector source returned ${values} values for ${count} rows of dim ${this.params.dim}`]);
     const keep = radiusKeep(this.params, options.radius);
     const metric = this.params.metric;
-    const hits = k === Infinity && keep ? exactFilter(metric, packed, this.params.dim, count, query, keep) : exactTopK(metric, packed, this.params.dim, count, query, keep ? count : k, undefined);
+    const hits = k === Infinity && keep ? exactFilterChunks(metric, chunks, this.params.dim, query, keep) : exactTopKChunks(metric, chunks, this.params.dim, query, keep ? count : k);
     let positions = hits.positions;
     let keys = hits.keys;
     if (keep && k !== Infinity) {

@@ -138,6 +138,51 @@ export function exactFilter(metric: AnnMetric, vectors: Float32Array, dim: numbe
   return sortHits(positions.subarray(0, found), keys.subarray(0, found));
 }
 
+/**
+ * exactTopK over vectors held in consecutive chunks (a segment's decoded pages, read without copying them
+ * into one array); positions count across the chunks. Each chunk's k nearest, merged by exact key (then
+ * position): the same rows as one exactTopK over the concatenation, up to float32 rounding at the k-th key.
+ */
+export function exactTopKChunks(metric: AnnMetric, chunks: readonly Float32Array[], dim: number, query: Float32Array, k: number): ExactHits {
+  if (chunks.length === 1) return exactTopK(metric, chunks[0], dim, chunks[0].length / dim, query, k);
+  return mergeChunkHits(chunks, dim, k, (chunk, count) => exactTopK(metric, chunk, dim, count, query, k));
+}
+
+/** exactFilter over vectors in consecutive chunks (see exactTopKChunks). */
+export function exactFilterChunks(metric: AnnMetric, chunks: readonly Float32Array[], dim: number, query: Float32Array, keep: (key: number) => boolean): ExactHits {
+  if (chunks.length === 1) return exactFilter(metric, chunks[0], dim, chunks[0].length / dim, query, keep);
+  return mergeChunkHits(chunks, dim, Infinity, (chunk, count) => exactFilter(metric, chunk, dim, count, query, keep));
+}
+
+function mergeChunkHits(chunks: readonly Float32Array[], dim: number, limit: number, search: (chunk: Float32Array, count: number) => ExactHits): ExactHits {
+  const found: ExactHits[] = [];
+  const bases: number[] = [];
+  let base = 0;
+  let total = 0;
+  for (const chunk of chunks) {
+    const count = chunk.length / dim;
+    if (count > 0) {
+      const hits = search(chunk, count);
+      found.push(hits);
+      bases.push(base);
+      total += hits.positions.length;
+    }
+    base += count;
+  }
+  const positions = new Int32Array(total);
+  const keys = new Float64Array(total);
+  let at = 0;
+  for (let idx = 0; idx < found.length; idx++) {
+    const hits = found[idx];
+    for (let hit = 0; hit < hits.positions.length; hit++) {
+      positions[at] = hits.positions[hit] + bases[idx];
+      keys[at++] = hits.keys[hit];
+    }
+  }
+  const sorted = sortHits(positions, keys);
+  return limit >= total ? sorted : { positions: sorted.positions.subarray(0, limit), keys: sorted.keys.subarray(0, limit) };
+}
+
 function sortHits(positions: Int32Array, keys: Float64Array): ExactHits {
   const order = Array.from(positions.keys()).sort((a, b) => keys[a] - keys[b] || positions[a] - positions[b]);
   const outPos = new Int32Array(order.length);
