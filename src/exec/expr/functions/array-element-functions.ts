@@ -256,6 +256,20 @@ function setKernel(mode: 'union' | 'intersect' | 'except') {
     });
 }
 
+/** array_except_all(a, b): multiset difference; each element of b removes one equal element of a, order and the rest kept. */
+function exceptAllKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  return combine(args, rowCount, site, (ranges, out, key) => {
+    const remove = new Map<unknown, number>();
+    for (let elemIdx = ranges[2]; elemIdx < ranges[3]; elemIdx++) remove.set(key(elemIdx), (remove.get(key(elemIdx)) ?? 0) + 1);
+    for (let elemIdx = ranges[0]; elemIdx < ranges[1]; elemIdx++) {
+      const value = key(elemIdx);
+      const left = remove.get(value) ?? 0;
+      if (left > 0) remove.set(value, left - 1);
+      else out.push(elemIdx);
+    }
+  });
+}
+
 /** A NULL array argument makes the row NULL (for kernels with nulls 'custom' that combine arrays). */
 function nullRows(vectors: readonly Vector[], rowCount: number): Uint8Array | null {
   let nulls: Uint8Array | null = null;
@@ -651,6 +665,7 @@ export const ARRAY_ELEMENT_FUNCTIONS: readonly FunctionDef[] = [
   arrayFn({ name: 'array_union', args: [arg('arr1'), rest('arr')], returns: 'ARRAY<common type>', resolve: arraysOfCommonType('array_union'), kernel: setKernel('union'), description: 'The distinct elements of all the arrays, in first-seen order.', example: 'SELECT array_union([1, 2, 3], [3, 4])' }),
   arrayFn({ name: 'array_intersect', args: [arg('arr1'), rest('arr')], returns: 'ARRAY<common type>', resolve: arraysOfCommonType('array_intersect'), kernel: setKernel('intersect'), description: 'The distinct elements of the first array that every other array has.', example: 'SELECT array_intersect([1, 2, 3], [3, 2, 5])' }),
   arrayFn({ name: 'array_except', args: [arg('arr1'), arg('arr2')], returns: 'ARRAY<common type>', resolve: arraysOfCommonType('array_except'), kernel: setKernel('except'), description: 'The distinct elements of the first array that the second does not have.', example: 'SELECT array_except([1, 2, 3], [2])' }),
+  arrayFn({ name: 'array_except_all', args: [arg('arr1'), arg('arr2')], returns: 'ARRAY<common type>', resolve: arraysOfCommonType('array_except_all'), kernel: exceptAllKernel, description: 'The first array minus the second as multisets: each element of arr2 removes one equal element of arr1; duplicates and order are kept.', example: 'SELECT array_except_all([1, 1, 2, 3, 1], [1, 3])' }),
   arrayFn({ name: 'array_pushback', args: [arg('arr'), arg('value')], returns: 'type of arr', resolve: arrayAndValue('array_pushback'), nulls: 'custom', kernel: pushKernel(false), description: 'The array with value (NULL too) added at the end; NULL for a NULL array.', example: 'SELECT array_pushback([1, 2], 3)' }),
   arrayFn({ name: 'array_pushfront', args: [arg('arr'), arg('value')], returns: 'type of arr', resolve: arrayAndValue('array_pushfront'), nulls: 'custom', kernel: pushKernel(true), description: 'The array with value (NULL too) added at the front; NULL for a NULL array.', example: 'SELECT array_pushfront([1, 2], 0)' }),
   arrayFn({ name: 'array_flatten', args: [arg('arr')], returns: 'ARRAY<inner element type>', resolve: (types) => { const type = arrayArg('array_flatten', types); if (elementType(type).name !== 'ARRAY') throw badArgs('array_flatten', types); return { argTypes: [type], returnType: elementType(type) }; }, kernel: flattenKernel, description: 'An array of arrays as one array, the inner arrays in order.', example: 'SELECT array_flatten([[1, 2], [3]])' }),
