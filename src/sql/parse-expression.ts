@@ -569,12 +569,29 @@ export abstract class ExpressionParser extends DataTypeParser {
     let distinct = false;
     if (this.acceptWord('DISTINCT') || this.acceptWord('DISTINCTROW')) distinct = true;
     else if (this.isWord('ALL') && !this.isOpAt(1, ')') && !this.isOpAt(1, ',')) this.advance();
+    if (this.startsLambda()) throw new GaleneError('UNSUPPORTED', [`lambda expressions in ${nameToken.text}()`]);
     if (this.isOp('*') && this.isOpAt(1, ')')) {
       const star = this.advance();
       const starExpr: StarExpr = { kind: 'star', qualifier: [], pos: star.pos, end: star.end };
       return this.finishCallArgs(nameToken, [starExpr], distinct);
     }
     return this.finishCallArgs(nameToken, [this.parseExpr()], distinct);
+  }
+
+  /** `x -> ...` or `(x, y) -> ...` next (Doris's lambda arguments of array_map, array_filter ...). */
+  private startsLambda(): boolean {
+    let ahead = 0;
+    if (this.isOp('(')) {
+      ahead = 1;
+      while (this.isIdent(this.peek(ahead)) && this.isOpAt(ahead + 1, ',')) ahead += 2;
+      if (!this.isIdent(this.peek(ahead)) || !this.isOpAt(ahead + 1, ')')) return false;
+      ahead += 2;
+    } else if (this.isIdent()) {
+      ahead = 1;
+    } else {
+      return false;
+    }
+    return this.isOpAt(ahead, '-') && this.isOpAt(ahead + 1, '>') && this.peek(ahead).end === this.peek(ahead + 1).pos;
   }
 
   /** Remaining `, arg ...` [ORDER BY ...] [SEPARATOR 's'] `)` of a call whose first arguments are parsed. */

@@ -3,6 +3,7 @@
  */
 import { registerFunctions } from '../function-registry';
 import { ARITHMETIC_FUNCTIONS } from './arithmetic';
+import { ARRAY_ELEMENT_FUNCTIONS } from './array-element-functions';
 import { ARRAY_FUNCTIONS } from './array-functions';
 import { COMPARISON_FUNCTIONS } from './comparison';
 import { CONDITIONAL_FUNCTIONS } from './conditional-functions';
@@ -22,7 +23,7 @@ let registered = false;
 export function ensureFunctionsRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS]) {
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, ARRAY_ELEMENT_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS]) {
     registerFunctions(family);
   }
 }
