@@ -12,6 +12,7 @@
  * aggregates in WHERE / GROUP BY / ON are error 1111, unknown / ambiguous columns are 1054 / 1052 with the
  * clause name. Uncorrelated subqueries in expressions are planned as separate plans run before the query.
  */
+import { refuseJsonKey } from './refuse-json-key';
 import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { Types, type DataType } from '../common/types';
@@ -462,6 +463,7 @@ export class QueryBinder implements SubqueryPlanner {
         }
         if (typeof target !== 'number' && containsAggregate(target)) throw new GaleneError('INVALID_GROUP_FUNC');
         const bound = typeof target === 'number' ? this.columnRef(scope, target) : this.exprs.bind(target, { scope, clause: 'group statement' });
+        refuseJsonKey(bound.type);
         const key = exprKey(bound);
         astKey.push(keyIndex.get(key) ?? groupKeys.length);
         if (keyIndex.has(key)) continue;

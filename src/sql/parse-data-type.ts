@@ -147,6 +147,9 @@ export class DataTypeParser extends ParserBase {
         this.expectCloseAngle();
         return Types.array(element);
       }
+      case 'JSON':
+      case 'JSONB':
+        return Types.JSON;
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);
