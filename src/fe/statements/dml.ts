@@ -33,6 +33,7 @@ import { okResult } from './result-rows';
 
 const TYPE_WORDS: Partial<Record<DataType['name'], string>> = {
   TINYINT: 'integer',
+  JSON: 'json',
   SMALLINT: 'integer',
   INT: 'integer',
   BIGINT: 'integer',

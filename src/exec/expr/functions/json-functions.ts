@@ -71,7 +71,7 @@ function parseDocs(vec: Vector, rowCount: number): (JsonValue | undefined)[] {
 }
 
 /** The path of each row: a constant path parses once per call site; others once per distinct text. */
-function parsePaths(vec: Vector, rowCount: number, site: CallSite, argIdx: number): (JsonPath | null)[] {
+function parsePaths(vec: Vector, rowCount: number, site: CallSite, argIdx: number, lenient = false): (JsonPath | null)[] {
   const texts = toJsStrings(vec);
   const key = `json-path-${argIdx}`;
   let cache = site.cache.get(key) as Map<string, JsonPath> | undefined;
@@ -89,7 +89,11 @@ function parsePaths(vec: Vector, rowCount: number, site: CallSite, argIdx: numbe
     let path = cache.get(text);
     if (path === undefined) {
       const parsed = parseJsonPath(text);
-      if (parsed === null) throw galeneError('JSON_PATH_INVALID', text);
+      if (parsed === null) {
+        if (!lenient) throw galeneError('JSON_PATH_INVALID', text);
+        out[rowIdx] = null;
+        continue;
+      }
       path = parsed;
       if (cache.size < 1024) cache.set(text, path);
     }
@@ -112,7 +116,8 @@ function textResult(type: DataType, rowCount: number, fn: (rowIdx: number) => st
 /** The value at arg 1's path in each row's document (undefined: NULL document, invalid text, no match). */
 function extractAt(args: readonly Vector[], rowCount: number, site: CallSite): (JsonValue | undefined)[] {
   const docs = parseDocs(args[0], rowCount);
-  const paths = parsePaths(args[1], rowCount, site, 1);
+  // get_json_*: a malformed path gives NULL (Doris's documented behaviour); json_* functions reject it.
+  const paths = parsePaths(args[1], rowCount, site, 1, site.name.startsWith('get_json_'));
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     const doc = docs[rowIdx];
     const path = paths[rowIdx];
@@ -388,11 +393,11 @@ export const JSON_FUNCTIONS: readonly FunctionDef[] = [
   }),
   json('json_type', {
     aliases: ['jsonb_type'],
-    args: [DOC, PATH],
+    args: [DOC, opt('json_path', 'STRING')],
     returns: Types.STRING,
     resolve: docResolve(Types.STRING),
     kernel: (args, rowCount, site) => {
-      const found = extractAt(args, rowCount, site);
+      const found = targetAt(args, rowCount, site, 1);
       return textResult(Types.STRING, rowCount, (rowIdx) => (found[rowIdx] === undefined ? null : jsonTypeName(found[rowIdx]!)));
     },
     description: 'The type of the value at a path: object, array, null, bool, int, bigint, largeint, double or string.',
@@ -514,6 +519,8 @@ export const JSON_FUNCTIONS: readonly FunctionDef[] = [
       args: [DOC, arg('json_path', 'STRING'), rest('value')],
       returns: 'JSON (VARCHAR for a VARCHAR document)',
       resolve: modifyResolve,
+      // A NULL document or path gives NULL; a NULL value is written as JSON null.
+      nulls: 'custom',
       kernel: modifyKernel(mode),
       description:
         mode === 'insert'
