@@ -476,3 +476,61 @@ function jsonScalarEquals(a: JsonValue, b: JsonValue): boolean {
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return typeof a === typeof b ? a === b : Number(a) === Number(b);
   return a === b;
 }
+
+/** json_remove at one (non-wildcard) path: the root with the matched member or element removed. */
+export function jsonRemove(root: JsonValue, path: JsonPath): JsonValue {
+  if (path.legs.length === 0) return root;
+  let parent: JsonValue = root;
+  for (let legIdx = 0; legIdx < path.legs.length - 1; legIdx++) {
+    const found = jsonPathMatches(parent, { text: '', legs: [path.legs[legIdx]], wildcard: false });
+    if (found.length === 0) return root;
+    parent = found[0];
+  }
+  const last = path.legs[path.legs.length - 1];
+  if (last.kind === 'member' && parent instanceof JsonObject) {
+    const idx = parent.keys.indexOf(last.key);
+    if (idx >= 0) {
+      parent.keys.splice(idx, 1);
+      parent.values.splice(idx, 1);
+    }
+  } else if (last.kind === 'index' && Array.isArray(parent)) {
+    const idx = last.fromEnd ? parent.length - 1 - last.index : last.index;
+    if (idx >= 0 && idx < parent.length) parent.splice(idx, 1);
+  }
+  return root;
+}
+
+/** The value with every object's keys sorted (by UTF-16 code unit, which orders ASCII keys bytewise). */
+export function sortJsonKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortJsonKeys);
+  if (!(value instanceof JsonObject)) return value;
+  const order = value.keys.map((_, idx) => idx).sort((a, b) => (value.keys[a] < value.keys[b] ? -1 : value.keys[a] > value.keys[b] ? 1 : a - b));
+  return new JsonObject(order.map((idx) => value.keys[idx]), order.map((idx) => sortJsonKeys(value.values[idx])));
+}
+
+/** A path leg as MySQL's json_search prints it: `.key` (quoted when not an identifier) or `[n]`. */
+function memberLegText(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `.${quoteJsonString(key)}`;
+}
+
+/** The paths of every string value for which `matches` is true, in document order (json_search). */
+export function jsonSearchPaths(root: JsonValue, matches: (text: string) => boolean, one: boolean): string[] {
+  const out: string[] = [];
+  const walk = (value: JsonValue, path: string): boolean => {
+    if (typeof value === 'string') {
+      if (matches(value)) {
+        out.push(path);
+        return one;
+      }
+      return false;
+    }
+    if (Array.isArray(value)) {
+      for (let idx = 0; idx < value.length; idx++) if (walk(value[idx], `${path}[${idx}]`)) return true;
+    } else if (value instanceof JsonObject) {
+      for (let idx = 0; idx < value.keys.length; idx++) if (walk(value.values[idx], path + memberLegText(value.keys[idx]))) return true;
+    }
+    return false;
+  };
+  walk(root, '$');
+  return out;
+}

@@ -16,17 +16,21 @@ import {
   JsonPath,
   JsonSyntaxError,
   jsonPathMatches,
+  jsonRemove,
+  jsonSearchPaths,
   jsonToText,
   jsonTypeName,
   JsonValue,
   parseJson,
   parseJsonPath,
   quoteJsonString,
+  sortJsonKeys,
   tryParseJson,
 } from '../../../common/json-value';
 import { DataType, isIntegerType, isStringType, Types, typeToSql } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { valuesOrNulls } from '../kernels';
+import { likePredicate } from './like-functions';
 import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { fixedVector, rawReader, StringOut, toJsStrings } from '../vector-ops';
 import type { Vector } from '../../../common/column';
@@ -266,6 +270,66 @@ function arrayKernel(args: readonly Vector[], rowCount: number, site: CallSite):
   return textResult(site.returnType, rowCount, (rowIdx) => jsonToText(values.map((read) => read(rowIdx))));
 }
 
+/** json_array_ignore_null: SQL NULL arguments are left out (a JSON null value stays). */
+function arrayIgnoreNullKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const values = args.map(jsonReader);
+  return textResult(site.returnType, rowCount, (rowIdx) => {
+    const items: JsonValue[] = [];
+    args.forEach((vec, argIdx) => {
+      if (vec.type.name === 'NULL' || (vec.nulls !== null && vec.nulls[rowIdx])) return;
+      items.push(values[argIdx](rowIdx));
+    });
+    return jsonToText(items);
+  });
+}
+
+/** A document function mapping each parsed document to a new value (undefined gives NULL). */
+function mapDocs(fn: (doc: JsonValue) => JsonValue | undefined) {
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const docs = parseDocs(args[0], rowCount);
+    return textResult(site.returnType, rowCount, (rowIdx) => {
+      const doc = docs[rowIdx];
+      const result = doc === undefined ? undefined : fn(doc);
+      return result === undefined ? null : jsonToText(result);
+    });
+  };
+}
+
+/** json_remove(doc, path[, path...]): each path's member or element removed, in order. */
+function removeKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const docs = toJsStrings(args[0]);
+  const paths = args.slice(1).map((vec, idx) => parsePaths(vec, rowCount, site, idx + 1));
+  for (const rowPaths of paths) for (const path of rowPaths) if (path !== null && (path.wildcard || path.legs.length === 0)) throw galeneError('JSON_PATH_INVALID', path.text);
+  return textResult(site.returnType, rowCount, (rowIdx) => {
+    const text = docs[rowIdx];
+    let doc = text === null ? undefined : tryParseJson(text); // parsed per row: modified in place
+    if (doc === undefined) return null;
+    for (const rowPaths of paths) doc = jsonRemove(doc, rowPaths[rowIdx]!);
+    return jsonToText(doc);
+  });
+}
+
+/** json_search(doc, 'one' | 'all', search_str[, escape]): the path(s) of string values matching a LIKE pattern. */
+function searchKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const docs = parseDocs(args[0], rowCount);
+  const modes = toJsStrings(args[1]);
+  const patterns = toJsStrings(args[2]);
+  const escapes = args.length > 3 ? toJsStrings(args[3]) : null;
+  let cached: { key: string; test: (value: string) => boolean } | null = null;
+  return textResult(site.returnType, rowCount, (rowIdx) => {
+    const doc = docs[rowIdx];
+    const mode = modes[rowIdx]!.toLowerCase();
+    if (mode !== 'one' && mode !== 'all') throw galeneError('TYPE_MISMATCH', `the one_or_all argument ${modes[rowIdx]} is not 'one' not 'all'`);
+    if (doc === undefined) return null;
+    const escape = escapes === null ? '\\' : escapes[rowIdx] || '\\';
+    const key = escape + '\u0000' + patterns[rowIdx];
+    if (cached === null || cached.key !== key) cached = { key, test: likePredicate(patterns[rowIdx]!, escape) };
+    const found = jsonSearchPaths(doc, cached.test, mode === 'one');
+    if (found.length === 0) return null;
+    return jsonToText(found.length === 1 ? found[0] : found);
+  });
+}
+
 /** json_insert / json_replace / json_set(doc, path, value[, path, value...]). */
 function modifyKernel(mode: 'insert' | 'replace' | 'set') {
   return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
@@ -501,6 +565,48 @@ export const JSON_FUNCTIONS: readonly FunctionDef[] = [
     kernel: arrayKernel,
     description: 'A JSON array of the values; NULL values become null.',
     example: `SELECT json_array(1, 'abc', NULL, true)`,
+  }),
+  json('json_array_ignore_null', {
+    args: [rest('value', undefined, true)],
+    returns: Types.JSON,
+    resolve: valuesResolve(Types.JSON, 'none'),
+    nulls: 'custom',
+    kernel: arrayIgnoreNullKernel,
+    description: 'A JSON array of the values that are not NULL.',
+    example: `SELECT json_array_ignore_null(1, NULL, 'a')`,
+  }),
+  json('json_remove', {
+    aliases: ['jsonb_remove'],
+    args: [DOC, rest('json_path', 'STRING')],
+    returns: 'JSON (VARCHAR for a VARCHAR document)',
+    resolve: docResolve('json'),
+    kernel: removeKernel,
+    description: 'The document without the members or elements at the paths (applied in order); paths that match nothing are ignored.',
+    example: `SELECT json_remove('{"a": 1, "b": [1, 2]}', '$.b[0]')`,
+  }),
+  json('json_search', {
+    args: [DOC, arg('one_or_all', 'STRING'), arg('search_str', 'STRING'), opt('escape_char', 'STRING')],
+    returns: Types.JSON,
+    resolve: (types) => ({ argTypes: types.map((t, argIdx) => (argIdx === 0 ? docType(t) : isStringType(t) ? t : Types.STRING)), returnType: Types.JSON }),
+    kernel: searchKernel,
+    description: "The path of the first ('one') or every ('all', an array when several) string value matching a LIKE pattern (`%`, `_`); NULL when none does.",
+    example: `SELECT json_search('{"a": "abc", "b": ["abd", "x"]}', 'all', 'ab%')`,
+  }),
+  json('sort_json_object_keys', {
+    args: [DOC],
+    returns: Types.JSON,
+    resolve: docResolve(Types.JSON),
+    kernel: mapDocs(sortJsonKeys),
+    description: 'The JSON value with the keys of every object sorted.',
+    example: `SELECT sort_json_object_keys('{"b": 1, "a": {"d": 2, "c": 3}}')`,
+  }),
+  json('strip_null_value', {
+    args: [DOC],
+    returns: Types.JSON,
+    resolve: docResolve(Types.JSON),
+    kernel: mapDocs((doc) => (doc === null ? undefined : doc)),
+    description: 'SQL NULL for a JSON null value; any other value unchanged.',
+    example: `SELECT strip_null_value('null')`,
   }),
   json('to_json', {
     args: [arg('value')],
