@@ -636,6 +636,7 @@ export class QueryBinder implements SubqueryPlanner {
     this.stage = null;
     plan = makeProject(plan, projectExprs, projectSchema);
     if (query.distinct) {
+      for (const column of projectSchema) refuseJsonKey(column.type);
       plan = makeAggregate(
         plan,
         projectSchema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })),
