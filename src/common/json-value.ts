@@ -407,18 +407,20 @@ export function jsonExtractPath(root: JsonValue, path: JsonPath): JsonValue | un
   return matches[0];
 }
 
+/** The value the path's last step applies to (every step but the last followed), or undefined. */
+function parentOf(root: JsonValue, path: JsonPath): JsonValue | undefined {
+  const found = jsonPathMatches(root, { text: path.text, legs: path.legs.slice(0, -1), wildcard: false });
+  return found.length === 0 ? undefined : found[0];
+}
+
 /**
  * json_insert / json_replace / json_set at one (non-wildcard) path: `mode` says whether an existing value
  * is replaced and whether a missing last step is created. Returns the (possibly new) root.
  */
 export function jsonModify(root: JsonValue, path: JsonPath, value: JsonValue, mode: 'insert' | 'replace' | 'set'): JsonValue {
   if (path.legs.length === 0) return mode === 'insert' ? root : value;
-  let parent: JsonValue = root;
-  for (let legIdx = 0; legIdx < path.legs.length - 1; legIdx++) {
-    const found = jsonPathMatches(parent, { text: '', legs: [path.legs[legIdx]], wildcard: false });
-    if (found.length === 0) return root;
-    parent = found[0];
-  }
+  const parent = parentOf(root, path);
+  if (parent === undefined) return root;
   const last = path.legs[path.legs.length - 1];
   const replaceOk = mode !== 'insert';
   const insertOk = mode !== 'replace';
@@ -480,12 +482,8 @@ function jsonScalarEquals(a: JsonValue, b: JsonValue): boolean {
 /** json_remove at one (non-wildcard) path: the root with the matched member or element removed. */
 export function jsonRemove(root: JsonValue, path: JsonPath): JsonValue {
   if (path.legs.length === 0) return root;
-  let parent: JsonValue = root;
-  for (let legIdx = 0; legIdx < path.legs.length - 1; legIdx++) {
-    const found = jsonPathMatches(parent, { text: '', legs: [path.legs[legIdx]], wildcard: false });
-    if (found.length === 0) return root;
-    parent = found[0];
-  }
+  const parent = parentOf(root, path);
+  if (parent === undefined) return root;
   const last = path.legs[path.legs.length - 1];
   if (last.kind === 'member' && parent instanceof JsonObject) {
     const idx = parent.keys.indexOf(last.key);

@@ -119,15 +119,8 @@ function textResult(type: DataType, rowCount: number, fn: (rowIdx: number) => st
 
 /** The value at arg 1's path in each row's document (undefined: NULL document, invalid text, no match). */
 function extractAt(args: readonly Vector[], rowCount: number, site: CallSite): (JsonValue | undefined)[] {
-  const docs = parseDocs(args[0], rowCount);
   // get_json_*: a malformed path gives NULL (Doris's documented behaviour); json_* functions reject it.
-  const paths = parsePaths(args[1], rowCount, site, 1, site.name.startsWith('get_json_'));
-  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-    const doc = docs[rowIdx];
-    const path = paths[rowIdx];
-    docs[rowIdx] = doc === undefined || path === null ? undefined : jsonExtractPath(doc, path);
-  }
-  return docs;
+  return targetAt(args, rowCount, site, 1, site.name.startsWith('get_json_'));
 }
 
 function extractKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
@@ -367,10 +360,10 @@ function modifyResolve(types: readonly DataType[]): Resolution {
 }
 
 /** The document, or the value at the optional path argument (argument 1 or 2). */
-function targetAt(args: readonly Vector[], rowCount: number, site: CallSite, pathArg: number): (JsonValue | undefined)[] {
+function targetAt(args: readonly Vector[], rowCount: number, site: CallSite, pathArg: number, lenient = false): (JsonValue | undefined)[] {
   if (args.length <= pathArg) return parseDocs(args[0], rowCount);
   const docs = parseDocs(args[0], rowCount);
-  const paths = parsePaths(args[pathArg], rowCount, site, pathArg);
+  const paths = parsePaths(args[pathArg], rowCount, site, pathArg, lenient);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     const doc = docs[rowIdx];
     const path = paths[rowIdx];
