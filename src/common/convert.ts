@@ -3,6 +3,7 @@
  * CAST to string) and how text from SQL literals, CSV and JSON becomes a raw value (INSERT, Stream Load,
  * CAST from string). One place, so a value prints the same everywhere and parses the same everywhere.
  */
+import { canonicalJsonText } from './json-value';
 import { RawArray, RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
 import { DataType, elementType, isWideDecimal } from './types';
@@ -343,6 +344,10 @@ export function parseValue(type: DataType, text: string): ParseResult {
       return ok(text);
     case 'ARRAY':
       return parseArrayText(type, text);
+    case 'JSON': {
+      const canonical = canonicalJsonText(text);
+      return canonical === null ? fail('invalid') : ok(canonical);
+    }
   }
 }
 

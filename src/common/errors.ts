@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   OUT_OF_RANGE: entry(1264, '22003', "Out of range value for column '{0}' at row {1}"),
   DATA_TOO_LONG: entry(1406, '22001', "Data too long for column '{0}' at row {1}"),
   INVALID_VALUE: entry(1366, 'HY000', "Incorrect {0} value: '{1}' for column '{2}' at row {3}"),
+  COMPLEX_TYPE_KEY: entry(1105, 'HY000', "errCode = 2, detailMessage = Doris hll, bitmap, array, map, struct, jsonb, variant column must use with specific function, and don't support filter, group by or order by. please run 'help hll' or 'help bitmap' or 'help array' or 'help map' or 'help struct' or 'help jsonb' or 'help variant' in your mysql client."),
+  JSON_PATH_INVALID: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]Json path error: Invalid Json Path for value: {0}'),
+  JSON_PARSE_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]Parse json document failed at row {0}, error: [INTERNAL_ERROR]{1}'),
   INVALID_CAST: entry(1105, 'HY000', "errCode = 2, detailMessage = can not cast '{0}' to {1}"),
   DIVISION_BY_ZERO: entry(1365, '22012', 'Division by 0'),
   // Doris Nereids AnalysisException (CTE names and labels, set operations, grouping sets)

@@ -18,6 +18,7 @@
  * | CHAR/VARCHAR/STRING    | StringVector: offsets (Int32Array n+1) + UTF-8 bytes      |
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
+ * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -38,7 +39,8 @@ export type TypeName =
   | 'CHAR'
   | 'VARCHAR'
   | 'STRING'
-  | 'ARRAY';
+  | 'ARRAY'
+  | 'JSON';
 
 export interface DataType {
   readonly name: TypeName;
@@ -72,6 +74,7 @@ export const Types = Object.freeze({
   DATE: simple('DATE'),
   DATETIME: simple('DATETIME'),
   STRING: simple('STRING'),
+  JSON: simple('JSON'),
   decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
@@ -138,6 +141,7 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'CHAR':
     case 'VARCHAR':
     case 'STRING':
+    case 'JSON':
       return 'string';
     case 'ARRAY':
       return 'list';

@@ -94,6 +94,7 @@ function baseWireType(dataType: DataType): ColumnWireType {
       return text(dataType.length ?? VARCHAR_MAX_LENGTH);
     case 'STRING':
     case 'ARRAY': // arrays travel as text, as Doris sends them
+    case 'JSON': // JSON travels as its text (a string column to clients, so drivers do not re-parse it)
       return text(VARCHAR_MAX_LENGTH * 16);
   }
 }

@@ -14,6 +14,7 @@
  * frame, LAG/LEAD none. Without a frame: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (with no ORDER
  * BY every row of the partition is a peer, so that is the whole partition).
  */
+import { refuseJsonKey } from './refuse-json-key';
 import { GaleneError } from '../common/errors';
 import { isIntegerType, Types } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
@@ -42,6 +43,7 @@ interface WindowCall {
 
 /** ORDER BY item -> sort key; Doris's defaults are NULLS FIRST for ASC and NULLS LAST for DESC. */
 export function sortKeyFor(item: OrderByItem, expr: BoundExpr): SortKey {
+  refuseJsonKey(expr.type);
   const descending = item.direction === 'DESC';
   return { expr, descending, nullsFirst: item.nulls === null ? !descending : item.nulls === 'FIRST' };
 }

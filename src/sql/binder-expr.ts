@@ -9,6 +9,7 @@
  * The query binder (binder.ts) steers binding with a BindEnv: the scope, the clause (for error messages)
  * and an optional `override` consulted before each node (GROUP BY matching, aggregates, select aliases).
  */
+import { refuseJsonKey } from './refuse-json-key';
 import { GaleneError } from '../common/errors';
 import { isStringType, typesEqual, Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
@@ -190,6 +191,7 @@ export class ExprBinder {
     const order = orderBy.map((item) => ({ descending: item.direction === 'DESC', nullsFirst: item.nulls === null ? item.direction === 'ASC' : item.nulls === 'FIRST' }));
     const resolved = resolveAggregate(name, args.map((arg) => arg.type), ast.distinct, order.length > 0 ? order : undefined);
     const cast = args.map((arg, argIdx) => castTo(arg, resolved.argTypes[argIdx] ?? arg.type));
+    if (ast.distinct) for (const argExpr of cast) refuseJsonKey(argExpr.type);
     const spec = { name: resolved.name, args: cast, argTypes: cast.map((arg) => arg.type), distinct: ast.distinct, type: resolved.returnType };
     return order.length > 0 ? { ...spec, order } : spec;
   }

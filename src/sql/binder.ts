@@ -12,6 +12,7 @@
  * aggregates in WHERE / GROUP BY / ON are error 1111, unknown / ambiguous columns are 1054 / 1052 with the
  * clause name. Uncorrelated subqueries in expressions are planned as separate plans run before the query.
  */
+import { refuseJsonKey } from './refuse-json-key';
 import type { RawValue } from '../common/column';
 import { GaleneError } from '../common/errors';
 import { Types, type DataType } from '../common/types';
@@ -491,6 +492,7 @@ export class QueryBinder implements SubqueryPlanner {
         }
         if (typeof target !== 'number' && containsAggregate(target)) throw new GaleneError('INVALID_GROUP_FUNC');
         const bound = typeof target === 'number' ? this.columnRef(scope, target) : this.exprs.bind(target, { scope, clause: 'group statement' });
+        refuseJsonKey(bound.type);
         const key = exprKey(bound);
         astKey.push(keyIndex.get(key) ?? groupKeys.length);
         if (keyIndex.has(key)) continue;
@@ -663,6 +665,7 @@ export class QueryBinder implements SubqueryPlanner {
     this.stage = null;
     plan = makeProject(plan, projectExprs, projectSchema);
     if (query.distinct) {
+      for (const column of projectSchema) refuseJsonKey(column.type);
       plan = makeAggregate(
         plan,
         projectSchema.map((column, index) => ({ kind: 'column', index, type: column.type, name: column.name })),

@@ -28,7 +28,7 @@ const INTEGER_WIDENING: Record<string, DataType> = {
 
 /** Types that exist in Doris but not (yet) in Galene's type system. */
 const UNSUPPORTED_TYPES: ReadonlySet<string> = new Set([
-  'MAP', 'STRUCT', 'JSON', 'JSONB', 'VARIANT', 'HLL', 'BITMAP', 'QUANTILE_STATE', 'AGG_STATE',
+  'MAP', 'STRUCT', 'VARIANT', 'HLL', 'BITMAP', 'QUANTILE_STATE', 'AGG_STATE',
   'IPV4', 'IPV6', 'TIME', 'BLOB', 'TINYBLOB', 'MEDIUMBLOB', 'LONGBLOB', 'VARBINARY', 'ENUM', 'SET', 'YEAR',
 ]);
 
@@ -147,6 +147,9 @@ export class DataTypeParser extends ParserBase {
         this.expectCloseAngle();
         return Types.array(element);
       }
+      case 'JSON':
+      case 'JSONB':
+        return Types.JSON;
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);

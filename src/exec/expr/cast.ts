@@ -13,8 +13,9 @@ import { compactArray, decodeUtf8, getRaw, newFixedArray, RawValue, Vector, Vect
 import { formatValue, parseDecimalScaled, ParseFailure, parseValue, pow10 } from '../../common/convert';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
+import { canonicalJsonText, quoteJsonString } from '../../common/json-value';
 import { jsCharCount } from '../../common/utf8';
-import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
+import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
 import { bigDivRound, i64FromNumbers, nullVector, StringOut, toJsStrings } from './vector-ops';
 
@@ -61,6 +62,7 @@ const BIG_LIMITS: Record<string, [bigint, bigint]> = {
 
 /** The word MySQL puts in "Incorrect <word> value" for a target type. */
 function valueWord(t: DataType): string {
+  if (t.name === 'JSON') return 'json';
   switch (familyOf(t)) {
     case 'decimal':
       return 'decimal';
@@ -142,6 +144,8 @@ export function castVector(vec: Vector, target: DataType, mode: CastMode = 'sql'
     throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
   }
   const sink = new FailureSink(mode, target, columnName, firstRowNumber, vec.nulls, length);
+  if (target.name === 'JSON') return castToJson(vec, target, sink);
+  if (vec.type.name === 'JSON' && dstFamily === 'string') return castToString({ ...vec, type: Types.STRING } as Vector, target, sink);
   if (dstFamily === 'string') return castToString(vec, target, sink);
   if (srcFamily === 'string') return castFromString(vec, target, sink);
   return castBetweenNonStrings(vec, target, sink);
@@ -188,6 +192,37 @@ function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector 
       text = truncateChars(text, limit);
     }
     out.push(text);
+  }
+  return { ...out.finish(), nulls: sink.nulls };
+}
+
+/**
+ * Into JSON: text is parsed and stored in canonical form (invalid text: NULL for CAST, the row's error
+ * for INSERT); booleans become true/false, numbers stay numbers, other values become JSON strings.
+ */
+function castToJson(vec: Vector, target: DataType, sink: FailureSink): Vector {
+  const length = vec.length;
+  const fromText = isStringType(vec.type);
+  const family = familyOf(vec.type);
+  const texts = fromText ? toJsStrings(vec) : formatAll(vec);
+  const out = new StringOut(target, length);
+  for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+    const text = texts[rowIdx];
+    if (text === null) {
+      out.push('');
+      continue;
+    }
+    if (!fromText) {
+      if (family === 'bool') out.push(text === '1' ? 'true' : 'false');
+      else if (family === 'int' || family === 'float' || family === 'decimal') out.push(text);
+      else out.push(quoteJsonString(text));
+      continue;
+    }
+    const canonical = canonicalJsonText(text);
+    if (canonical === null) {
+      sink.fail(rowIdx, 'invalid', () => text);
+      out.push('');
+    } else out.push(canonical);
   }
   return { ...out.finish(), nulls: sink.nulls };
 }

@@ -66,6 +66,12 @@ function isComparisonContext(context: string): boolean {
 function pairSuperType(a: DataType, b: DataType, context: string): DataType {
   if (a.name === 'NULL') return b;
   if (b.name === 'NULL') return a;
+  if (a.name === 'JSON' || b.name === 'JSON') {
+    // Doris: JSON values are never compared (no =, <, IN on JSON); CASE / COALESCE / UNION keep JSON.
+    if (isComparisonContext(context)) throw galeneError('TYPE_MISMATCH', `comparison predicate could not contains json type: ${context}`);
+    if (a.name === b.name) return a;
+    throw galeneError('TYPE_MISMATCH', `can not find a common type of ${typeToSql(a)} and ${typeToSql(b)} in ${context}`);
+  }
   if (a.name === 'ARRAY' || b.name === 'ARRAY') {
     // ARRAY<x> meets ARRAY<y> as ARRAY<common(x, y)>; `[]` (ARRAY<NULL>) takes the other's element.
     if (a.name === 'ARRAY' && b.name === 'ARRAY') return Types.array(pairSuperType(a.element ?? Types.NULL, b.element ?? Types.NULL, context));

@@ -112,7 +112,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
     // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
     for (const column of statement.columns.slice(0, 3)) {
-      if (column.aggregation || isArrayType(column.type)) break;
+      if (column.aggregation || isArrayType(column.type) || column.type.name === 'JSON') break;
       keys.push(column.name);
       if (isStringType(column.type)) break;
     }
@@ -141,6 +141,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
     checkArrayAggregation(column.type, aggregation);
     if (isKey && isArrayType(column.type)) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
+    if (isKey && column.type.name === 'JSON') throw bad(`JsonType type should not be used in key column[${column.name}].`);
     if (column.autoIncrement !== null) checkAutoIncrementColumn(column, keysType);
     return {
       name: column.name,
@@ -174,6 +175,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (keysType !== 'DUPLICATE' && !column.isKey) throw bad(`Distribution column[${name}] is not key column`);
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
       if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
+      if (column.type.name === 'JSON') throw bad(`JsonType type should not be used in distribution column[${name}].`);
     }
     distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
   } else {

@@ -34,6 +34,7 @@ import { okResult } from './result-rows';
 
 const TYPE_WORDS: Partial<Record<DataType['name'], string>> = {
   TINYINT: 'integer',
+  JSON: 'json',
   SMALLINT: 'integer',
   INT: 'integer',
   BIGINT: 'integer',
@@ -170,8 +171,8 @@ function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema):
   };
   let rowIdx = 0;
   try {
-    if (kind === 'list') {
-      // Arrays ('[1, 2]' text cells) take the general conversion, cell by cell.
+    if (kind === 'list' || type.name === 'JSON') {
+      // Arrays ('[1, 2]' text cells) and JSON (parsed and normalised) take the general conversion, cell by cell.
       const builder = new VectorBuilder(type, rowCount);
       for (; rowIdx < rowCount; rowIdx++) builder.append(slowValue(rowIdx * width + colIdx, rowIdx));
       return builder.finish();

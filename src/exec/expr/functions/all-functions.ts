@@ -8,6 +8,7 @@ import { ARRAY_FUNCTIONS } from './array-functions';
 import { COMPARISON_FUNCTIONS } from './comparison';
 import { CONDITIONAL_FUNCTIONS } from './conditional-functions';
 import { DATETIME_FUNCTIONS } from './datetime-functions';
+import { JSON_FUNCTIONS } from './json-functions';
 import { LIKE_FUNCTIONS } from './like-functions';
 import { MATCH_FUNCTIONS } from './match-functions';
 import { MATH_FUNCTIONS } from './math-functions';
@@ -23,7 +24,7 @@ let registered = false;
 export function ensureFunctionsRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, ARRAY_ELEMENT_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS]) {
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, ARRAY_ELEMENT_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS, JSON_FUNCTIONS]) {
     registerFunctions(family);
   }
 }

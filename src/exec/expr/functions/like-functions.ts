@@ -186,6 +186,16 @@ export function matchLike(value: string, pattern: string, options: { readonly es
   return matchBytes(matcher, bytes, 0, bytes.length);
 }
 
+/** A compiled LIKE pattern as a predicate on JS strings (json_search's search string). */
+export function likePredicate(pattern: string, escape = '\\'): (value: string) => boolean {
+  const matcher = compileLike(pattern, escape);
+  const encoder = new TextEncoder();
+  return (value) => {
+    const bytes = encoder.encode(value);
+    return matchBytes(matcher, bytes, 0, bytes.length);
+  };
+}
+
 /** The matcher for a pattern, cached per call site. */
 function matcherFor(site: CallSite, pattern: string, escape: string): LikeMatcher {
   const key = `like:${escape}:${pattern}`;
