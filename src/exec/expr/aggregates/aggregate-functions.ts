@@ -36,10 +36,10 @@ export interface AggregateDef {
 }
 
 /** Capacity growth for per-group typed arrays. */
-function grown<T extends Float64Array | Uint8Array>(array: T, groupCount: number): T {
+export function grown<T extends Float64Array | Uint8Array | Int32Array | BigInt64Array>(array: T, groupCount: number): T {
   if (groupCount <= array.length) return array;
   const next = new (array.constructor as new (length: number) => T)(Math.max(groupCount, array.length * 2));
-  next.set(array);
+  next.set(array as never);
   return next;
 }
 

@@ -1,0 +1,528 @@
+/**
+ * Statistical and bitwise aggregates: covariance / correlation / linear regression (regr_*), skewness and
+ * kurtosis, weighted average, bool_and / bool_or, group_bit_and / or / xor. Per-group state lives in typed
+ * arrays; the moment states merge (partial / final) with the pairwise update formulas of Chan et al.
+ */
+import type { Vector } from '../../../common/column';
+import { galeneError } from '../../../common/errors';
+import { DataType, isNumericType, physicalKind, Types, typeToSql } from '../../../common/types';
+import type { AggregateState } from '../../aggregate-state';
+import type { AggregateAccumulator } from '../../expr-api';
+import { toF64 } from '../vector-ops';
+import type { AggregateDef } from './aggregate-functions';
+import { emptyGroupNulls, grown as grow } from './aggregate-functions';
+
+function doubleVector(values: Float64Array, nulls: Uint8Array | null): Vector {
+  return { kind: 'fixed', type: Types.DOUBLE, length: values.length, values, nulls };
+}
+
+/** Per-group DOUBLE results: `value(group)` returns null for a NULL result. */
+function finalizeDoubles(groupCount: number, value: (group: number) => number | null): Vector {
+  const out = new Float64Array(groupCount);
+  let nulls: Uint8Array | null = null;
+  for (let group = 0; group < groupCount; group++) {
+    const result = value(group);
+    if (result === null || Number.isNaN(result)) {
+      nulls ??= new Uint8Array(groupCount);
+      nulls[group] = 1;
+    } else out[group] = result;
+  }
+  return doubleVector(out, nulls);
+}
+
+// ---------------------------------------------------------------- two-variable moments
+
+type PairResult = (n: number, meanY: number, meanX: number, m2y: number, m2x: number, c: number) => number | null;
+
+/**
+ * Count, means, sums of squared deviations and the co-moment of (y, x) per group, over the rows where both
+ * are non-NULL. Arguments are (y, x) as in regr_*(y, x); covar / corr are symmetric.
+ */
+class PairMomentsAccumulator implements AggregateAccumulator {
+  private n = new Float64Array(16);
+  private meanY = new Float64Array(16);
+  private meanX = new Float64Array(16);
+  private m2y = new Float64Array(16);
+  private m2x = new Float64Array(16);
+  private c = new Float64Array(16);
+
+  constructor(private readonly result: PairResult, private readonly countResult = false) {}
+
+  resize(groupCount: number): void {
+    this.n = grow(this.n, groupCount);
+    this.meanY = grow(this.meanY, groupCount);
+    this.meanX = grow(this.meanX, groupCount);
+    this.m2y = grow(this.m2y, groupCount);
+    this.m2x = grow(this.m2x, groupCount);
+    this.c = grow(this.c, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const ys = toF64(args[0]);
+    const xs = toF64(args[1]);
+    const nullsY = args[0].nulls;
+    const nullsX = args[1].nulls;
+    const { n, meanY, meanX, m2y, m2x, c } = this;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if ((nullsY !== null && nullsY[rowIdx]) || (nullsX !== null && nullsX[rowIdx])) continue;
+      const group = groupIds[rowIdx];
+      const y = ys[rowIdx];
+      const x = xs[rowIdx];
+      const count = ++n[group];
+      const dx = x - meanX[group];
+      const dy = y - meanY[group];
+      meanX[group] += dx / count;
+      meanY[group] += dy / count;
+      m2x[group] += dx * (x - meanX[group]);
+      m2y[group] += dy * (y - meanY[group]);
+      c[group] += dx * (y - meanY[group]);
+    }
+  }
+
+  serialize(groupCount: number): AggregateState {
+    const { n, meanY, meanX, m2y, m2x, c } = this;
+    return { groupCount, data: [n, meanY, meanX, m2y, m2x, c].map((array) => array.slice(0, groupCount)) };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const [pn, pMeanY, pMeanX, pM2y, pM2x, pC] = state.data as Float64Array[];
+    const { n, meanY, meanX, m2y, m2x, c } = this;
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      const nb = pn[group];
+      if (nb === 0) continue;
+      const target = groupMap[group];
+      const na = n[target];
+      const total = na + nb;
+      const dx = pMeanX[group] - meanX[target];
+      const dy = pMeanY[group] - meanY[target];
+      const weight = (na * nb) / total;
+      m2x[target] += pM2x[group] + dx * dx * weight;
+      m2y[target] += pM2y[group] + dy * dy * weight;
+      c[target] += pC[group] + dx * dy * weight;
+      meanX[target] += (dx * nb) / total;
+      meanY[target] += (dy * nb) / total;
+      n[target] = total;
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    const { n, meanY, meanX, m2y, m2x, c } = this;
+    if (this.countResult) {
+      const out = new BigInt64Array(groupCount);
+      for (let group = 0; group < groupCount; group++) out[group] = BigInt(n[group]);
+      return { kind: 'fixed', type: Types.BIGINT, length: groupCount, values: out, nulls: null };
+    }
+    return finalizeDoubles(groupCount, (group) => (n[group] === 0 ? null : this.result(n[group], meanY[group], meanX[group], m2y[group], m2x[group], c[group])));
+  }
+}
+
+const slope: PairResult = (_n, _my, _mx, _m2y, m2x, c) => (m2x === 0 ? null : c / m2x);
+
+const PAIR_FUNCTIONS: readonly { name: string; aliases?: string[]; result: PairResult; description: string }[] = [
+  { name: 'covar', aliases: ['covar_pop'], result: (n, _my, _mx, _m2y, _m2x, c) => c / n, description: 'Population covariance of the rows where both x and y are non-NULL.' },
+  { name: 'covar_samp', result: (n, _my, _mx, _m2y, _m2x, c) => (n < 2 ? null : c / (n - 1)), description: 'Sample covariance; NULL for fewer than two rows.' },
+  {
+    name: 'corr',
+    aliases: ['corr_welford'],
+    result: (_n, _my, _mx, m2y, m2x, c) => (m2x === 0 || m2y === 0 ? null : c / Math.sqrt(m2x * m2y)),
+    description: 'Pearson correlation coefficient; NULL when either variable is constant.',
+  },
+  { name: 'regr_avgx', result: (_n, _my, mx) => mx, description: 'Mean of the independent variable x over the rows where both are non-NULL.' },
+  { name: 'regr_avgy', result: (_n, my) => my, description: 'Mean of the dependent variable y over the rows where both are non-NULL.' },
+  { name: 'regr_sxx', result: (_n, _my, _mx, _m2y, m2x) => m2x, description: 'Sum of squared deviations of x: regr_count * var_pop(x).' },
+  { name: 'regr_syy', result: (_n, _my, _mx, m2y) => m2y, description: 'Sum of squared deviations of y: regr_count * var_pop(y).' },
+  { name: 'regr_sxy', result: (_n, _my, _mx, _m2y, _m2x, c) => c, description: 'Sum of products of the deviations of x and y: regr_count * covar_pop(y, x).' },
+  { name: 'regr_slope', result: slope, description: 'Slope of the least-squares line fitted to (x, y); NULL when x is constant.' },
+  {
+    name: 'regr_intercept',
+    result: (n, my, mx, m2y, m2x, c) => {
+      const s = slope(n, my, mx, m2y, m2x, c);
+      return s === null ? null : my - s * mx;
+    },
+    description: 'Intercept with the y axis of the least-squares line fitted to (x, y); NULL when x is constant.',
+  },
+  {
+    name: 'regr_r2',
+    result: (_n, _my, _mx, m2y, m2x, c) => (m2x === 0 ? null : m2y === 0 ? 1 : (c * c) / (m2x * m2y)),
+    description: 'Coefficient of determination of the least-squares line; NULL when x is constant, 1 when y is.',
+  },
+];
+
+/** Two numeric arguments, computed in DOUBLE. */
+function resolveNumericArgs(name: string, count: number) {
+  return (argTypes: readonly DataType[]) => {
+    for (const type of argTypes) {
+      if (!isNumericType(type) && type.name !== 'NULL') throw galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${argTypes.map(typeToSql).join(', ')})`);
+    }
+    return { argTypes: new Array<DataType>(count).fill(Types.DOUBLE), returnType: Types.DOUBLE };
+  };
+}
+
+// ---------------------------------------------------------------- one-variable higher moments
+
+/** Count, mean and the 2nd..4th central moment sums per group (Pébay's online / pairwise formulas). */
+class HigherMomentsAccumulator implements AggregateAccumulator {
+  private n = new Float64Array(16);
+  private mean = new Float64Array(16);
+  private m2 = new Float64Array(16);
+  private m3 = new Float64Array(16);
+  private m4 = new Float64Array(16);
+
+  constructor(private readonly kurtosis: boolean) {}
+
+  resize(groupCount: number): void {
+    this.n = grow(this.n, groupCount);
+    this.mean = grow(this.mean, groupCount);
+    this.m2 = grow(this.m2, groupCount);
+    this.m3 = grow(this.m3, groupCount);
+    this.m4 = grow(this.m4, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const values = toF64(args[0]);
+    const nulls = args[0].nulls;
+    const { n, mean, m2, m3, m4 } = this;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx]) continue;
+      const group = groupIds[rowIdx];
+      const before = n[group];
+      const count = before + 1;
+      n[group] = count;
+      const delta = values[rowIdx] - mean[group];
+      const deltaN = delta / count;
+      const deltaN2 = deltaN * deltaN;
+      const term = delta * deltaN * before;
+      mean[group] += deltaN;
+      m4[group] += term * deltaN2 * (count * count - 3 * count + 3) + 6 * deltaN2 * m2[group] - 4 * deltaN * m3[group];
+      m3[group] += term * deltaN * (count - 2) - 3 * deltaN * m2[group];
+      m2[group] += term;
+    }
+  }
+
+  serialize(groupCount: number): AggregateState {
+    const { n, mean, m2, m3, m4 } = this;
+    return { groupCount, data: [n, mean, m2, m3, m4].map((array) => array.slice(0, groupCount)) };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const [pn, pMean, pM2, pM3, pM4] = state.data as Float64Array[];
+    const { n, mean, m2, m3, m4 } = this;
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      const nb = pn[group];
+      if (nb === 0) continue;
+      const target = groupMap[group];
+      const na = n[target];
+      const total = na + nb;
+      const delta = pMean[group] - mean[target];
+      const d2 = delta * delta;
+      const a2 = m2[target];
+      const a3 = m3[target];
+      const b2 = pM2[group];
+      const b3 = pM3[group];
+      m4[target] += pM4[group] + (d2 * d2 * na * nb * (na * na - na * nb + nb * nb)) / (total * total * total) + (6 * d2 * (na * na * b2 + nb * nb * a2)) / (total * total) + (4 * delta * (na * b3 - nb * a3)) / total;
+      m3[target] += b3 + (d2 * delta * na * nb * (na - nb)) / (total * total) + (3 * delta * (na * b2 - nb * a2)) / total;
+      m2[target] += b2 + (d2 * na * nb) / total;
+      mean[target] += (delta * nb) / total;
+      n[target] = total;
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    const { n, m2, m3, m4 } = this;
+    return finalizeDoubles(groupCount, (group) => {
+      const count = n[group];
+      if (count === 0 || m2[group] === 0) return null;
+      const variance = m2[group] / count;
+      if (this.kurtosis) return m4[group] / count / (variance * variance) - 3;
+      return m3[group] / count / Math.pow(variance, 1.5);
+    });
+  }
+}
+
+// ---------------------------------------------------------------- avg_weighted
+
+/** sum(x * w) / sum(w) over the rows where both are non-NULL. */
+class WeightedAvgAccumulator implements AggregateAccumulator {
+  private weighted = new Float64Array(16);
+  private weights = new Float64Array(16);
+  private counts = new Float64Array(16);
+
+  resize(groupCount: number): void {
+    this.weighted = grow(this.weighted, groupCount);
+    this.weights = grow(this.weights, groupCount);
+    this.counts = grow(this.counts, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const xs = toF64(args[0]);
+    const ws = toF64(args[1]);
+    const nullsX = args[0].nulls;
+    const nullsW = args[1].nulls;
+    const { weighted, weights, counts } = this;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if ((nullsX !== null && nullsX[rowIdx]) || (nullsW !== null && nullsW[rowIdx])) continue;
+      const group = groupIds[rowIdx];
+      weighted[group] += xs[rowIdx] * ws[rowIdx];
+      weights[group] += ws[rowIdx];
+      counts[group]++;
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    const { weighted, weights, counts } = this;
+    return finalizeDoubles(groupCount, (group) => (counts[group] === 0 ? null : weighted[group] / weights[group]));
+  }
+}
+
+// ---------------------------------------------------------------- bool_and / bool_or
+
+class BoolAccumulator implements AggregateAccumulator {
+  private result = new Uint8Array(16);
+  private seen = new Uint8Array(16);
+
+  constructor(private readonly isAnd: boolean) {
+    if (isAnd) this.result.fill(1);
+  }
+
+  resize(groupCount: number): void {
+    const fresh = this.result.length;
+    this.result = grow(this.result, groupCount);
+    if (this.isAnd) this.result.fill(1, fresh);
+    this.seen = grow(this.seen, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const values = toF64(args[0]);
+    const nulls = args[0].nulls;
+    const { result, seen } = this;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx]) continue;
+      const group = groupIds[rowIdx];
+      seen[group] = 1;
+      const truth = values[rowIdx] !== 0 ? 1 : 0;
+      result[group] = this.isAnd ? result[group] & truth : result[group] | truth;
+    }
+  }
+
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: { result: this.result.slice(0, groupCount), seen: this.seen.slice(0, groupCount) } };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as { result: Uint8Array; seen: Uint8Array };
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      if (!partial.seen[group]) continue;
+      const target = groupMap[group];
+      this.seen[target] = 1;
+      this.result[target] = this.isAnd ? this.result[target] & partial.result[group] : this.result[target] | partial.result[group];
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    return { kind: 'fixed', type: Types.BOOLEAN, length: groupCount, values: this.result.slice(0, groupCount), nulls: emptyGroupNulls(this.seen, groupCount) };
+  }
+}
+
+// ---------------------------------------------------------------- group_bit_and / or / xor
+
+type BitOp = 'and' | 'or' | 'xor';
+
+/** Bitwise AND / OR / XOR of the non-NULL integers of a group, in the argument's integer type. */
+class BitAccumulator implements AggregateAccumulator {
+  private small = new Int32Array(16);
+  private wide = new BigInt64Array(16);
+  private seen = new Uint8Array(16);
+  private readonly isWide: boolean;
+
+  constructor(private readonly op: BitOp, private readonly type: DataType) {
+    this.isWide = physicalKind(type) === 'i64';
+  }
+
+  resize(groupCount: number): void {
+    this.small = grow(this.small, groupCount);
+    this.wide = grow(this.wide, groupCount);
+    this.seen = grow(this.seen, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const vec = args[0];
+    if (vec.kind !== 'fixed') throw galeneError('INTERNAL', `${vec.kind} vector in a bit aggregate`);
+    const nulls = vec.nulls;
+    const seen = this.seen;
+    const op = this.op;
+    if (this.isWide) {
+      const values = vec.values as BigInt64Array;
+      const acc = this.wide;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (nulls !== null && nulls[rowIdx]) continue;
+        const group = groupIds[rowIdx];
+        const value = values[rowIdx];
+        if (!seen[group]) {
+          seen[group] = 1;
+          acc[group] = value;
+        } else acc[group] = op === 'and' ? acc[group] & value : op === 'or' ? acc[group] | value : acc[group] ^ value;
+      }
+      return;
+    }
+    const values = vec.values as ArrayLike<number>;
+    const acc = this.small;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      if (nulls !== null && nulls[rowIdx]) continue;
+      const group = groupIds[rowIdx];
+      const value = values[rowIdx];
+      if (!seen[group]) {
+        seen[group] = 1;
+        acc[group] = value;
+      } else acc[group] = op === 'and' ? acc[group] & value : op === 'or' ? acc[group] | value : acc[group] ^ value;
+    }
+  }
+
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: { small: this.small.slice(0, groupCount), wide: this.wide.slice(0, groupCount), seen: this.seen.slice(0, groupCount) } };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as { small: Int32Array; wide: BigInt64Array; seen: Uint8Array };
+    const op = this.op;
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      if (!partial.seen[group]) continue;
+      const target = groupMap[group];
+      if (!this.seen[target]) {
+        this.seen[target] = 1;
+        this.small[target] = partial.small[group];
+        this.wide[target] = partial.wide[group];
+        continue;
+      }
+      const a = this.small[target];
+      const b = partial.small[group];
+      this.small[target] = op === 'and' ? a & b : op === 'or' ? a | b : a ^ b;
+      const wa = this.wide[target];
+      const wb = partial.wide[group];
+      this.wide[target] = op === 'and' ? wa & wb : op === 'or' ? wa | wb : wa ^ wb;
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    const nulls = emptyGroupNulls(this.seen, groupCount);
+    const type = this.type;
+    if (this.isWide) return { kind: 'fixed', type, length: groupCount, values: this.wide.slice(0, groupCount), nulls };
+    const kind = physicalKind(type);
+    const source = this.small.subarray(0, groupCount);
+    const values = kind === 'i8' ? Int8Array.from(source) : kind === 'i16' ? Int16Array.from(source) : source.slice();
+    return { kind: 'fixed', type, length: groupCount, values, nulls };
+  }
+}
+
+const BIT_INPUT_TYPES = new Set(['TINYINT', 'SMALLINT', 'INT', 'BIGINT']);
+
+function bitDef(op: BitOp): AggregateDef {
+  const name = `group_bit_${op}`;
+  return {
+    name,
+    aliases: [`bit_${op}`],
+    signature: `${name}(x) -> type of x (TINYINT, SMALLINT, INT or BIGINT)`,
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: (argTypes) => {
+      const type = argTypes[0];
+      if (type.name === 'NULL' || type.name === 'BOOLEAN') return { argTypes: [Types.TINYINT], returnType: Types.TINYINT };
+      if (!BIT_INPUT_TYPES.has(type.name)) throw galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${typeToSql(type)})`);
+      return { argTypes: [type], returnType: type };
+    },
+    create: (_argTypes, returnType) => new BitAccumulator(op, returnType),
+    description: `Bitwise ${op.toUpperCase()} of the non-NULL integers of the group; NULL when there are none.`,
+    example: `SELECT ${name}(x) FROM (SELECT 3 AS x UNION ALL SELECT 5 UNION ALL SELECT 6) t`,
+  };
+}
+
+// ---------------------------------------------------------------- declarations
+
+const PAIR_EXAMPLE_FROM = 'FROM (SELECT 1 AS y, 2 AS x UNION ALL SELECT 3, 4 UNION ALL SELECT 4, 7) t';
+
+export const STATISTICAL_AGGREGATES: readonly AggregateDef[] = [
+  ...PAIR_FUNCTIONS.map(
+    ({ name, aliases, result, description }): AggregateDef => ({
+      name,
+      aliases,
+      signature: `${name}(y, x) -> DOUBLE`,
+      minArgs: 2,
+      maxArgs: 2,
+      resolve: resolveNumericArgs(name, 2),
+      create: () => new PairMomentsAccumulator(result),
+      description,
+      example: `SELECT ${name}(y, x) ${PAIR_EXAMPLE_FROM}`,
+    }),
+  ),
+  {
+    name: 'regr_count',
+    signature: 'regr_count(y, x) -> BIGINT',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: (argTypes) => ({ argTypes: resolveNumericArgs('regr_count', 2)(argTypes).argTypes, returnType: Types.BIGINT }),
+    create: () => new PairMomentsAccumulator(() => null, true),
+    description: 'Number of rows where both y and x are non-NULL.',
+    example: `SELECT regr_count(y, x) ${PAIR_EXAMPLE_FROM}`,
+  },
+  {
+    name: 'skew',
+    aliases: ['skew_pop', 'skewness'],
+    signature: 'skew(x) -> DOUBLE',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: resolveNumericArgs('skew', 1),
+    create: () => new HigherMomentsAccumulator(false),
+    description: 'Population skewness: the third central moment over the population variance to the power 1.5; NULL when the variance is 0.',
+    example: 'SELECT skew(x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 10) t',
+  },
+  {
+    name: 'kurt',
+    aliases: ['kurt_pop', 'kurtosis'],
+    signature: 'kurt(x) -> DOUBLE',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: resolveNumericArgs('kurt', 1),
+    create: () => new HigherMomentsAccumulator(true),
+    description: 'Population excess kurtosis: the fourth central moment over the squared population variance, minus 3; NULL when the variance is 0.',
+    example: 'SELECT kurt(x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 10) t',
+  },
+  {
+    name: 'avg_weighted',
+    signature: 'avg_weighted(x, weight) -> DOUBLE',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: resolveNumericArgs('avg_weighted', 2),
+    create: () => new WeightedAvgAccumulator(),
+    description: 'Weighted mean sum(x * weight) / sum(weight) over the rows where both are non-NULL.',
+    example: 'SELECT avg_weighted(x, w) FROM (SELECT 1 AS x, 3 AS w UNION ALL SELECT 5, 1) t',
+  },
+  {
+    name: 'bool_and',
+    aliases: ['booland_agg'],
+    signature: 'bool_and(x) -> BOOLEAN',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: (argTypes) => ({ argTypes: [isNumericType(argTypes[0]) || argTypes[0].name === 'BOOLEAN' ? argTypes[0] : Types.BOOLEAN], returnType: Types.BOOLEAN }),
+    create: () => new BoolAccumulator(true),
+    description: 'Whether every non-NULL value of the group is true (non-zero); NULL when there are none.',
+    example: 'SELECT bool_and(x > 0) FROM (SELECT 1 AS x UNION ALL SELECT 2) t',
+  },
+  {
+    name: 'bool_or',
+    aliases: ['boolor_agg'],
+    signature: 'bool_or(x) -> BOOLEAN',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: (argTypes) => ({ argTypes: [isNumericType(argTypes[0]) || argTypes[0].name === 'BOOLEAN' ? argTypes[0] : Types.BOOLEAN], returnType: Types.BOOLEAN }),
+    create: () => new BoolAccumulator(false),
+    description: 'Whether some non-NULL value of the group is true (non-zero); NULL when there are none.',
+    example: 'SELECT bool_or(x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2) t',
+  },
+  bitDef('and'),
+  bitDef('or'),
+  bitDef('xor'),
+];
