@@ -3,12 +3,12 @@
  * kurtosis, weighted average, bool_and / bool_or, group_bit_and / or / xor. Per-group state lives in typed
  * arrays; the moment states merge (partial / final) with the pairwise update formulas of Chan et al.
  */
-import type { Vector } from '../../../common/column';
+import type { RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { DataType, isNumericType, physicalKind, Types, typeToSql } from '../../../common/types';
 import type { AggregateState } from '../../aggregate-state';
 import type { AggregateAccumulator } from '../../expr-api';
-import { toF64 } from '../vector-ops';
+import { toF64, vectorFromValues } from '../vector-ops';
 import type { AggregateDef } from './aggregate-functions';
 import { emptyGroupNulls, grown as grow } from './aggregate-functions';
 
@@ -440,6 +440,70 @@ function bitDef(op: BitOp): AggregateDef {
   };
 }
 
+// ---------------------------------------------------------------- retention
+
+/** Doris's limit on retention's conditions. */
+const RETENTION_MAX_EVENTS = 32;
+
+/**
+ * retention(c1, ..., cn): per group a bit mask of the conditions true on some row; the result's element i
+ * is whether c1 and c(i+1) were both true on some rows (element 0: c1 itself).
+ */
+class RetentionAccumulator implements AggregateAccumulator {
+  private masks = new Int32Array(16);
+  private seen = new Uint8Array(16);
+
+  constructor(private readonly eventCount: number) {}
+
+  resize(groupCount: number): void {
+    this.masks = grow(this.masks, groupCount);
+    this.seen = grow(this.seen, groupCount);
+  }
+
+  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
+    const { masks, seen } = this;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) seen[groupIds[rowIdx]] = 1;
+    args.forEach((arg, eventIdx) => {
+      const values = toF64(arg);
+      const nulls = arg.nulls;
+      const bit = 1 << eventIdx;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (values[rowIdx] !== 0 && !(nulls !== null && nulls[rowIdx])) masks[groupIds[rowIdx]] |= bit;
+      }
+    });
+  }
+
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: { masks: this.masks.slice(0, groupCount), seen: this.seen.slice(0, groupCount) } };
+  }
+
+  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
+    const partial = state.data as { masks: Int32Array; seen: Uint8Array };
+    for (let group = fromGroup; group < state.groupCount; group++) {
+      if (!partial.seen[group]) continue;
+      this.seen[groupMap[group]] = 1;
+      this.masks[groupMap[group]] |= partial.masks[group];
+    }
+  }
+
+  finalize(groupCount: number): Vector {
+    this.resize(groupCount);
+    const arrays: RawValue[] = [];
+    for (let group = 0; group < groupCount; group++) {
+      if (!this.seen[group]) {
+        arrays.push(null);
+        continue;
+      }
+      const mask = this.masks[group];
+      const first = mask & 1;
+      const row: number[] = [];
+      for (let eventIdx = 0; eventIdx < this.eventCount; eventIdx++) row.push(first & (mask >>> eventIdx) & 1);
+      arrays.push(row);
+    }
+    return vectorFromValues(Types.array(Types.BOOLEAN), arrays);
+  }
+}
+
 // ---------------------------------------------------------------- declarations
 
 const PAIR_EXAMPLE_FROM = 'FROM (SELECT 1 AS y, 2 AS x UNION ALL SELECT 3, 4 UNION ALL SELECT 4, 7) t';
@@ -521,6 +585,21 @@ export const STATISTICAL_AGGREGATES: readonly AggregateDef[] = [
     create: () => new BoolAccumulator(false),
     description: 'Whether some non-NULL value of the group is true (non-zero); NULL when there are none.',
     example: 'SELECT bool_or(x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2) t',
+  },
+  {
+    name: 'retention',
+    signature: 'retention(condition1, ..., conditionN) -> ARRAY<BOOLEAN>',
+    minArgs: 1,
+    maxArgs: RETENTION_MAX_EVENTS,
+    resolve: (argTypes) => {
+      for (const type of argTypes) {
+        if (!(type.name === 'BOOLEAN' || type.name === 'NULL' || isNumericType(type))) throw galeneError('TYPE_MISMATCH', `No matching function with signature: retention(${argTypes.map(typeToSql).join(', ')})`);
+      }
+      return { argTypes: argTypes.map(() => Types.BOOLEAN), returnType: Types.array(Types.BOOLEAN) };
+    },
+    create: (argTypes) => new RetentionAccumulator(argTypes.length),
+    description: 'Retention analysis: element 1 is whether condition1 held on some row of the group, element i whether condition1 and condition i both held (on some rows); NULL for no rows.',
+    example: "SELECT uid, retention(day = '2024-01-01', day = '2024-01-02') FROM (SELECT 1 AS uid, '2024-01-01' AS day UNION ALL SELECT 1, '2024-01-02') t GROUP BY uid",
   },
   bitDef('and'),
   bitDef('or'),
