@@ -16,6 +16,20 @@ import { numericQuantileArgs, quantileLevel } from './sketch-aggregates';
 
 // ---------------------------------------------------------------- percentile / median
 
+/**
+ * Kept rows ordered by group with one counting pass: group g's rows (indices into the kept arrays, in
+ * arrival order) are order[starts[g] .. starts[g + 1]).
+ */
+export function rowsByGroup(groups: Int32Array, count: number, groupCount: number): { starts: Int32Array; order: Int32Array } {
+  const starts = new Int32Array(groupCount + 1);
+  for (let idx = 0; idx < count; idx++) starts[groups[idx] + 1]++;
+  for (let group = 0; group < groupCount; group++) starts[group + 1] += starts[group];
+  const order = new Int32Array(count);
+  const fill = starts.slice(0, groupCount);
+  for (let idx = 0; idx < count; idx++) order[fill[groups[idx]]++] = idx;
+  return { starts, order };
+}
+
 class PercentileAccumulator implements AggregateAccumulator {
   private groups = new Int32Array(1024);
   private values = new Float64Array(1024);
@@ -60,12 +74,9 @@ class PercentileAccumulator implements AggregateAccumulator {
   }
 
   finalize(groupCount: number): Vector {
-    const starts = new Int32Array(groupCount + 1);
-    for (let idx = 0; idx < this.count; idx++) starts[this.groups[idx] + 1]++;
-    for (let group = 0; group < groupCount; group++) starts[group + 1] += starts[group];
+    const { starts, order } = rowsByGroup(this.groups, this.count, groupCount);
     const sorted = new Float64Array(this.count);
-    const fill = starts.slice(0, groupCount);
-    for (let idx = 0; idx < this.count; idx++) sorted[fill[this.groups[idx]]++] = this.values[idx];
+    for (let idx = 0; idx < this.count; idx++) sorted[idx] = this.values[order[idx]];
     if (this.arrayLevels) {
       const levels = this.levels ?? [];
       const arrays: RawValue[] = [];

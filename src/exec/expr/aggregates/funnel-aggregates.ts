@@ -12,6 +12,7 @@ import { DataType, isNumericType, isStringType, Types, typeToSql } from '../../.
 import type { AggregateAccumulator } from '../../expr-api';
 import { toF64 } from '../vector-ops';
 import type { AggregateDef } from './aggregate-functions';
+import { rowsByGroup } from './collect-aggregates';
 
 /** Doris's limit on window_funnel's conditions. */
 const FUNNEL_MAX_EVENTS = 32;
@@ -77,12 +78,7 @@ class WindowFunnelAccumulator implements AggregateAccumulator {
   }
 
   finalize(groupCount: number): Vector {
-    const starts = new Int32Array(groupCount + 1);
-    for (let idx = 0; idx < this.count; idx++) starts[this.groups[idx] + 1]++;
-    for (let group = 0; group < groupCount; group++) starts[group + 1] += starts[group];
-    const order = new Int32Array(this.count);
-    const fill = starts.slice(0, groupCount);
-    for (let idx = 0; idx < this.count; idx++) order[fill[this.groups[idx]]++] = idx;
+    const { starts, order } = rowsByGroup(this.groups, this.count, groupCount);
     const out = new Int32Array(groupCount);
     const chainStarts = new Float64Array(this.eventCount);
     const window = this.windowMicros ?? 0;

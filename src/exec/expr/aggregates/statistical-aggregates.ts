@@ -35,26 +35,33 @@ function finalizeDoubles(groupCount: number, value: (group: number) => number | 
 type PairResult = (n: number, meanY: number, meanX: number, m2y: number, m2x: number, c: number) => number | null;
 
 /**
+ * Per-group DOUBLE state columns (count, means, moment sums) grown together and serialized as one list,
+ * for the moment accumulators below.
+ */
+abstract class MomentColumns {
+  protected columns: Float64Array[];
+
+  constructor(columnCount: number) {
+    this.columns = Array.from({ length: columnCount }, () => new Float64Array(16));
+  }
+
+  resize(groupCount: number): void {
+    this.columns = this.columns.map((column) => grow(column, groupCount));
+  }
+
+  serialize(groupCount: number): AggregateState {
+    return { groupCount, data: this.columns.map((column) => column.slice(0, groupCount)) };
+  }
+}
+
+/**
  * Count, means, sums of squared deviations and the co-moment of (y, x) per group, over the rows where both
  * are non-NULL. Arguments are (y, x) as in regr_*(y, x); covar / corr are symmetric.
  */
-class PairMomentsAccumulator implements AggregateAccumulator {
-  private n = new Float64Array(16);
-  private meanY = new Float64Array(16);
-  private meanX = new Float64Array(16);
-  private m2y = new Float64Array(16);
-  private m2x = new Float64Array(16);
-  private c = new Float64Array(16);
-
-  constructor(private readonly result: PairResult, private readonly countResult = false) {}
-
-  resize(groupCount: number): void {
-    this.n = grow(this.n, groupCount);
-    this.meanY = grow(this.meanY, groupCount);
-    this.meanX = grow(this.meanX, groupCount);
-    this.m2y = grow(this.m2y, groupCount);
-    this.m2x = grow(this.m2x, groupCount);
-    this.c = grow(this.c, groupCount);
+class PairMomentsAccumulator extends MomentColumns implements AggregateAccumulator {
+  /** Columns: n, meanY, meanX, m2y, m2x, c. */
+  constructor(private readonly result: PairResult, private readonly countResult = false) {
+    super(6);
   }
 
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
@@ -62,7 +69,7 @@ class PairMomentsAccumulator implements AggregateAccumulator {
     const xs = toF64(args[1]);
     const nullsY = args[0].nulls;
     const nullsX = args[1].nulls;
-    const { n, meanY, meanX, m2y, m2x, c } = this;
+    const [n, meanY, meanX, m2y, m2x, c] = this.columns;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if ((nullsY !== null && nullsY[rowIdx]) || (nullsX !== null && nullsX[rowIdx])) continue;
       const group = groupIds[rowIdx];
@@ -79,14 +86,9 @@ class PairMomentsAccumulator implements AggregateAccumulator {
     }
   }
 
-  serialize(groupCount: number): AggregateState {
-    const { n, meanY, meanX, m2y, m2x, c } = this;
-    return { groupCount, data: [n, meanY, meanX, m2y, m2x, c].map((array) => array.slice(0, groupCount)) };
-  }
-
   merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
     const [pn, pMeanY, pMeanX, pM2y, pM2x, pC] = state.data as Float64Array[];
-    const { n, meanY, meanX, m2y, m2x, c } = this;
+    const [n, meanY, meanX, m2y, m2x, c] = this.columns;
     for (let group = fromGroup; group < state.groupCount; group++) {
       const nb = pn[group];
       if (nb === 0) continue;
@@ -107,7 +109,7 @@ class PairMomentsAccumulator implements AggregateAccumulator {
 
   finalize(groupCount: number): Vector {
     this.resize(groupCount);
-    const { n, meanY, meanX, m2y, m2x, c } = this;
+    const [n, meanY, meanX, m2y, m2x, c] = this.columns;
     if (this.countResult) {
       const out = new BigInt64Array(groupCount);
       for (let group = 0; group < groupCount; group++) out[group] = BigInt(n[group]);
@@ -162,27 +164,16 @@ function resolveNumericArgs(name: string, count: number) {
 // ---------------------------------------------------------------- one-variable higher moments
 
 /** Count, mean and the 2nd..4th central moment sums per group (Pébay's online / pairwise formulas). */
-class HigherMomentsAccumulator implements AggregateAccumulator {
-  private n = new Float64Array(16);
-  private mean = new Float64Array(16);
-  private m2 = new Float64Array(16);
-  private m3 = new Float64Array(16);
-  private m4 = new Float64Array(16);
-
-  constructor(private readonly kurtosis: boolean) {}
-
-  resize(groupCount: number): void {
-    this.n = grow(this.n, groupCount);
-    this.mean = grow(this.mean, groupCount);
-    this.m2 = grow(this.m2, groupCount);
-    this.m3 = grow(this.m3, groupCount);
-    this.m4 = grow(this.m4, groupCount);
+class HigherMomentsAccumulator extends MomentColumns implements AggregateAccumulator {
+  /** Columns: n, mean, m2, m3, m4. */
+  constructor(private readonly kurtosis: boolean) {
+    super(5);
   }
 
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
     const values = toF64(args[0]);
     const nulls = args[0].nulls;
-    const { n, mean, m2, m3, m4 } = this;
+    const [n, mean, m2, m3, m4] = this.columns;
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (nulls !== null && nulls[rowIdx]) continue;
       const group = groupIds[rowIdx];
@@ -200,14 +191,9 @@ class HigherMomentsAccumulator implements AggregateAccumulator {
     }
   }
 
-  serialize(groupCount: number): AggregateState {
-    const { n, mean, m2, m3, m4 } = this;
-    return { groupCount, data: [n, mean, m2, m3, m4].map((array) => array.slice(0, groupCount)) };
-  }
-
   merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
     const [pn, pMean, pM2, pM3, pM4] = state.data as Float64Array[];
-    const { n, mean, m2, m3, m4 } = this;
+    const [n, mean, m2, m3, m4] = this.columns;
     for (let group = fromGroup; group < state.groupCount; group++) {
       const nb = pn[group];
       if (nb === 0) continue;
@@ -230,7 +216,7 @@ class HigherMomentsAccumulator implements AggregateAccumulator {
 
   finalize(groupCount: number): Vector {
     this.resize(groupCount);
-    const { n, m2, m3, m4 } = this;
+    const [n, , m2, m3, m4] = this.columns;
     return finalizeDoubles(groupCount, (group) => {
       const count = n[group];
       if (count === 0 || m2[group] === 0) return null;
@@ -279,59 +265,27 @@ class WeightedAvgAccumulator implements AggregateAccumulator {
 
 // ---------------------------------------------------------------- bool_and / bool_or
 
-class BoolAccumulator implements AggregateAccumulator {
-  private result = new Uint8Array(16);
-  private seen = new Uint8Array(16);
-
-  constructor(private readonly isAnd: boolean) {
-    if (isAnd) this.result.fill(1);
-  }
-
-  resize(groupCount: number): void {
-    const fresh = this.result.length;
-    this.result = grow(this.result, groupCount);
-    if (this.isAnd) this.result.fill(1, fresh);
-    this.seen = grow(this.seen, groupCount);
-  }
-
-  update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
-    const values = toF64(args[0]);
-    const nulls = args[0].nulls;
-    const { result, seen } = this;
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      if (nulls !== null && nulls[rowIdx]) continue;
-      const group = groupIds[rowIdx];
-      seen[group] = 1;
-      const truth = values[rowIdx] !== 0 ? 1 : 0;
-      result[group] = this.isAnd ? result[group] & truth : result[group] | truth;
-    }
-  }
-
-  serialize(groupCount: number): AggregateState {
-    return { groupCount, data: { result: this.result.slice(0, groupCount), seen: this.seen.slice(0, groupCount) } };
-  }
-
-  merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
-    const partial = state.data as { result: Uint8Array; seen: Uint8Array };
-    for (let group = fromGroup; group < state.groupCount; group++) {
-      if (!partial.seen[group]) continue;
-      const target = groupMap[group];
-      this.seen[target] = 1;
-      this.result[target] = this.isAnd ? this.result[target] & partial.result[group] : this.result[target] | partial.result[group];
-    }
-  }
-
-  finalize(groupCount: number): Vector {
-    this.resize(groupCount);
-    return { kind: 'fixed', type: Types.BOOLEAN, length: groupCount, values: this.result.slice(0, groupCount), nulls: emptyGroupNulls(this.seen, groupCount) };
-  }
+function boolDef(isAnd: boolean): AggregateDef {
+  const name = isAnd ? 'bool_and' : 'bool_or';
+  return {
+    name,
+    aliases: [isAnd ? 'booland_agg' : 'boolor_agg'],
+    signature: `${name}(x) -> BOOLEAN`,
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: () => ({ argTypes: [Types.BOOLEAN], returnType: Types.BOOLEAN }),
+    // On 0 / 1 truth values, AND and OR of the bits.
+    create: () => new BitAccumulator(isAnd ? 'and' : 'or', Types.BOOLEAN),
+    description: `Whether ${isAnd ? 'every' : 'some'} non-NULL value of the group is true (non-zero); NULL when there are none.`,
+    example: `SELECT ${name}(x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2) t`,
+  };
 }
 
 // ---------------------------------------------------------------- group_bit_and / or / xor
 
 type BitOp = 'and' | 'or' | 'xor';
 
-/** Bitwise AND / OR / XOR of the non-NULL integers of a group, in the argument's integer type. */
+/** Bitwise AND / OR / XOR of the non-NULL integers of a group, in the argument's integer type (bool_and / bool_or: of BOOLEANs). */
 class BitAccumulator implements AggregateAccumulator {
   private small = new Int32Array(16);
   private wide = new BigInt64Array(16);
@@ -351,34 +305,8 @@ class BitAccumulator implements AggregateAccumulator {
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
     const vec = args[0];
     if (vec.kind !== 'fixed') throw galeneError('INTERNAL', `${vec.kind} vector in a bit aggregate`);
-    const nulls = vec.nulls;
-    const seen = this.seen;
-    const op = this.op;
-    if (this.isWide) {
-      const values = vec.values as BigInt64Array;
-      const acc = this.wide;
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-        if (nulls !== null && nulls[rowIdx]) continue;
-        const group = groupIds[rowIdx];
-        const value = values[rowIdx];
-        if (!seen[group]) {
-          seen[group] = 1;
-          acc[group] = value;
-        } else acc[group] = op === 'and' ? acc[group] & value : op === 'or' ? acc[group] | value : acc[group] ^ value;
-      }
-      return;
-    }
-    const values = vec.values as ArrayLike<number>;
-    const acc = this.small;
-    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-      if (nulls !== null && nulls[rowIdx]) continue;
-      const group = groupIds[rowIdx];
-      const value = values[rowIdx];
-      if (!seen[group]) {
-        seen[group] = 1;
-        acc[group] = value;
-      } else acc[group] = op === 'and' ? acc[group] & value : op === 'or' ? acc[group] | value : acc[group] ^ value;
-    }
+    if (this.isWide) foldBits(this.wide, vec.values as BigInt64Array, this.seen, vec.nulls, groupIds, rowCount, WIDE_BIT_OPS[this.op]);
+    else foldBits(this.small, vec.values as ArrayLike<number>, this.seen, vec.nulls, groupIds, rowCount, SMALL_BIT_OPS[this.op]);
   }
 
   serialize(groupCount: number): AggregateState {
@@ -387,23 +315,12 @@ class BitAccumulator implements AggregateAccumulator {
 
   merge(state: AggregateState, groupMap: Int32Array, fromGroup: number): void {
     const partial = state.data as { small: Int32Array; wide: BigInt64Array; seen: Uint8Array };
-    const op = this.op;
-    for (let group = fromGroup; group < state.groupCount; group++) {
-      if (!partial.seen[group]) continue;
-      const target = groupMap[group];
-      if (!this.seen[target]) {
-        this.seen[target] = 1;
-        this.small[target] = partial.small[group];
-        this.wide[target] = partial.wide[group];
-        continue;
-      }
-      const a = this.small[target];
-      const b = partial.small[group];
-      this.small[target] = op === 'and' ? a & b : op === 'or' ? a | b : a ^ b;
-      const wa = this.wide[target];
-      const wb = partial.wide[group];
-      this.wide[target] = op === 'and' ? wa & wb : op === 'or' ? wa | wb : wa ^ wb;
-    }
+    const count = state.groupCount - fromGroup;
+    const targets = groupMap.subarray(fromGroup, state.groupCount);
+    const seen = partial.seen.subarray(fromGroup);
+    const nulls = seen.map((flag) => flag ^ 1);
+    if (this.isWide) foldBits(this.wide, partial.wide.subarray(fromGroup), this.seen, nulls, targets, count, WIDE_BIT_OPS[this.op]);
+    else foldBits(this.small, partial.small.subarray(fromGroup), this.seen, nulls, targets, count, SMALL_BIT_OPS[this.op]);
   }
 
   finalize(groupCount: number): Vector {
@@ -413,8 +330,23 @@ class BitAccumulator implements AggregateAccumulator {
     if (this.isWide) return { kind: 'fixed', type, length: groupCount, values: this.wide.slice(0, groupCount), nulls };
     const kind = physicalKind(type);
     const source = this.small.subarray(0, groupCount);
-    const values = kind === 'i8' ? Int8Array.from(source) : kind === 'i16' ? Int16Array.from(source) : source.slice();
+    const values = kind === 'u8' ? Uint8Array.from(source) : kind === 'i8' ? Int8Array.from(source) : kind === 'i16' ? Int16Array.from(source) : source.slice();
     return { kind: 'fixed', type, length: groupCount, values, nulls };
+  }
+}
+
+const SMALL_BIT_OPS: Record<BitOp, (a: number, b: number) => number> = { and: (a, b) => a & b, or: (a, b) => a | b, xor: (a, b) => a ^ b };
+const WIDE_BIT_OPS: Record<BitOp, (a: bigint, b: bigint) => bigint> = { and: (a, b) => a & b, or: (a, b) => a | b, xor: (a, b) => a ^ b };
+
+/** Folds the non-NULL `values` into acc[group] (the first value of a group taken as is). */
+function foldBits<T extends number | bigint>(acc: { [idx: number]: T }, values: ArrayLike<T>, seen: Uint8Array, nulls: Uint8Array | null, groupIds: Int32Array, rowCount: number, combine: (a: T, b: T) => T): void {
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (nulls !== null && nulls[rowIdx]) continue;
+    const group = groupIds[rowIdx];
+    if (!seen[group]) {
+      seen[group] = 1;
+      acc[group] = values[rowIdx];
+    } else acc[group] = combine(acc[group], values[rowIdx]);
   }
 }
 
@@ -564,28 +496,8 @@ export const STATISTICAL_AGGREGATES: readonly AggregateDef[] = [
     description: 'Weighted mean sum(x * weight) / sum(weight) over the rows where both are non-NULL.',
     example: 'SELECT avg_weighted(x, w) FROM (SELECT 1 AS x, 3 AS w UNION ALL SELECT 5, 1) t',
   },
-  {
-    name: 'bool_and',
-    aliases: ['booland_agg'],
-    signature: 'bool_and(x) -> BOOLEAN',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: (argTypes) => ({ argTypes: [isNumericType(argTypes[0]) || argTypes[0].name === 'BOOLEAN' ? argTypes[0] : Types.BOOLEAN], returnType: Types.BOOLEAN }),
-    create: () => new BoolAccumulator(true),
-    description: 'Whether every non-NULL value of the group is true (non-zero); NULL when there are none.',
-    example: 'SELECT bool_and(x > 0) FROM (SELECT 1 AS x UNION ALL SELECT 2) t',
-  },
-  {
-    name: 'bool_or',
-    aliases: ['boolor_agg'],
-    signature: 'bool_or(x) -> BOOLEAN',
-    minArgs: 1,
-    maxArgs: 1,
-    resolve: (argTypes) => ({ argTypes: [isNumericType(argTypes[0]) || argTypes[0].name === 'BOOLEAN' ? argTypes[0] : Types.BOOLEAN], returnType: Types.BOOLEAN }),
-    create: () => new BoolAccumulator(false),
-    description: 'Whether some non-NULL value of the group is true (non-zero); NULL when there are none.',
-    example: 'SELECT bool_or(x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2) t',
-  },
+  boolDef(true),
+  boolDef(false),
   {
     name: 'retention',
     signature: 'retention(condition1, ..., conditionN) -> ARRAY<BOOLEAN>',
