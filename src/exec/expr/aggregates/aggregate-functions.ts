@@ -36,10 +36,10 @@ export interface AggregateDef {
 }
 
 /** Capacity growth for per-group typed arrays. */
-function grown<T extends Float64Array | Uint8Array>(array: T, groupCount: number): T {
+export function grown<T extends Float64Array | Uint8Array | Int32Array | BigInt64Array>(array: T, groupCount: number): T {
   if (groupCount <= array.length) return array;
   const next = new (array.constructor as new (length: number) => T)(Math.max(groupCount, array.length * 2));
-  next.set(array);
+  next.set(array as never);
   return next;
 }
 
@@ -166,7 +166,8 @@ class SumAccumulator implements AggregateAccumulator {
   readonly serialize?: (groupCount: number) => AggregateState;
   readonly merge?: (state: AggregateState, groupMap: Int32Array, fromGroup: number) => void;
 
-  constructor(private readonly mode: SumMode, private readonly returnType: DataType, private readonly avg: boolean, private readonly argType: DataType) {
+  /** `zeroWhenEmpty`: sum0, whose group without values sums to 0 rather than NULL. */
+  constructor(private readonly mode: SumMode, private readonly returnType: DataType, private readonly avg: boolean, private readonly argType: DataType, private readonly zeroWhenEmpty = false) {
     if (mode === 'exact') {
       this.serialize = (groupCount) => ({ groupCount, data: this.exact.serialize(groupCount) });
       this.merge = (state, groupMap, fromGroup) => this.exact.merge(state.data as ExactSumSnapshot, groupMap, fromGroup);
@@ -184,6 +185,11 @@ class SumAccumulator implements AggregateAccumulator {
   }
 
   finalize(groupCount: number): Vector {
+    const sums = this.sums(groupCount);
+    return this.zeroWhenEmpty ? { ...sums, nulls: null } : sums;
+  }
+
+  private sums(groupCount: number): Vector {
     this.resize(groupCount);
     const type = this.returnType;
     if (this.mode === 'double') {
@@ -617,6 +623,16 @@ export const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [
     create: (argTypes, returnType) => new SumAccumulator(sumMode(argTypes[0]), returnType, false, argTypes[0]),
     description: 'Sum of non-NULL values, exact for integers and decimals; NULL when there are none.',
     example: 'SELECT sum(x) FROM t',
+  },
+  {
+    name: 'sum0',
+    signature: 'sum0(x) -> BIGINT | DECIMAL(38,s) | DOUBLE',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: resolveSum,
+    create: (argTypes, returnType) => new SumAccumulator(sumMode(argTypes[0]), returnType, false, argTypes[0], true),
+    description: 'As sum, but 0 instead of NULL for a group without non-NULL values.',
+    example: 'SELECT sum0(x) FROM t WHERE false',
   },
   {
     name: 'avg',

@@ -16,14 +16,30 @@ import { numericQuantileArgs, quantileLevel } from './sketch-aggregates';
 
 // ---------------------------------------------------------------- percentile / median
 
+/**
+ * Kept rows ordered by group with one counting pass: group g's rows (indices into the kept arrays, in
+ * arrival order) are order[starts[g] .. starts[g + 1]).
+ */
+export function rowsByGroup(groups: Int32Array, count: number, groupCount: number): { starts: Int32Array; order: Int32Array } {
+  const starts = new Int32Array(groupCount + 1);
+  for (let idx = 0; idx < count; idx++) starts[groups[idx] + 1]++;
+  for (let group = 0; group < groupCount; group++) starts[group + 1] += starts[group];
+  const order = new Int32Array(count);
+  const fill = starts.slice(0, groupCount);
+  for (let idx = 0; idx < count; idx++) order[fill[groups[idx]]++] = idx;
+  return { starts, order };
+}
+
 class PercentileAccumulator implements AggregateAccumulator {
   private groups = new Int32Array(1024);
   private values = new Float64Array(1024);
   private count = 0;
   private level: number | null;
+  /** percentile_array's levels, read from its ARRAY argument. */
+  private levels: number[] | null = null;
 
-  /** `fixedLevel`: median's 0.5; null reads the level argument. */
-  constructor(private readonly name: string, fixedLevel: number | null) {
+  /** `fixedLevel`: median's 0.5; null reads the level argument (an array of levels when `arrayLevels`). */
+  constructor(private readonly name: string, fixedLevel: number | null, private readonly arrayLevels = false) {
     this.level = fixedLevel;
   }
 
@@ -31,7 +47,8 @@ class PercentileAccumulator implements AggregateAccumulator {
 
   update(groupIds: Int32Array, args: readonly Vector[], rowCount: number): void {
     if (rowCount === 0) return;
-    if (this.level === null) this.level = quantileLevel(this.name, args[1], rowCount);
+    if (this.arrayLevels) this.levels ??= arrayQuantileLevels(this.name, args[1]);
+    else if (this.level === null) this.level = quantileLevel(this.name, args[1], rowCount);
     const values = toF64(args[0]);
     const nulls = args[0].nulls;
     if (this.count + rowCount > this.values.length) {
@@ -57,12 +74,18 @@ class PercentileAccumulator implements AggregateAccumulator {
   }
 
   finalize(groupCount: number): Vector {
-    const starts = new Int32Array(groupCount + 1);
-    for (let idx = 0; idx < this.count; idx++) starts[this.groups[idx] + 1]++;
-    for (let group = 0; group < groupCount; group++) starts[group + 1] += starts[group];
+    const { starts, order } = rowsByGroup(this.groups, this.count, groupCount);
     const sorted = new Float64Array(this.count);
-    const fill = starts.slice(0, groupCount);
-    for (let idx = 0; idx < this.count; idx++) sorted[fill[this.groups[idx]]++] = this.values[idx];
+    for (let idx = 0; idx < this.count; idx++) sorted[idx] = this.values[order[idx]];
+    if (this.arrayLevels) {
+      const levels = this.levels ?? [];
+      const arrays: RawValue[] = [];
+      for (let group = 0; group < groupCount; group++) {
+        const slice = sorted.subarray(starts[group], starts[group + 1]).sort();
+        arrays.push(slice.length === 0 ? null : levels.map((level) => interpolate(slice, level)));
+      }
+      return vectorFromValues(Types.array(Types.DOUBLE), arrays);
+    }
     const out = new Float64Array(groupCount);
     let nulls: Uint8Array | null = null;
     const level = this.level ?? 0.5;
@@ -73,14 +96,29 @@ class PercentileAccumulator implements AggregateAccumulator {
         nulls[group] = 1;
         continue;
       }
-      // Linear interpolation between the two values around position p·(n-1), as Doris's percentile.
-      const pos = level * (slice.length - 1);
-      const low = Math.floor(pos);
-      const high = Math.min(slice.length - 1, low + 1);
-      out[group] = slice[low] + (slice[high] - slice[low]) * (pos - low);
+      out[group] = interpolate(slice, level);
     }
     return { kind: 'fixed', type: Types.DOUBLE, length: groupCount, values: out, nulls };
   }
+}
+
+/** Linear interpolation between the two sorted values around position level·(n-1), as Doris's percentile. */
+function interpolate(slice: Float64Array, level: number): number {
+  const pos = level * (slice.length - 1);
+  const low = Math.floor(pos);
+  const high = Math.min(slice.length - 1, low + 1);
+  return slice[low] + (slice[high] - slice[low]) * (pos - low);
+}
+
+/** percentile_array's levels: a constant ARRAY of numbers in [0, 1]. */
+function arrayQuantileLevels(name: string, vec: Vector): number[] {
+  const raw = getRaw(vec, 0);
+  if (!Array.isArray(raw)) throw galeneError('INVALID_ARGUMENT', `${name} levels must be an array of numbers in [0, 1]`);
+  return raw.map((element) => {
+    const level = Number(element);
+    if (element === null || !(level >= 0 && level <= 1)) throw galeneError('INVALID_ARGUMENT', `${name} level must be in [0, 1], but given ${String(element)}`);
+    return level;
+  });
 }
 
 // ---------------------------------------------------------------- collect_list / collect_set / array_agg
@@ -260,6 +298,20 @@ export const COLLECT_AGGREGATES: readonly AggregateDef[] = [
     create: () => new PercentileAccumulator('median', 0.5),
     description: 'Exact median of the non-NULL values (percentile(x, 0.5)).',
     example: 'SELECT median(x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 4 UNION ALL SELECT 10) t',
+  },
+  {
+    name: 'percentile_array',
+    signature: 'percentile_array(x, [p1, p2, ...]) -> ARRAY<DOUBLE>',
+    minArgs: 2,
+    maxArgs: 2,
+    resolve: (argTypes) => {
+      const levels = argTypes[1];
+      if (levels.name !== 'ARRAY') throw galeneError('TYPE_MISMATCH', `No matching function with signature: percentile_array(${argTypes.map(typeToSql).join(', ')})`);
+      return { argTypes: [numericQuantileArgs('percentile_array', argTypes.slice(0, 1))[0], Types.array(Types.DOUBLE)], returnType: Types.array(Types.DOUBLE) };
+    },
+    create: () => new PercentileAccumulator('percentile_array', null, true),
+    description: 'Exact p-quantiles of the non-NULL values for each level of a constant array (as percentile), as an array; NULL for a group without values.',
+    example: 'SELECT percentile_array(x, [0.25, 0.5]) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 4) t',
   },
   collectDef('collect_list', ['group_array'], 'list', 'The non-NULL values as an array, in input order, at most max_size of them.', `SELECT collect_list(x) FROM ${SAMPLE}`),
   collectDef('collect_set', ['group_uniq_array'], 'set', 'The distinct non-NULL values as an array, in first-seen order, at most max_size of them.', `SELECT collect_set(x) FROM ${SAMPLE}`),
