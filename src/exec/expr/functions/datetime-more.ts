@@ -11,13 +11,14 @@ import { daysFromCivil, daysInMonth, formatDate, formatDatetime, MICROS_PER_DAY,
 import { galeneError } from '../../../common/errors';
 import { utcToWallMicros, wallToUtcMicros } from '../../../common/time-zone';
 import { DataType, Types } from '../../../common/types';
-import type { CallSite, FunctionDef } from '../function-registry';
+import type { FunctionDef } from '../function-registry';
 import { NullsOut, valuesOrNulls } from '../kernels';
 import { arg, opt } from '../signature';
-import { fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
+import { fixedVector, toF64, toJsStrings } from '../vector-ops';
 import { bigintVector } from './datetime-arithmetic';
 import { calcWeek, civil, civilOut, dayNumbers, DAY_NAMES, dt, microsOf, preciseTemporalArg, temporalArg, weekdayMonday0, weekMode } from './datetime-fields';
 import { clockDef, parseTimeText, sessionZone, timeText } from './datetime-format';
+import { mapRows } from './string-functions';
 
 const MIN_MICROS = daysFromCivil(0, 1, 1) * MICROS_PER_DAY;
 const MAX_MICROS = (daysFromCivil(9999, 12, 31) + 1) * MICROS_PER_DAY - 1;
@@ -38,17 +39,6 @@ function datetimeRows(type: DataType, rowCount: number, fn: (rowIdx: number) => 
     const value = fn(rowIdx);
     return value === null || !(value >= MIN_MICROS && value <= MAX_MICROS) ? null : value;
   });
-}
-
-/** A string result row by row; null makes the row NULL. */
-function textRows(site: CallSite, rowCount: number, fn: (rowIdx: number) => string | null): Vector {
-  const out = new StringOut(site.returnType, rowCount);
-  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-    const value = fn(rowIdx);
-    if (value === null) out.pushNull();
-    else out.push(value);
-  }
-  return out.finish();
 }
 
 /** Is the row NULL in any argument (kernels skip such rows before validating them)? */
@@ -293,7 +283,7 @@ export const DATETIME_MORE_FUNCTIONS: readonly FunctionDef[] = [
       const values = (vec as { values: ArrayLike<number> }).values;
       const isDate = vec.type.name === 'DATE';
       const scale = vec.type.scale ?? 0;
-      return textRows(site, rowCount, (rowIdx) => (isDate ? formatDate(values[rowIdx]) : formatDatetime(values[rowIdx], scale).replace(' ', 'T')));
+      return mapRows(site, rowCount, (rowIdx) => (isDate ? formatDate(values[rowIdx]) : formatDatetime(values[rowIdx], scale).replace(' ', 'T')));
     },
     description: "ISO 8601 text: 'YYYY-MM-DD' for a date, 'YYYY-MM-DDTHH:MM:SS[.ffffff]' for a datetime.",
     example: "SELECT to_iso8601('2023-10-05 10:30:00')",
@@ -304,7 +294,7 @@ export const DATETIME_MORE_FUNCTIONS: readonly FunctionDef[] = [
     returns: Types.STRING,
     kernel: (args, rowCount, site) => {
       const [kinds, standards] = [toJsStrings(args[0]), toJsStrings(args[1])];
-      return textRows(site, rowCount, (rowIdx) => {
+      return mapRows(site, rowCount, (rowIdx) => {
         const kind = FORMAT_KINDS.indexOf((kinds[rowIdx] ?? '').toUpperCase());
         const formats = GET_FORMATS[(standards[rowIdx] ?? '').toUpperCase()];
         return kind < 0 || formats === undefined ? null : formats[kind];
@@ -321,7 +311,7 @@ export const DATETIME_MORE_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, site) => {
       const [hours, minutes, seconds] = args.map(toF64);
       const digits = args[2].type.name === 'DOUBLE' && seconds.some((value) => value % 1 !== 0) ? 6 : 0;
-      return textRows(site, rowCount, (rowIdx) => {
+      return mapRows(site, rowCount, (rowIdx) => {
         const [hour, minute, second] = [Math.trunc(hours[rowIdx]), Math.trunc(minutes[rowIdx]), seconds[rowIdx]];
         if (minute < 0 || minute > 59 || second < 0 || second >= 60) return null;
         const micros = (Math.abs(hour) * 3600 + minute * 60) * MICROS_PER_SECOND + Math.round(second * MICROS_PER_SECOND);
@@ -392,7 +382,7 @@ export const DATETIME_MORE_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, site) => {
       const seconds = toF64(args[0]);
       const digits = site.argTypes[0].name === 'DOUBLE' ? 6 : 0;
-      return textRows(site, rowCount, (rowIdx) => timeText(clampTime(Math.round(seconds[rowIdx] * MICROS_PER_SECOND)), digits));
+      return mapRows(site, rowCount, (rowIdx) => timeText(clampTime(Math.round(seconds[rowIdx] * MICROS_PER_SECOND)), digits));
     },
     description: "The TIME text '[-]HH:MM:SS' of a number of seconds (clamped to 838:59:59).",
     example: 'SELECT sec_to_time(59738)',
@@ -420,7 +410,7 @@ export const DATETIME_MORE_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, site) => {
       const values = microsOf(args[0]);
       const digits = site.argTypes[0].scale ?? 0;
-      return textRows(site, rowCount, (rowIdx) => timeText(values[rowIdx] - Math.floor(values[rowIdx] / MICROS_PER_DAY) * MICROS_PER_DAY, digits));
+      return mapRows(site, rowCount, (rowIdx) => timeText(values[rowIdx] - Math.floor(values[rowIdx] / MICROS_PER_DAY) * MICROS_PER_DAY, digits));
     },
     description: "The time of day of a datetime as TIME text 'HH:MM:SS'.",
     example: "SELECT time('2025-01-01 12:00:00')",

@@ -5,13 +5,10 @@
  */
 import { Types } from '../../../common/types';
 import type { FunctionDef } from '../function-registry';
-import { arg, defineFunction, FunctionDecl, opt } from '../signature';
+import { arg, opt } from '../signature';
+import { str } from './text-functions';
 import { fixedVector, StringOut, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 import { jsReplacement, regexFor } from './like-functions';
-
-function str(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
-  return defineFunction({ family: 'string', ...decl });
-}
 
 export const REGEXP_FUNCTIONS: readonly FunctionDef[] = [
   str({

@@ -7,26 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { Types } from '../../../common/types';
-import type { CallSite, FunctionDef } from '../function-registry';
+import type { FunctionDef } from '../function-registry';
 import { byteSource } from '../kernels';
-import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
+import { arg, opt, rest } from '../signature';
+import { str, stringRows } from './text-functions';
 import { fixedVector, StringOut, toF64, toJsStrings } from '../vector-ops';
-
-function str(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
-  return defineFunction({ family: 'string', ...decl });
-}
-
-/** A string result row by row from the decoded arguments; null makes the row NULL. */
-function textRows(args: readonly Vector[], rowCount: number, site: CallSite, fn: (texts: readonly (string | null)[][], rowIdx: number) => string | null): Vector {
-  const texts = args.map(toJsStrings);
-  const out = new StringOut(site.returnType, rowCount);
-  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-    const value = fn(texts, rowIdx);
-    if (value === null) out.pushNull();
-    else out.push(value);
-  }
-  return out.finish();
-}
 
 function boolRows(rowCount: number, fn: (rowIdx: number) => boolean): Vector {
   const out = new Uint8Array(rowCount);
@@ -139,7 +124,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     returns: Types.STRING,
     kernel: (args, rowCount, site) => {
       const [positions, lengths] = [toF64(args[1]), toF64(args[2])];
-      return textRows([args[0], args[3]], rowCount, site, ([texts, news], rowIdx) => {
+      return stringRows([args[0], args[3]], rowCount, site, ([texts, news], rowIdx) => {
         const chars = Array.from(texts[rowIdx] ?? '');
         const pos = positions[rowIdx];
         const len = lengths[rowIdx];
@@ -155,7 +140,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     name: 'soundex',
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => textRows(args, rowCount, site, ([texts], rowIdx) => soundex(texts[rowIdx] ?? '')),
+    kernel: (args, rowCount, site) => stringRows(args, rowCount, site, ([texts], rowIdx) => soundex(texts[rowIdx] ?? '')),
     description: "The American Soundex code of the ASCII letters of str ('R163'); an empty string without letters.",
     example: "SELECT soundex('Robert')",
   }),
@@ -163,7 +148,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     name: 'replace_empty',
     args: [arg('str', 'STRING'), arg('old', 'STRING'), arg('new', 'STRING')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => textRows(args, rowCount, site, ([texts, olds, news], rowIdx) => {
+    kernel: (args, rowCount, site) => stringRows(args, rowCount, site, ([texts, olds, news], rowIdx) => {
       const [text, old, repl] = [texts[rowIdx] ?? '', olds[rowIdx] ?? '', news[rowIdx] ?? ''];
       if (old !== '') return text.split(old).join(repl);
       return repl + Array.from(text).map((ch) => ch + repl).join('');
@@ -178,7 +163,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, site) => {
       const starts = toF64(args[2]);
       const lengths = args.length > 3 ? toF64(args[3]) : null;
-      return textRows([args[0], args[1]], rowCount, site, ([texts, news], rowIdx) => {
+      return stringRows([args[0], args[1]], rowCount, site, ([texts, news], rowIdx) => {
         const chars = Array.from(texts[rowIdx] ?? '');
         const repl = news[rowIdx] ?? '';
         const start = starts[rowIdx];
@@ -225,7 +210,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     kernel: (args, rowCount, site) => {
       const values = (args[0] as { values: BigInt64Array }).values;
       const counts = args.length > 4 ? toF64(args[4]) : null;
-      return textRows(args.slice(1, 4), rowCount, site, ([ons, offs, seps], rowIdx) => {
+      return stringRows(args.slice(1, 4), rowCount, site, ([ons, offs, seps], rowIdx) => {
         const mask = BigInt.asUintN(64, values[rowIdx]);
         const requested = counts === null ? 64 : counts[rowIdx];
         const count = requested < 0 || requested > 64 ? 64 : requested;
@@ -270,7 +255,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     name: 'unicode_normalize',
     args: [arg('str', 'STRING'), arg('mode', 'STRING')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => textRows(args, rowCount, site, ([texts, modes], rowIdx) => {
+    kernel: (args, rowCount, site) => stringRows(args, rowCount, site, ([texts, modes], rowIdx) => {
       const mode = (modes[rowIdx] ?? '').trim().toUpperCase();
       if (!NORMAL_FORMS.has(mode)) throw galeneError('INVALID_ARGUMENT', `Invalid normalization mode: ${modes[rowIdx]}, only support NFC, NFD, NFKC, NFKD`);
       return (texts[rowIdx] ?? '').normalize(mode);
@@ -295,7 +280,7 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     name: 'digital_masking',
     args: [arg('number', 'STRING')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => textRows(args, rowCount, site, ([texts], rowIdx) => {
+    kernel: (args, rowCount, site) => stringRows(args, rowCount, site, ([texts], rowIdx) => {
       const chars = Array.from(texts[rowIdx] ?? '');
       return chars.slice(0, 3).join('') + '****' + chars.slice(Math.max(0, chars.length - 4)).join('');
     }),

@@ -6,12 +6,9 @@
  */
 import { Types } from '../../../common/types';
 import type { FunctionDef } from '../function-registry';
-import { arg, defineFunction, FunctionDecl, opt } from '../signature';
+import { arg, opt } from '../signature';
+import { str } from './text-functions';
 import { StringOut, toJsStrings } from '../vector-ops';
-
-function str(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
-  return defineFunction({ family: 'string', ...decl });
-}
 
 interface UrlParts {
   protocol: string;
