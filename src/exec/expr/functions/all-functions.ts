@@ -13,10 +13,13 @@ import { LIKE_FUNCTIONS } from './like-functions';
 import { MATCH_FUNCTIONS } from './match-functions';
 import { MATH_FUNCTIONS } from './math-functions';
 import { NUMBER_FUNCTIONS } from './number-functions';
+import { REGEXP_FUNCTIONS } from './regexp-functions';
 import { SEARCH_FUNCTIONS } from './search-functions';
 import { SESSION_FUNCTIONS } from './session-functions';
 import { STRING_FUNCTIONS } from './string-functions';
+import { STRING_MORE_FUNCTIONS } from './string-more';
 import { TEXT_FUNCTIONS } from './text-functions';
+import { URL_FUNCTIONS } from './url-functions';
 
 let registered = false;
 
@@ -24,7 +27,7 @@ let registered = false;
 export function ensureFunctionsRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, ARRAY_ELEMENT_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS, JSON_FUNCTIONS]) {
+  for (const family of [ARITHMETIC_FUNCTIONS, COMPARISON_FUNCTIONS, CONDITIONAL_FUNCTIONS, STRING_FUNCTIONS, LIKE_FUNCTIONS, MATH_FUNCTIONS, DATETIME_FUNCTIONS, SESSION_FUNCTIONS, ARRAY_FUNCTIONS, ARRAY_ELEMENT_FUNCTIONS, MATCH_FUNCTIONS, SEARCH_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS, JSON_FUNCTIONS, STRING_MORE_FUNCTIONS, REGEXP_FUNCTIONS, URL_FUNCTIONS]) {
     registerFunctions(family);
   }
 }

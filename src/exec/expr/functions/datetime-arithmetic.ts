@@ -7,13 +7,13 @@
 import { Vector } from '../../../common/column';
 import { addMonthsToDays, daysFromCivil, MICROS_PER_DAY, MICROS_PER_SECOND } from '../../../common/datetime';
 import { galeneError } from '../../../common/errors';
-import { isNumericType, isStringType, Types } from '../../../common/types';
+import { DataType, isNumericType, isStringType, Types } from '../../../common/types';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { NullsOut } from '../kernels';
 import { arg, opt } from '../signature';
 import { fixedVector, i64FromNumbers, toF64, toJsStrings } from '../vector-ops';
-import { calcWeek, civil, civilOut, dt, microsOf, MICROS_PER_HOUR, MICROS_PER_MINUTE, temporalArg, weekdayMonday0, weekMode } from './datetime-fields';
+import { calcWeek, civil, civilOut, dt, microsOf, MICROS_PER_HOUR, MICROS_PER_MINUTE, preciseTemporalArg, temporalArg, weekdayMonday0, weekMode } from './datetime-fields';
 
 // ---------------------------------------------------------------- intervals
 
@@ -213,6 +213,8 @@ function diffDef(unit: IntervalUnit): FunctionDef {
     name,
     args: [arg('end', 'TEMPORAL'), arg('start', 'TEMPORAL')],
     returns: Types.BIGINT,
+    // microseconds_diff reads text with its fraction of a second.
+    ...(unit === 'MICROSECOND' ? { resolve: (types: readonly DataType[]) => ({ argTypes: [preciseTemporalArg(types[0]), preciseTemporalArg(types[1])], returnType: Types.BIGINT }) } : {}),
     kernel: (args, rowCount) => {
       const end = microsOf(args[0]);
       const start = microsOf(args[1]);
@@ -272,7 +274,7 @@ export const DATETIME_ARITHMETIC_FUNCTIONS: readonly FunctionDef[] = [
   ...(['YEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MICROSECOND'] as IntervalUnit[]).flatMap((unit) => [
     intervalDef(unit, false),
     intervalDef(unit, true),
-    ...(unit !== 'QUARTER' && unit !== 'MICROSECOND' ? [diffDef(unit)] : []),
+    diffDef(unit),
   ]),
   dt({
     name: 'timestampadd',

@@ -82,6 +82,11 @@ export function temporalArg(t: DataType): DataType {
   return t.name === 'DATE' || t.name === 'DATETIME' ? t : Types.DATETIME;
 }
 
+/** As temporalArg, but text becomes DATETIME(6) so its fraction of a second is kept. */
+export function preciseTemporalArg(t: DataType): DataType {
+  return t.name === 'DATE' || t.name === 'DATETIME' ? t : Types.datetime(6);
+}
+
 /** Day numbers of a DATE or DATETIME vector. */
 export function dayNumbers(vec: Vector): ArrayLike<number> {
   const values = (vec as { values: ArrayLike<number> }).values;

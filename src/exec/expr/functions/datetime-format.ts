@@ -306,26 +306,26 @@ export function parseWithFormat(text: string, format: string): number | null {
 // ---------------------------------------------------------------- clock
 
 /** The session's time zone (validated by SET; a load without a session reads the server's zone). */
-function sessionZone(ctx: TaskContext): TimeZone {
+export function sessionZone(ctx: TaskContext): TimeZone {
   return resolveTimeZone(ctx.sessionInfo.timeZone ?? systemTimeZoneName()) ?? resolveTimeZone('UTC')!;
 }
 
 /** Session wall-clock microseconds of the statement's start (a session fact: the same in every fragment). */
-function statementNowMicros(ctx: TaskContext): number {
+export function statementNowMicros(ctx: TaskContext): number {
   return utcToWallMicros(sessionZone(ctx), ctx.sessionInfo.statementStartMillis * 1000);
 }
 
-function wallToUnixSeconds(zone: TimeZone, micros: number): number {
+export function wallToUnixSeconds(zone: TimeZone, micros: number): number {
   return Math.floor(wallToUtcMicros(zone, micros) / MICROS_PER_SECOND);
 }
 
-function unixSecondsToWall(zone: TimeZone, seconds: number): number {
+export function unixSecondsToWall(zone: TimeZone, seconds: number): number {
   return utcToWallMicros(zone, seconds * MICROS_PER_SECOND);
 }
 
 // ---------------------------------------------------------------- declarations
 
-function clockDef(name: string, aliases: string[], type: DataType, value: (ctx: TaskContext) => number | string, description: string): FunctionDef {
+export function clockDef(name: string, aliases: string[], type: DataType, value: (ctx: TaskContext) => number | string, description: string): FunctionDef {
   return dt({
     name,
     aliases,
@@ -350,7 +350,7 @@ function zoneOffsetMicros(zone: string, utcMillis: number): number | null {
 }
 
 /** A signed duration in microseconds as MySQL prints a TIME: `[-]HH:MM:SS[.ffffff]` (hours may exceed 24). */
-function timeText(micros: number, fractionDigits: number): string {
+export function timeText(micros: number, fractionDigits: number): string {
   const sign = micros < 0 ? '-' : '';
   const abs = Math.abs(micros);
   const seconds = Math.floor(abs / MICROS_PER_SECOND);
@@ -359,7 +359,7 @@ function timeText(micros: number, fractionDigits: number): string {
 }
 
 /** Parses a TIME text `[-]H...H:MM[:SS[.ffffff]]` to signed microseconds; null when it is not one. */
-function parseTimeText(text: string): number | null {
+export function parseTimeText(text: string): number | null {
   const match = /^\s*(-?)(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?\s*$/.exec(text);
   if (!match) return null;
   const micros = ((Number(match[2]) * 60 + Number(match[3])) * 60 + Number(match[4] ?? 0)) * MICROS_PER_SECOND + Number((match[5] ?? '').padEnd(6, '0'));

@@ -238,7 +238,7 @@ function likeKernel(negated: boolean) {
  * `global` gives the variant regexp_replace needs. An invalid pattern is Doris's "Invalid regex
  * expression" error.
  */
-function regexFor(site: CallSite, pattern: string, global = false): RE2 {
+export function regexFor(site: CallSite, pattern: string, global = false): RE2 {
   const key = `${global ? 're2g' : 're2'}:${pattern}`;
   let regex = site.cache.get(key) as RE2 | undefined;
   if (regex === undefined) {
@@ -270,7 +270,7 @@ function regexpKernel(negated: boolean) {
 }
 
 /** A regexp_replace replacement in RE2's rewrite syntax (\\1 names a group) as a JS replacement ($1). */
-function jsReplacement(rewrite: string): string {
+export function jsReplacement(rewrite: string): string {
   return rewrite.replace(/\$/g, '$$$$').replace(/\\(\d)/g, '$$$1');
 }
 

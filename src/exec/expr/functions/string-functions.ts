@@ -21,7 +21,7 @@ function nums(vec: Vector): ArrayLike<number> {
 }
 
 /** Row-wise string result from JS strings; `fn` returning null makes the row NULL. */
-function mapRows(site: CallSite, rowCount: number, fn: (rowIdx: number) => string | null): Vector {
+export function mapRows(site: CallSite, rowCount: number, fn: (rowIdx: number) => string | null): Vector {
   const out = new StringOut(site.returnType, rowCount);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     const value = fn(rowIdx);

@@ -14,12 +14,12 @@ import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { nullOrEmptyKernel } from './string-functions';
 import { fixedVector, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 
-function str(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
+export function str(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
   return defineFunction({ family: 'string', ...decl });
 }
 
 /** A string result computed row by row from the decoded arguments; null makes the row NULL. */
-function stringRows(args: readonly Vector[], rowCount: number, site: CallSite, fn: (texts: readonly (string | null)[][], rowIdx: number) => string | null): Vector {
+export function stringRows(args: readonly Vector[], rowCount: number, site: CallSite, fn: (texts: readonly (string | null)[][], rowIdx: number) => string | null): Vector {
   const texts = args.map(toJsStrings);
   const out = new StringOut(site.returnType, rowCount);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
