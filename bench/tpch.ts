@@ -23,11 +23,13 @@ import { compareRows, duckRows } from '../test/helpers/duckdb-peer';
 import { startGalene } from '../test/helpers/galene-process';
 import { connect, queryRows, TextRow } from '../test/helpers/mysql-client';
 import { waitForCompactionToSettle } from './lib/compaction-settle';
+import { StreamLoadPipeline } from './lib/stream-load-pipeline';
 import { takeOptions } from './lib/latency';
-import { median, parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
+import { checkedAndTimed, geometricMean, shortError, timedRepeats } from './lib/peer-run';
+import { parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 import { TBL_COLUMNS, TPCH_TABLES, tpchChunks, TpchTable } from './lib/tpch-data';
-import { duckdbDdl, REVENUE0_VIEW, TPCH_DDL, TPCH_QUERIES } from './lib/tpch-queries';
-import { streamLoad } from './streamload';
+import { duckdbDdl } from './lib/duckdb-ddl';
+import { REVENUE0_VIEW, TPCH_DDL, TPCH_QUERIES } from './lib/tpch-queries';
 
 /** Whether a query's outermost statement ends in an ORDER BY (so its row order is part of the answer). */
 export function hasOuterOrderBy(sql: string): boolean {
@@ -40,28 +42,6 @@ export function hasOuterOrderBy(sql: string): boolean {
     else if (depth === 0 && /^order/i.test(token)) lastOrderAt = tokenIdx;
   });
   return lastOrderAt >= 0;
-}
-
-/** First line of an error message, shortened for the table. */
-const shortError = (err: unknown): string => ((err as Error).message ?? String(err)).split('\n')[0].replace(/\|/g, '/').slice(0, 160);
-
-/** One checked run (its rows and time), then `repeats` timed runs; ms is their median (the checked run's time when none). */
-async function checkedAndTimed(repeats: number, run: () => Promise<TextRow[]>): Promise<{ rows: TextRow[]; ms: number }> {
-  const start = performance.now();
-  const rows = await run();
-  const times = [performance.now() - start];
-  return { rows, ms: await timedRepeats(repeats, run, times) };
-}
-
-/** Median ms of `repeats` more runs (of `fallback` when none). */
-async function timedRepeats(repeats: number, run: () => Promise<unknown>, fallback: number[]): Promise<number> {
-  const times: number[] = [];
-  for (let runIdx = 0; runIdx < repeats; runIdx++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  return median(times.length ? times : fallback);
 }
 
 export async function main(args: readonly string[]): Promise<void> {
@@ -93,20 +73,16 @@ export async function main(args: readonly string[]): Promise<void> {
     const files = new Map<TpchTable, number>();
     const rowCounts = new Map<TpchTable, number>();
     const loadStart = performance.now();
-    let inFlight: Promise<void> = Promise.resolve();
+    const pipeline = new StreamLoadPipeline(server.ports.webserver_port, 'tpch');
     for (const chunk of tpchChunks(sf)) {
       let fd = files.get(chunk.table);
       if (fd === undefined) files.set(chunk.table, (fd = fs.openSync(path.join(workDir, `${chunk.table}.tbl`), 'w')));
       const body = Buffer.from(chunk.text);
       fs.writeSync(fd, body);
       rowCounts.set(chunk.table, (rowCounts.get(chunk.table) ?? 0) + chunk.rows);
-      await inFlight;
-      inFlight = streamLoad(server.ports.webserver_port, 'tpch', chunk.table, body, 'csv', { column_separator: '|', columns: TBL_COLUMNS[chunk.table].join(', ') }).then((result) => {
-        if (result.Status !== 'Success') throw new Error(`Stream Load into ${chunk.table}: ${result.Status}: ${result.Message ?? ''}`);
-      });
-      inFlight.catch(() => undefined); // awaited (and so reported) on the next chunk or below
+      await pipeline.send(chunk.table, body, { column_separator: '|', columns: TBL_COLUMNS[chunk.table].join(', ') });
     }
-    await inFlight;
+    await pipeline.finish();
     const loadMs = performance.now() - loadStart;
     for (const fd of files.values()) fs.closeSync(fd);
     const duckLoadStart = performance.now();
@@ -165,7 +141,7 @@ export async function main(args: readonly string[]): Promise<void> {
       }
       row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
     }
-    const geomean = ratios.length ? Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length) : NaN;
+    const geomean = geometricMean(ratios);
     rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
     report(`tpch: SF ${sf} (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
   } finally {
