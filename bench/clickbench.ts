@@ -15,20 +15,18 @@
  * --quick: 1,000,000 rows (default 10,000,000); --rows overrides either. --timeout: Galene's
  * query_timeout per query (default 120 s quick, 600 s otherwise).
  */
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Connection } from 'mysql2/promise';
 import { compareRows, duckRows } from '../test/helpers/duckdb-peer';
-import { startGalene } from '../test/helpers/galene-process';
-import { connect, queryRows, TextRow } from '../test/helpers/mysql-client';
+import { queryRows, TextRow } from '../test/helpers/mysql-client';
 import { CLICKBENCH_QUERIES, ClickBenchQuery, HITS_DDL } from './lib/clickbench-queries';
 import { waitForCompactionToSettle } from './lib/compaction-settle';
 import { duckdbDdl } from './lib/duckdb-ddl';
 import { HITS_COLUMNS, hitsChunks } from './lib/hits-data';
 import { takeOptions } from './lib/latency';
-import { checkedAndTimed, geometricMean, shortError, timedRepeats } from './lib/peer-run';
+import { checkedAndTimed, geometricMean, runOnGalene, withPeers } from './lib/peer-run';
 import { parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 import { StreamLoadPipeline } from './lib/stream-load-pipeline';
 import { checkLimitedAnswer } from './lib/topn-compare';
@@ -50,16 +48,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const timeoutS = Number(values.get('timeout') ?? (options.quick ? 120 : 600));
   if (!(Number.isInteger(rowCount) && rowCount > 0) || !(timeoutS > 0)) throw new Error('--rows needs a positive integer and --timeout a positive number');
   const runs = options.quick ? 1 : 3;
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-clickbench-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
-  const duck = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const duckConn = await duck.connect();
-  let conn: Connection | null = null;
-  try {
-    conn = await connect(server.ports.query_port);
-    await conn.query('CREATE DATABASE clickbench');
-    await conn.query('USE clickbench');
-    await conn.query(HITS_DDL);
+  await withPeers('clickbench', async ({ workDir, server, galene, duckConn }) => {
+    await galene.conn.query(HITS_DDL);
     await duckConn.run(duckdbDdl(HITS_DDL));
 
     // Generate and load: each chunk goes to Galene by Stream Load (one request in flight while the next
@@ -82,10 +72,10 @@ export async function main(args: readonly string[]): Promise<void> {
     await duckConn.run(`COPY hits FROM '${dataFile}' (DELIMITER '\t', HEADER false, QUOTE '', ESCAPE '', NULLSTR '\\N')`);
     const duckLoadMs = performance.now() - duckLoadStart;
     fs.rmSync(dataFile);
-    const [[galeneCount]] = await queryRows(conn, 'SELECT count(*) FROM hits');
+    const [[galeneCount]] = await queryRows(galene.conn, 'SELECT count(*) FROM hits');
     if (Number(galeneCount) !== loaded) throw new Error(`hits: Galene has ${galeneCount} rows, ${loaded} were loaded`);
-    await waitForCompactionToSettle(conn, ['hits']);
-    await conn.query(`SET query_timeout = ${timeoutS}`);
+    await waitForCompactionToSettle(galene.conn, ['hits']);
+    await galene.configure(`SET query_timeout = ${timeoutS}`);
 
     const rows: Row[] = [];
     rows.push({ query: `load ${loaded} rows`, status: 'ok', galene_ms: Math.round(loadMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadMs / duckLoadMs, result_rows: loaded, galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
@@ -95,43 +85,10 @@ export async function main(args: readonly string[]): Promise<void> {
       const expected = await checkedAndTimed(runs, () => duckRows(duckConn, duckSql));
       const row: Row = { query: query.name, status: '', galene_ms: '', duckdb_ms: expected.ms, ratio: '', result_rows: expected.rows.length, galene_peak_rss_mib: '' };
       rows.push(row);
-      const galeneConn = conn;
-      const galeneRun = (): Promise<TextRow[]> => queryRows(galeneConn, query.sql);
-      let actual: TextRow[];
-      const start = performance.now();
-      try {
-        actual = await galeneRun();
-      } catch (err) {
-        row.status = `error: ${shortError(err)}`;
-        row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
-        // A connection the failure closed is replaced for the next query.
-        if (!(await conn.query('SELECT 1').then(() => true, () => false))) {
-          conn = await connect(server.ports.query_port);
-          await conn.query('USE clickbench');
-          await conn.query(`SET query_timeout = ${timeoutS}`);
-        }
-        continue;
-      }
-      const checkedMs = performance.now() - start;
-      const difference = await checkAnswer(duckConn, query, duckSql, actual, expected.rows);
-      if (difference) {
-        row.status = `wrong result: ${difference.replace(/\|/g, '/')}`;
-        row.galene_ms = checkedMs;
-      } else {
-        const galeneMs = await timedRepeats(runs, galeneRun, [checkedMs]);
-        row.status = 'ok';
-        row.galene_ms = galeneMs;
-        row.ratio = galeneMs / expected.ms;
-        ratios.push(galeneMs / expected.ms);
-      }
-      row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
+      const ratio = await runOnGalene(galene, query.sql, runs, row, expected.ms, (actual) => checkAnswer(duckConn, query, duckSql, actual, expected.rows));
+      if (ratio !== null) ratios.push(ratio);
     }
     rows.push({ query: 'geometric mean', status: `${ratios.length} of ${CLICKBENCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geometricMean(ratios) : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
     report(`clickbench: ${loaded} rows of hits (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
-  } finally {
-    await conn?.end().catch(() => undefined);
-    duckConn.closeSync();
-    await server.stop();
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
+  });
 }

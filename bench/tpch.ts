@@ -14,18 +14,15 @@
  * --quick: SF 0.1 (default SF 1); --sf overrides either. --timeout: Galene's query_timeout per query
  * (default 60 s quick, 600 s otherwise).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Connection } from 'mysql2/promise';
 import { compareRows, duckRows } from '../test/helpers/duckdb-peer';
-import { startGalene } from '../test/helpers/galene-process';
-import { connect, queryRows, TextRow } from '../test/helpers/mysql-client';
+import { queryRows } from '../test/helpers/mysql-client';
 import { waitForCompactionToSettle } from './lib/compaction-settle';
 import { StreamLoadPipeline } from './lib/stream-load-pipeline';
 import { takeOptions } from './lib/latency';
-import { checkedAndTimed, geometricMean, shortError, timedRepeats } from './lib/peer-run';
+import { checkedAndTimed, geometricMean, runOnGalene, shortError, withPeers } from './lib/peer-run';
 import { parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 import { TBL_COLUMNS, TPCH_TABLES, tpchChunks, TpchTable } from './lib/tpch-data';
 import { duckdbDdl } from './lib/duckdb-ddl';
@@ -51,22 +48,14 @@ export async function main(args: readonly string[]): Promise<void> {
   const timeoutS = Number(values.get('timeout') ?? (options.quick ? 60 : 600));
   if (!(sf > 0) || !(timeoutS > 0)) throw new Error('--sf and --timeout need positive numbers');
   const runs = options.quick ? 1 : 3;
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-tpch-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
-  const duck = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const duckConn = await duck.connect();
-  let conn: Connection | null = null;
-  try {
-    conn = await connect(server.ports.query_port);
-    await conn.query('CREATE DATABASE tpch');
-    await conn.query('USE tpch');
+  await withPeers('tpch', async ({ workDir, server, galene, duckConn }) => {
     for (const ddl of TPCH_DDL) {
-      await conn.query(ddl);
+      await galene.conn.query(ddl);
       await duckConn.run(duckdbDdl(ddl));
     }
     // q15 reads this view; a Galene that cannot create it reports q15's error as the view's.
     let viewError: string | null = null;
-    await conn.query(REVENUE0_VIEW).catch((err: unknown) => (viewError = `CREATE VIEW revenue0: ${shortError(err)}`));
+    await galene.conn.query(REVENUE0_VIEW).catch((err: unknown) => (viewError = `CREATE VIEW revenue0: ${shortError(err)}`));
 
     // Generate and load: each chunk goes to Galene by Stream Load (one request in flight while the next
     // chunk is made) and to the table's file for DuckDB.
@@ -92,11 +81,11 @@ export async function main(args: readonly string[]): Promise<void> {
     await duckConn.run(REVENUE0_VIEW);
     const duckLoadMs = performance.now() - duckLoadStart;
     for (const table of TPCH_TABLES) {
-      const [[galeneCount]] = await queryRows(conn, `SELECT count(*) FROM ${table}`);
+      const [[galeneCount]] = await queryRows(galene.conn, `SELECT count(*) FROM ${table}`);
       if (Number(galeneCount) !== rowCounts.get(table)) throw new Error(`${table}: Galene has ${galeneCount} rows, ${rowCounts.get(table)} were loaded`);
     }
-    await waitForCompactionToSettle(conn, ['lineitem', 'orders', 'partsupp']);
-    await conn.query(`SET query_timeout = ${timeoutS}`);
+    await waitForCompactionToSettle(galene.conn, ['lineitem', 'orders', 'partsupp']);
+    await galene.configure(`SET query_timeout = ${timeoutS}`);
 
     const rows: Row[] = [];
     const totalRows = [...rowCounts.values()].reduce((sum, count) => sum + count, 0);
@@ -110,44 +99,11 @@ export async function main(args: readonly string[]): Promise<void> {
         row.status = `error: ${viewError}`;
         continue;
       }
-      const galeneConn = conn;
-      const galeneRun = (): Promise<TextRow[]> => queryRows(galeneConn, query.sql);
-      let actual: TextRow[];
-      const start = performance.now();
-      try {
-        actual = await galeneRun();
-      } catch (err) {
-        row.status = `error: ${shortError(err)}`;
-        row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
-        // A connection the failure closed is replaced for the next query.
-        if (!(await conn.query('SELECT 1').then(() => true, () => false))) {
-          conn = await connect(server.ports.query_port);
-          await conn.query('USE tpch');
-          await conn.query(`SET query_timeout = ${timeoutS}`);
-        }
-        continue;
-      }
-      const checkedMs = performance.now() - start;
-      const difference = compareRows(actual, expected.rows, hasOuterOrderBy(query.sql));
-      if (difference) {
-        row.status = `wrong result: ${difference.replace(/\|/g, '/')}`;
-        row.galene_ms = checkedMs;
-      } else {
-        const galeneMs = await timedRepeats(runs, galeneRun, [checkedMs]);
-        row.status = 'ok';
-        row.galene_ms = galeneMs;
-        row.ratio = galeneMs / expected.ms;
-        ratios.push(galeneMs / expected.ms);
-      }
-      row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
+      const ratio = await runOnGalene(galene, query.sql, runs, row, expected.ms, async (actual) => compareRows(actual, expected.rows, hasOuterOrderBy(query.sql)));
+      if (ratio !== null) ratios.push(ratio);
     }
     const geomean = geometricMean(ratios);
     rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
     report(`tpch: SF ${sf} (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
-  } finally {
-    await conn?.end().catch(() => undefined);
-    duckConn.closeSync();
-    await server.stop();
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
+  });
 }
