@@ -14,20 +14,19 @@
  * --quick: SF 0.1 (default SF 1); --sf overrides either. --timeout: Galene's query_timeout per query
  * (default 60 s quick, 600 s otherwise).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Connection } from 'mysql2/promise';
 import { compareRows, duckRows } from '../test/helpers/duckdb-peer';
-import { startGalene } from '../test/helpers/galene-process';
-import { connect, queryRows, TextRow } from '../test/helpers/mysql-client';
+import { queryRows } from '../test/helpers/mysql-client';
 import { waitForCompactionToSettle } from './lib/compaction-settle';
+import { StreamLoadPipeline } from './lib/stream-load-pipeline';
 import { takeOptions } from './lib/latency';
-import { median, parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
+import { checkedAndTimed, geometricMean, runOnGalene, shortError, withPeers } from './lib/peer-run';
+import { parseBenchArgs, peakRssMiB, report, Row } from './lib/report';
 import { TBL_COLUMNS, TPCH_TABLES, tpchChunks, TpchTable } from './lib/tpch-data';
-import { duckdbDdl, REVENUE0_VIEW, TPCH_DDL, TPCH_QUERIES } from './lib/tpch-queries';
-import { streamLoad } from './streamload';
+import { duckdbDdl } from './lib/duckdb-ddl';
+import { REVENUE0_VIEW, TPCH_DDL, TPCH_QUERIES } from './lib/tpch-queries';
 
 /** Whether a query's outermost statement ends in an ORDER BY (so its row order is part of the answer). */
 export function hasOuterOrderBy(sql: string): boolean {
@@ -42,28 +41,6 @@ export function hasOuterOrderBy(sql: string): boolean {
   return lastOrderAt >= 0;
 }
 
-/** First line of an error message, shortened for the table. */
-const shortError = (err: unknown): string => ((err as Error).message ?? String(err)).split('\n')[0].replace(/\|/g, '/').slice(0, 160);
-
-/** One checked run (its rows and time), then `repeats` timed runs; ms is their median (the checked run's time when none). */
-async function checkedAndTimed(repeats: number, run: () => Promise<TextRow[]>): Promise<{ rows: TextRow[]; ms: number }> {
-  const start = performance.now();
-  const rows = await run();
-  const times = [performance.now() - start];
-  return { rows, ms: await timedRepeats(repeats, run, times) };
-}
-
-/** Median ms of `repeats` more runs (of `fallback` when none). */
-async function timedRepeats(repeats: number, run: () => Promise<unknown>, fallback: number[]): Promise<number> {
-  const times: number[] = [];
-  for (let runIdx = 0; runIdx < repeats; runIdx++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  return median(times.length ? times : fallback);
-}
-
 export async function main(args: readonly string[]): Promise<void> {
   const { values, rest } = takeOptions(args, ['sf', 'timeout']);
   const options = parseBenchArgs(rest);
@@ -71,42 +48,30 @@ export async function main(args: readonly string[]): Promise<void> {
   const timeoutS = Number(values.get('timeout') ?? (options.quick ? 60 : 600));
   if (!(sf > 0) || !(timeoutS > 0)) throw new Error('--sf and --timeout need positive numbers');
   const runs = options.quick ? 1 : 3;
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galene-bench-tpch-'));
-  const server = await startGalene({ dataDir: path.join(workDir, 'galene') });
-  const duck = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const duckConn = await duck.connect();
-  let conn: Connection | null = null;
-  try {
-    conn = await connect(server.ports.query_port);
-    await conn.query('CREATE DATABASE tpch');
-    await conn.query('USE tpch');
+  await withPeers('tpch', async ({ workDir, server, galene, duckConn }) => {
     for (const ddl of TPCH_DDL) {
-      await conn.query(ddl);
+      await galene.conn.query(ddl);
       await duckConn.run(duckdbDdl(ddl));
     }
     // q15 reads this view; a Galene that cannot create it reports q15's error as the view's.
     let viewError: string | null = null;
-    await conn.query(REVENUE0_VIEW).catch((err: unknown) => (viewError = `CREATE VIEW revenue0: ${shortError(err)}`));
+    await galene.conn.query(REVENUE0_VIEW).catch((err: unknown) => (viewError = `CREATE VIEW revenue0: ${shortError(err)}`));
 
     // Generate and load: each chunk goes to Galene by Stream Load (one request in flight while the next
     // chunk is made) and to the table's file for DuckDB.
     const files = new Map<TpchTable, number>();
     const rowCounts = new Map<TpchTable, number>();
     const loadStart = performance.now();
-    let inFlight: Promise<void> = Promise.resolve();
+    const pipeline = new StreamLoadPipeline(server.ports.webserver_port, 'tpch');
     for (const chunk of tpchChunks(sf)) {
       let fd = files.get(chunk.table);
       if (fd === undefined) files.set(chunk.table, (fd = fs.openSync(path.join(workDir, `${chunk.table}.tbl`), 'w')));
       const body = Buffer.from(chunk.text);
       fs.writeSync(fd, body);
       rowCounts.set(chunk.table, (rowCounts.get(chunk.table) ?? 0) + chunk.rows);
-      await inFlight;
-      inFlight = streamLoad(server.ports.webserver_port, 'tpch', chunk.table, body, 'csv', { column_separator: '|', columns: TBL_COLUMNS[chunk.table].join(', ') }).then((result) => {
-        if (result.Status !== 'Success') throw new Error(`Stream Load into ${chunk.table}: ${result.Status}: ${result.Message ?? ''}`);
-      });
-      inFlight.catch(() => undefined); // awaited (and so reported) on the next chunk or below
+      await pipeline.send(chunk.table, body, { column_separator: '|', columns: TBL_COLUMNS[chunk.table].join(', ') });
     }
-    await inFlight;
+    await pipeline.finish();
     const loadMs = performance.now() - loadStart;
     for (const fd of files.values()) fs.closeSync(fd);
     const duckLoadStart = performance.now();
@@ -116,11 +81,11 @@ export async function main(args: readonly string[]): Promise<void> {
     await duckConn.run(REVENUE0_VIEW);
     const duckLoadMs = performance.now() - duckLoadStart;
     for (const table of TPCH_TABLES) {
-      const [[galeneCount]] = await queryRows(conn, `SELECT count(*) FROM ${table}`);
+      const [[galeneCount]] = await queryRows(galene.conn, `SELECT count(*) FROM ${table}`);
       if (Number(galeneCount) !== rowCounts.get(table)) throw new Error(`${table}: Galene has ${galeneCount} rows, ${rowCounts.get(table)} were loaded`);
     }
-    await waitForCompactionToSettle(conn, ['lineitem', 'orders', 'partsupp']);
-    await conn.query(`SET query_timeout = ${timeoutS}`);
+    await waitForCompactionToSettle(galene.conn, ['lineitem', 'orders', 'partsupp']);
+    await galene.configure(`SET query_timeout = ${timeoutS}`);
 
     const rows: Row[] = [];
     const totalRows = [...rowCounts.values()].reduce((sum, count) => sum + count, 0);
@@ -134,44 +99,11 @@ export async function main(args: readonly string[]): Promise<void> {
         row.status = `error: ${viewError}`;
         continue;
       }
-      const galeneConn = conn;
-      const galeneRun = (): Promise<TextRow[]> => queryRows(galeneConn, query.sql);
-      let actual: TextRow[];
-      const start = performance.now();
-      try {
-        actual = await galeneRun();
-      } catch (err) {
-        row.status = `error: ${shortError(err)}`;
-        row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
-        // A connection the failure closed is replaced for the next query.
-        if (!(await conn.query('SELECT 1').then(() => true, () => false))) {
-          conn = await connect(server.ports.query_port);
-          await conn.query('USE tpch');
-          await conn.query(`SET query_timeout = ${timeoutS}`);
-        }
-        continue;
-      }
-      const checkedMs = performance.now() - start;
-      const difference = compareRows(actual, expected.rows, hasOuterOrderBy(query.sql));
-      if (difference) {
-        row.status = `wrong result: ${difference.replace(/\|/g, '/')}`;
-        row.galene_ms = checkedMs;
-      } else {
-        const galeneMs = await timedRepeats(runs, galeneRun, [checkedMs]);
-        row.status = 'ok';
-        row.galene_ms = galeneMs;
-        row.ratio = galeneMs / expected.ms;
-        ratios.push(galeneMs / expected.ms);
-      }
-      row.galene_peak_rss_mib = peakRssMiB(server.child.pid!);
+      const ratio = await runOnGalene(galene, query.sql, runs, row, expected.ms, async (actual) => compareRows(actual, expected.rows, hasOuterOrderBy(query.sql)));
+      if (ratio !== null) ratios.push(ratio);
     }
-    const geomean = ratios.length ? Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length) : NaN;
+    const geomean = geometricMean(ratios);
     rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
     report(`tpch: SF ${sf} (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
-  } finally {
-    await conn?.end().catch(() => undefined);
-    duckConn.closeSync();
-    await server.stop();
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
+  });
 }

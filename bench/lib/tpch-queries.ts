@@ -152,18 +152,6 @@ where
 group by
     l_suppkey`;
 
-/**
- * The same tables for DuckDB: the column lists of TPCH_DDL (DuckDB reads `int`, `bigint`,
- * `decimal(15, 2)`, `VARCHAR(n)`, `DATE`, NOT NULL alike), without Doris's key, distribution and properties.
- */
-export function duckdbDdl(dorisDdl: string): string {
-  const head = /^\s*CREATE TABLE\s+`?(\w+)`?\s*\(/i.exec(dorisDdl);
-  const columnsEnd = dorisDdl.search(/\)\s*ENGINE\s*=/i);
-  if (!head || columnsEnd < 0) throw new Error(`not a Doris CREATE TABLE: ${dorisDdl.slice(0, 60)}`);
-  const columns = dorisDdl.slice(head[0].length, columnsEnd).replace(/`/g, '').replace(/\bint\(\d+\)/gi, 'int');
-  return `CREATE TABLE ${head[1]} (${columns})`;
-}
-
 export interface TpchQuery {
   readonly name: string;
   readonly sql: string;

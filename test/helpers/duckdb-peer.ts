@@ -9,7 +9,12 @@ import type { TextRow } from './mysql-client';
 /** A DuckDB result as text rows: NULL as null, booleans as 1 / 0 (MySQL's), everything else as DuckDB prints it. */
 export async function duckRows(conn: DuckDBConnection, sql: string): Promise<TextRow[]> {
   const reader = await conn.runAndReadAll(sql);
-  return reader.getRows().map((row) => row.map((value) => (value === null ? null : typeof value === 'boolean' ? (value ? '1' : '0') : String(value))));
+  return reader.getRows().map((row) => row.map(duckValueText));
+}
+
+/** One DuckDB value as the text a MySQL client reads: NULL as null, booleans as 1 / 0, else as DuckDB prints it. */
+export function duckValueText(value: unknown): string | null {
+  return value === null ? null : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -35,7 +40,8 @@ export function valuesMatch(actual: string | null, expected: string | null): boo
   return Math.abs(a - b) <= Math.max(roundingSlack, 1e-6 * Math.max(Math.abs(a), Math.abs(b)), 1e-12);
 }
 
-const rowKey = (row: TextRow): string => row.map((value) => (value === null ? '\u0000NULL' : NUMBER.test(value) ? String(Number(value)) : value)).join('\u0001');
+/** A row's values as one string, numbers normalised (1.50 and 1.5 alike): a grouping / sorting key. */
+export const rowKey = (row: readonly (string | null)[]): string => row.map((value) => (value === null ? '\u0000NULL' : NUMBER.test(value) ? String(Number(value)) : value)).join('\u0001');
 
 /**
  * Compare a result with the expected one; null when they agree, else what differs first. `ordered`: the
