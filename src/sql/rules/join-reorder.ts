@@ -1,8 +1,9 @@
 /**
  * Join reorder (Doris's join reorder; off with `SET disable_join_reorder = true`): a tree of INNER / CROSS
  * joins of three or more inputs is rebuilt left-deep in an order chosen by estimated rows. Start from the
- * input with the most rows (the fact table, probed), then repeatedly join the input with the fewest
- * estimated rows among those an equality connects to the inputs already joined; failing that, one any
+ * input with the most rows (the fact table, probed), then repeatedly join the input an equality connects
+ * to the inputs already joined whose join gives the fewest estimated rows (rows and ndv from column
+ * statistics when ANALYZE collected them, from table metadata otherwise); failing that, one any
  * condition connects; only when nothing is connected a cross join with the smallest. So no cross join is
  * planned while an equi-join path exists. Every conjunct of the tree (hash keys and conditions) is placed
  * at the first join where all its columns are present; a projection on top restores the written column
@@ -44,10 +45,31 @@ interface Conjunct {
   readonly expr: BoundExpr;
   /** Leaves (indices into the written order) whose columns it reads. */
   readonly leaves: ReadonlySet<number>;
-  readonly equi: boolean;
+  /** For `x = y` between two leaves: the estimated distinct values of each side (by leaf), else null. */
+  readonly ndv: ReadonlyMap<number, number> | null;
 }
 
-/** The greedy order (indices of leaves in written order). */
+/**
+ * Distinct values of column `column` of a join input with `rows` estimated rows: the ndv ANALYZE
+ * collected; without statistics the table's rows for its first key column, a tenth of them for another
+ * column (a guess that keeps a join on a low-cardinality column from looking like a key join).
+ */
+function columnNdv(leaf: LogicalPlan, column: number, rows: number, ctx: PlanningContext): number {
+  const scan = leaf.kind === 'filter' ? leaf.input : leaf;
+  if (scan.kind !== 'scan' || column >= scan.columns.length) return Math.max(1, rows);
+  const name = scan.columns[column].toLowerCase();
+  const tableRows = estimateRows(scan, ctx);
+  const stats = ctx.columnStats?.(scan.table)?.columns.find((candidate) => candidate.name.toLowerCase() === name);
+  const base = stats ? stats.ndv : scan.table.keyColumns[0]?.toLowerCase() === name ? tableRows : tableRows / 10;
+  return Math.max(1, Math.min(base, rows));
+}
+
+/**
+ * The greedy order (indices of leaves in written order): from the input with the most rows, each step
+ * joins the connected input whose join has the fewest estimated rows (|L| * |R| / the larger ndv of the
+ * key; the most selective key of several); an input connected only by other conditions, then any input
+ * (a cross join), only when no equality connects one.
+ */
 function greedyOrder(rows: readonly number[], conjuncts: readonly Conjunct[]): number[] {
   let first = 0;
   rows.forEach((count, leafIdx) => {
@@ -55,16 +77,30 @@ function greedyOrder(rows: readonly number[], conjuncts: readonly Conjunct[]): n
   });
   const order = [first];
   const joined = new Set(order);
-  const connected = (leafIdx: number, equiOnly: boolean): boolean =>
-    conjuncts.some((conjunct) => (!equiOnly || conjunct.equi) && conjunct.leaves.has(leafIdx) && conjunct.leaves.size > 1 && [...conjunct.leaves].every((other) => other === leafIdx || joined.has(other)));
+  let current = rows[first];
+  const connecting = (leafIdx: number): Conjunct[] =>
+    conjuncts.filter((conjunct) => conjunct.leaves.has(leafIdx) && conjunct.leaves.size > 1 && [...conjunct.leaves].every((other) => other === leafIdx || joined.has(other)));
   while (order.length < rows.length) {
-    const remaining = rows.map((_, leafIdx) => leafIdx).filter((leafIdx) => !joined.has(leafIdx));
-    let candidates = remaining.filter((leafIdx) => connected(leafIdx, true));
-    if (candidates.length === 0) candidates = remaining.filter((leafIdx) => connected(leafIdx, false));
-    if (candidates.length === 0) candidates = remaining;
-    const next = candidates.reduce((best, leafIdx) => (rows[leafIdx] < rows[best] ? leafIdx : best));
-    order.push(next);
-    joined.add(next);
+    let best = -1;
+    let bestRank = Infinity;
+    let bestRows = Infinity;
+    for (let leafIdx = 0; leafIdx < rows.length; leafIdx++) {
+      if (joined.has(leafIdx)) continue;
+      const links = connecting(leafIdx);
+      let divisor = 1;
+      for (const link of links) if (link.ndv) divisor = Math.max(divisor, ...link.ndv.values());
+      const equi = links.some((link) => link.ndv !== null);
+      const rank = equi ? 0 : links.length > 0 ? 1 : 2;
+      const out = (current * rows[leafIdx]) / (equi ? divisor : links.length > 0 ? 3 : 1);
+      if (rank < bestRank || (rank === bestRank && out < bestRows)) {
+        best = leafIdx;
+        bestRank = rank;
+        bestRows = out;
+      }
+    }
+    order.push(best);
+    joined.add(best);
+    current = Math.max(1, bestRows);
   }
   return order;
 }
@@ -89,12 +125,21 @@ function reorder(join: Join, ctx: PlanningContext, visit: (plan: LogicalPlan) =>
     while (offsets[leafIdx] > column) leafIdx--;
     return leafIdx;
   };
+  const rows = leaves.map((leaf) => estimateRows(leaf, ctx));
   const conjuncts: Conjunct[] = exprs.map((expr) => {
     const used = new Set([...collectColumns(expr)].map(leafOf));
-    const equi = expr.kind === 'call' && expr.name === 'eq' && used.size === 2;
-    return { expr, leaves: used, equi };
+    let ndv: Map<number, number> | null = null;
+    if (expr.kind === 'call' && expr.name === 'eq' && used.size === 2) {
+      ndv = new Map();
+      for (const side of expr.args) {
+        const columns = [...collectColumns(side)];
+        const leafIdx = leafOf(columns[0]);
+        const one = side.kind === 'column' ? columnNdv(leaves[leafIdx], side.index - offsets[leafIdx], rows[leafIdx], ctx) : rows[leafIdx];
+        ndv.set(leafIdx, Math.max(ndv.get(leafIdx) ?? 1, one));
+      }
+    }
+    return { expr, leaves: used, ndv };
   });
-  const rows = leaves.map((leaf) => estimateRows(leaf, ctx));
   const order = greedyOrder(rows, conjuncts);
   if (order.every((leafIdx, position) => leafIdx === position)) return asWritten(join);
   // Column g of the written layout is at newIndex[g] in the new one.
