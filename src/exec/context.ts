@@ -17,6 +17,7 @@ import type { Batch, RawValue, Vector } from '../common/column';
 import type { QueryProfile } from '../common/profile';
 import type { DataType } from '../common/types';
 import type { TableSchema } from '../meta/schema';
+import type { TableStatsRecord } from '../meta/table-stats';
 import type { ViewRecord } from '../meta/views';
 import type { ScanPredicate } from '../common/scan-predicate';
 import type { AnnScanRequest, FragmentResult, FragmentSpec, InvertedFilter } from './plan/fragment-spec';
@@ -156,6 +157,8 @@ export interface PlanningContext {
   getTableFunction?(name: string, args: readonly RawValue[]): TableSchema;
   /** Row count estimate of a table at the version the statement reads (join sides, parallelism), from metadata. */
   estimatedRowCount(schema: TableSchema): number;
+  /** Column statistics of a table (ANALYZE TABLE), null when none were collected: filter selectivity for join order. */
+  columnStats?(schema: TableSchema): TableStatsRecord | null;
   /**
    * How many fragment tasks may run at once over this table (the plan-fragments pass shows it as the SCAN
    * FRAGMENT's degree); 0 when it scans in-thread (small, merge-on-read, no workers).

@@ -490,6 +490,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
       estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
+      columnStats: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) ? null : catalog.meta.getTableStats(schema.id)),
       scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) ? 0 : olapTable(schema).scanDegree()),
       // One reader per table for the whole statement: every operator reading it sees the same version set
       // (a lazily materialized TopN reads a table twice, the second time by the first read's row ids).

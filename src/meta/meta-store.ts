@@ -13,6 +13,7 @@ import { GaleneError } from '../common/errors';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import { BitmapDelta, conditionsFromJson, conditionsToJson, DeleteCondition, DeletePredicateRecord, encodeRowIds, decodeRowIds, PendingBitmapDelta } from './delete-bitmap';
 import { partitionInfoOf, type PartitionRecord, type TableSchema } from './schema';
+import type { TableStatsRecord } from './table-stats';
 import type { ViewRecord } from './views';
 
 export interface DatabaseRecord {
@@ -127,6 +128,7 @@ CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id
   version INTEGER NOT NULL, segments TEXT NOT NULL, num_rows INTEGER NOT NULL, data_size INTEGER NOT NULL, create_time INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
 CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
+CREATE TABLE IF NOT EXISTS table_stats (table_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
 `;
 
 interface RowsetRow {
@@ -391,6 +393,7 @@ export class MetaStore {
     this.db.prepare('DELETE FROM delete_predicates WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM tablets WHERE table_id = ?').run(tableId);
     this.db.prepare('DELETE FROM tables WHERE id = ?').run(tableId);
+    this.db.prepare('DELETE FROM table_stats WHERE table_id = ?').run(tableId);
     return keys;
   }
 
@@ -775,6 +778,21 @@ export class MetaStore {
 
   deleteRole(name: string): boolean {
     return this.db.prepare('DELETE FROM roles WHERE name = ?').run(name).changes > 0;
+  }
+
+  // ------------------------------------------------------------ column statistics (meta/table-stats.ts)
+
+  getTableStats(tableId: number): TableStatsRecord | null {
+    const row = this.cached('SELECT info FROM table_stats WHERE table_id = ?').get(tableId) as { info: string } | undefined;
+    return row ? (JSON.parse(row.info) as TableStatsRecord) : null;
+  }
+
+  putTableStats(stats: TableStatsRecord): void {
+    this.cached('INSERT INTO table_stats (table_id, info) VALUES (?, ?) ON CONFLICT(table_id) DO UPDATE SET info = excluded.info').run(stats.tableId, JSON.stringify(stats));
+  }
+
+  deleteTableStats(tableId: number): boolean {
+    return this.cached('DELETE FROM table_stats WHERE table_id = ?').run(tableId).changes > 0;
   }
 
   // ------------------------------------------------------------ views (meta/views.ts)

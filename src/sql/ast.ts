@@ -373,6 +373,7 @@ export type Statement =
   | AlterUserStatement
 
   | LockTablesStatement
+  | StatsStatement
 
   | AdminSetConfigStatement
   | CancelLoadStatement
@@ -806,4 +807,17 @@ export type StorageVaultAction =
 export interface StorageVaultStatement extends Span {
   readonly kind: 'storageVault';
   readonly action: StorageVaultAction;
+}
+
+/**
+ * Statistics statements (parse-stats.ts): `ANALYZE TABLE t [(cols)] [WITH SYNC]`, `SHOW COLUMN STATS t
+ * [(cols)]`, `SHOW TABLE STATS t`, `DROP STATS t [(cols)]`. `columns` is null when none are named.
+ */
+export interface StatsStatement extends Span {
+  readonly kind: 'stats';
+  readonly action: 'analyze' | 'showColumnStats' | 'showTableStats' | 'dropStats';
+  readonly database: string | null;
+  readonly table: string;
+  readonly columns: readonly string[] | null;
+  readonly sync: boolean;
 }

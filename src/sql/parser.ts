@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { ViewParser } from './parse-view';
+import { StatsParser } from './parse-stats';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -98,7 +98,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends ViewParser {
+class StatementParser extends StatsParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -168,6 +168,7 @@ class StatementParser extends ViewParser {
         this.advance();
         if (this.isStorageVault()) this.refuseDropStorageVault();
         if (this.isView()) return this.parseDropView(start);
+        if (this.isWord('STATS')) return this.parseDropStats(start);
         const ddl = this.parseDropDdl(start);
         if (ddl) return ddl;
         const account = this.parseDropAccount(start);
@@ -190,7 +191,14 @@ class StatementParser extends ViewParser {
       case 'USE':
         return this.parseUse();
       case 'SHOW':
+        if (this.isWordAt(1, 'COLUMN') || (this.isWordAt(1, 'TABLE') && this.isWordAt(2, 'STATS'))) {
+          this.advance();
+          if (this.isShowStats()) return this.parseShowStats(start);
+          throw this.error();
+        }
         return this.parseShow();
+      case 'ANALYZE':
+        return this.parseAnalyze(start);
       case 'DESC':
       case 'DESCRIBE':
       case 'EXPLAIN':

@@ -10,6 +10,7 @@ import { nodeProperties, orderingCovers, windowSortKeys } from '../exec/plan/nod
 import type { PhysicalNode } from '../exec/plan/physical-plan';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import { variableValue } from '../exec/plan/planning-variables';
+import { estimateRows } from './cardinality-estimate';
 import type { LogicalKind, LogicalPlan } from './logical-plan';
 
 export interface PhysicalPlanningContext {
@@ -20,49 +21,7 @@ export interface PhysicalPlanningContext {
 
 type Mapper<K extends LogicalKind> = (plan: Extract<LogicalPlan, { kind: K }>, pctx: PhysicalPlanningContext) => PhysicalNode;
 
-/** Estimated output rows, for choosing join build sides. */
-export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
-  switch (plan.kind) {
-    case 'scan': {
-      let rows: number;
-      try {
-        rows = ctx.estimatedRowCount(plan.table);
-      } catch {
-        rows = 1_000_000;
-      }
-      return plan.limit !== null ? Math.min(rows, plan.limit) : rows;
-    }
-    case 'values':
-      return plan.rows.length;
-    case 'filter':
-      return Math.ceil(estimateRows(plan.input, ctx) / 2);
-    case 'aggregate':
-      return plan.groupKeys.length === 0 ? 1 : Math.ceil(estimateRows(plan.input, ctx) / 2);
-    case 'limit':
-      return Math.min(plan.limit ?? Number.MAX_SAFE_INTEGER, estimateRows(plan.input, ctx));
-    case 'topn':
-      return Math.min(plan.limit, estimateRows(plan.input, ctx));
-    case 'join':
-      if (plan.joinType === 'right_semi' || plan.joinType === 'right_anti') return estimateRows(plan.right, ctx);
-      if (!JOIN_SHAPES[plan.joinType].right) return estimateRows(plan.left, ctx);
-      return Math.max(estimateRows(plan.left, ctx), estimateRows(plan.right, ctx));
-    case 'apply':
-      return estimateRows(plan.input, ctx);
-    case 'union':
-      return plan.inputs.reduce((sum, input) => sum + estimateRows(input, ctx), 0);
-    case 'project':
-    case 'sort':
-    case 'window':
-      return estimateRows(plan.input, ctx);
-    case 'recursiveCte':
-      // Rounds are unknown before running: a guess of a few rounds of the anchor's size.
-      return estimateRows(plan.anchor, ctx) * 10;
-    case 'workTable':
-      return 100;
-    case 'cteAnchor':
-      return estimateRows(plan.body, ctx);
-  }
-}
+export { estimateRows };
 
 const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
   scan: (plan, pctx) => ({

@@ -17,6 +17,7 @@ import * as dml from './dml';
 import * as query from './query';
 import * as show from './show';
 import { checkStatement } from './statement-privileges';
+import { runStatsStatement } from './stats';
 import { runStorageVault } from './storage-vault';
 import * as toolCompat from './tool-compat';
 import { runViewStatement } from './view-ddl';
@@ -62,6 +63,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   cancelBuildIndex: buildIndex.cancelBuildIndex,
   storageVault: runStorageVault,
   view: runViewStatement,
+  stats: runStatsStatement,
 };
 
 /** Check the statement's privileges (statement-privileges.ts), then run its handler: the one way in. */

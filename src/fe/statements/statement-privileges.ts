@@ -113,6 +113,12 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   lockTables: (session, statement) => {
     for (const table of statement.tables) requireVisibleTable(session, 'LOCK TABLES', session.requireDatabase(table.database), table.name);
   },
+  // Doris AnalyzeTblStmt / ShowColumnStatsStmt / ShowTableStatsStmt: SELECT on the table; DropStatsStmt: ALTER.
+  stats: (session, statement) => {
+    const database = session.requireDatabase(statement.database);
+    if (statement.action === 'dropStats') requireTable(session, 'ALTER_PRIV', 'ALTER', database, statement.table);
+    else requireTable(session, 'SELECT_PRIV', 'SELECT', database, statement.table);
+  },
   // Doris AdminSetConfigCommand: ADMIN; CancelLoadCommand: LOAD on the database; HELP: anyone.
   adminSetConfig: (session) => requireGlobal(session, 'ADMIN_PRIV'),
   cancelLoad: (session, statement) => requireDatabase(session, 'LOAD_PRIV', session.requireDatabase(statement.database)),

@@ -11,7 +11,9 @@ import type { LogicalPlan } from '../logical-plan';
 import { annIndexPushdown } from './ann-index-pushdown';
 import { applyToJoin } from './apply-to-join';
 import { constantFolding } from './constant-folding';
+import { extractCommonFactor } from './extract-common-factor';
 import { invertedIndexPushdown } from './inverted-index-pushdown';
+import { joinReorder } from './join-reorder';
 import { limitPushdown } from './limit-pushdown';
 import { checkPlan, type OptimizerRule } from './optimizer-rule';
 import { predicatePushdown } from './predicate-pushdown';
@@ -21,12 +23,14 @@ import { scoreTopnPushdown } from './score-topn-pushdown';
 export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 
 /**
- * In run order. Subquery decorrelation first: the other rules then see only joins. Projection pruning renumbers columns the other rules match on; the index pushdowns run
+ * In run order. Subquery decorrelation first: the other rules then see only joins. Common factors of ORs
+ * are extracted before predicate pushdown, so a factored join equality becomes a hash-join key; joins are
+ * reordered after it, when the filters sit on the join inputs the estimates read. Projection pruning renumbers columns the other rules match on; the index pushdowns run
  * after it on the final columns: the inverted one first (it prunes the columns only its predicates read),
  * then the ANN one over the scan it built (its allowed rows include the index predicates' rows); the
  * score() pushdown last, over the scan both built.
  */
-export const OPTIMIZER_RULES: readonly OptimizerRule[] = [applyToJoin, constantFolding, predicatePushdown, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown, scoreTopnPushdown];
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [applyToJoin, constantFolding, extractCommonFactor, predicatePushdown, joinReorder, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown, scoreTopnPushdown];
 
 /**
  * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception
