@@ -6,10 +6,10 @@
  * column names are case-insensitive.
  */
 import { GaleneError } from '../common/errors';
-import type { Batch, Vector } from '../common/column';
+import { constantVector, type Batch, type Vector } from '../common/column';
 import { BitmapDelta, DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, PendingBitmapDelta } from './delete-bitmap';
 import { DatabaseRecord, MetaStore, NewRowset, RowsetRecord, SegmentRecord, TabletRecord } from './meta-store';
-import type { PartitionRecord, TableSchema } from './schema';
+import { loadDefaultValue, type PartitionRecord, type TableSchema } from './schema';
 import type { ViewRecord } from './views';
 import { StorageVaults } from './storage-vaults';
 
@@ -72,6 +72,18 @@ export type PartialBatch = Batch & { readonly partialUpdate: PartialUpdate };
 /** The partial-update facts of a batch to load, or null for whole rows. */
 export function partialUpdateOf(batch: Batch): PartialUpdate | null {
   return (batch as Partial<PartialBatch>).partialUpdate ?? null;
+}
+
+/**
+ * A partial update's rows with every ON UPDATE CURRENT_TIMESTAMP column it does not set set to now (so
+ * that column counts as given): the row was updated.
+ */
+export function withOnUpdateTimestamps(schema: TableSchema, batch: Batch, given: ReadonlySet<string>): { batch: Batch; given: ReadonlySet<string> } {
+  const stamped = schema.columns.filter((column) => column.onUpdateCurrentTimestamp && !given.has(column.name.toLowerCase()));
+  if (stamped.length === 0) return { batch, given };
+  const columns = batch.columns.slice();
+  for (const column of stamped) columns[schema.columns.indexOf(column)] = constantVector(column.type, loadDefaultValue(column), batch.length);
+  return { batch: { ...batch, columns }, given: new Set([...given, ...stamped.map((column) => column.name.toLowerCase())]) };
 }
 
 /** A FIFO async lock per key: publishes of a merge-on-write table run one at a time. */
@@ -498,6 +510,7 @@ export class Catalog {
     const storage = this.mergeOnWrite;
     if (storage === null || !isMergeOnWrite(table.schema)) throw new GaleneError('DML_ERROR', ['Only unique key merge on write support partial update']);
     const current = this.tablesById.get(table.schema.id) ?? table;
+    ({ batch, given } = withOnUpdateTimestamps(table.schema, batch, given));
     const partialUpdate: PartialUpdate = { givenColumns: given, readVersion: current.visibleVersion };
     const filled = await storage.fillPartialColumns(current, batch, given);
     table.schema.columns.forEach((column, colIdx) => {

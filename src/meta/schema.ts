@@ -25,6 +25,8 @@ export interface ColumnSchema {
   readonly uniqueId: number;
   /** AUTO_INCREMENT: the first value the table generates (absent for other columns). */
   readonly autoIncrementStart?: number;
+  /** ON UPDATE CURRENT_TIMESTAMP: partial updates and UPDATE that do not set it set it to now. */
+  readonly onUpdateCurrentTimestamp?: true;
   /** A generated column's expression, as written (fe/generated-columns.ts); absent for other columns. */
   readonly generatedExpr?: string;
 }

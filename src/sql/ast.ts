@@ -482,6 +482,8 @@ export interface ColumnDef extends Span {
   readonly aggregation: string | null;
   /** AUTO_INCREMENT[(start)]: the first value generated (1 without a start); null = not auto-increment. */
   readonly autoIncrement: number | null;
+  /** `ON UPDATE CURRENT_TIMESTAMP`: a partial update or UPDATE that does not set the column sets it to now. */
+  readonly onUpdateCurrentTimestamp?: boolean;
   /** `[GENERATED ALWAYS] AS (expr)`: a generated column, its expression and that expression's text. */
   readonly generated?: { readonly expr: Expr; readonly text: string };
 }

@@ -194,6 +194,7 @@ export abstract class DdlParser extends PartitionParser {
     let aggregation: string | null = null;
     let autoIncrement: number | null = null;
     let generated: { expr: Expr; text: string } | undefined;
+    let onUpdate = false;
     while (true) {
       const token = this.tok;
       const upper = token.upper;
@@ -246,6 +247,7 @@ export abstract class DdlParser extends PartitionParser {
         this.advance();
         const value = this.parseUnary();
         if (value.kind !== 'call' || value.name.toUpperCase() !== 'CURRENT_TIMESTAMP') throw this.error('expected CURRENT_TIMESTAMP', token);
+        onUpdate = true;
       } else if (upper === 'COMMENT') {
         if (comment !== null) throw this.error('COMMENT given twice');
         this.advance();
@@ -263,6 +265,7 @@ export abstract class DdlParser extends PartitionParser {
     };
     if (defaultValue !== undefined) (column as { defaultValue?: Expr }).defaultValue = defaultValue;
     if (generated !== undefined) (column as { generated?: ColumnDef['generated'] }).generated = generated;
+    if (onUpdate) (column as { onUpdateCurrentTimestamp?: boolean }).onUpdateCurrentTimestamp = true;
     return column;
   }
 

@@ -154,8 +154,16 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       uniqueId: colIdx,
       ...(column.autoIncrement !== null ? { autoIncrementStart: column.autoIncrement } : {}),
       ...(column.generated !== undefined ? { generatedExpr: column.generated.text } : {}),
+      ...(column.onUpdateCurrentTimestamp ? { onUpdateCurrentTimestamp: true as const } : {}),
     };
   });
+  for (const column of statement.columns) {
+    if (!column.onUpdateCurrentTimestamp) continue;
+    // Doris's rules for the attribute.
+    if (keysType !== 'UNIQUE' || (statement.properties['enable_unique_key_merge_on_write'] ?? 'true').toLowerCase() === 'false') throw bad("The 'on update' attribute can only be used in columns of unique table with merge-on-write.");
+    if (column.type.name !== 'DATETIME') throw bad('on update current_timestamp can only be used on DATETIME columns');
+    if (column.defaultValue === undefined || defaultText(column.defaultValue, column) !== 'CURRENT_TIMESTAMP') throw bad(`The default value of the column \`${column.name}\` with on update current_timestamp must be CURRENT_TIMESTAMP`);
+  }
   statement.columns.forEach((column, colIdx) => {
     if (column.generated === undefined) return;
     if (column.defaultValue !== undefined || column.autoIncrement !== null) throw bad(`Generated column '${column.name}' can not have a DEFAULT or AUTO_INCREMENT`);

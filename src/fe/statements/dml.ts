@@ -28,6 +28,7 @@ import { fillGeneratedColumns, isGenerated } from '../generated-columns';
 import { loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
+import { parseExpression } from '../../sql/parser';
 import { bindScalarExpr, runQuery, streamQuery } from '../../sql/query';
 import type { StatementSession } from './statement-session';
 import { okResult } from './result-rows';
@@ -756,6 +757,8 @@ export async function runUpdate(session: StatementSession, statement: UpdateStat
     if (assigned.has(column)) throw new GaleneError('DUPLICATE_COLUMN', [column.name]);
     assigned.set(column, assignment.value);
   }
+  // ON UPDATE CURRENT_TIMESTAMP columns the statement does not set take the time of the update.
+  for (const column of schema.columns) if (column.onUpdateCurrentTimestamp && !assigned.has(column)) assigned.set(column, parseExpression('now()'));
   const items = schema.columns.map((column) => assigned.get(column) ?? columnRef(column.name, statement));
   const rows = resultColumns(await runQuery(selectFrom(statement, database, items), session.statementContext(profile, [], { database, table: statement.table }), sqlText));
   if (rows.length === 0) return okResult(0);

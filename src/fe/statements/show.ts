@@ -45,6 +45,7 @@ export function showCreateTableText(schema: TableSchema): string {
     line += column.nullable ? ' NULL' : ' NOT NULL';
     if (column.autoIncrementStart !== undefined) line += ` AUTO_INCREMENT(${column.autoIncrementStart})`;
     if (column.defaultValue !== null) line += column.defaultValue === 'CURRENT_TIMESTAMP' ? ' DEFAULT CURRENT_TIMESTAMP' : ` DEFAULT ${quoteString(column.defaultValue)}`;
+    if (column.onUpdateCurrentTimestamp) line += ' ON UPDATE CURRENT_TIMESTAMP';
     if (column.comment) line += ` COMMENT ${quoteString(column.comment)}`;
     return line;
   });
