@@ -2,9 +2,10 @@
  * WITH RECURSIVE at run time: RecursiveCte yields the anchor's rows, then runs its recursive part again and
  * again, each run reading (through WorkTableScan) the rows the previous round added, until a round adds
  * none. With UNION (distinct) a row already produced is dropped before it can feed a round, which is what
- * makes a walk over a cyclic graph end. Rounds past cte_max_recursion_depth fail with MySQL's error.
+ * makes a walk over a cyclic graph end. Rounds past cte_max_recursion_depth fail with MySQL's error; the
+ * rows a round hands to the next count against exec_mem_limit.
  */
-import { takeRows, type Batch } from '../../common/column';
+import { batchBytes, takeRows, type Batch } from '../../common/column';
 import { GaleneError } from '../../common/errors';
 import type { RecursiveCteNode, WorkTableScanNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
@@ -37,28 +38,41 @@ export async function* openRecursiveCte(node: RecursiveCteNode, inputs: readonly
     if (groupIds.length < batch.length) groupIds = new Int32Array(batch.length);
     return unseenRows(seen, batch, groupIds);
   };
+  // The previous round's rows are held for the next one: counted against the statement's exec_mem_limit.
   let added: Batch[] = [];
-  for await (const batch of inputs[0]) {
-    const rows = fresh(batch);
-    if (rows.length === 0) continue;
-    added.push(rows);
-    yield rows;
-  }
+  let addedBytes = 0;
+  let nextBytes = 0;
+  const keep = (rows: Batch, into: Batch[]): void => {
+    const bytes = batchBytes(rows);
+    rt.ctx.task.reserve(bytes);
+    nextBytes += bytes;
+    into.push(rows);
+  };
   try {
+    for await (const batch of inputs[0]) {
+      const rows = fresh(batch);
+      if (rows.length === 0) continue;
+      keep(rows, added);
+      yield rows;
+    }
     for (let round = 1; added.length > 0; round++) {
+      [addedBytes, nextBytes] = [addedBytes + nextBytes, 0];
       if (round > node.maxRounds) throw new GaleneError('CTE_MAX_RECURSION_DEPTH', [round]);
       rt.workTables.set(node.workTableId, added);
       const next: Batch[] = [];
       for await (const batch of rt.openSubtree(node.children[1])) {
         const rows = fresh(batch);
         if (rows.length === 0) continue;
-        next.push(rows);
+        keep(rows, next);
         yield rows;
       }
+      rt.ctx.task.release(addedBytes);
+      addedBytes = 0;
       added = next;
     }
   } finally {
     rt.workTables.delete(node.workTableId);
+    rt.ctx.task.release(addedBytes + nextBytes);
   }
 }
 
