@@ -8,6 +8,7 @@ import { type Batch } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { TaskContext } from '../exec/context';
+import type { CompiledExpr } from '../exec/expr-api';
 import { castVector, compileExpr } from '../exec/expr';
 import { anyExpr, collectColumns, isDeterministic } from '../exec/plan/bound-expr-utils';
 import { isAutoIncrement, type ColumnSchema, type TableSchema } from '../meta/schema';
@@ -23,6 +24,8 @@ export interface GeneratedColumn {
   readonly colIdx: number;
   /** Over the table's columns (schema order), of the column's type. */
   readonly expr: BoundExpr;
+  /** `expr` compiled, so loads do not compile it again per batch. */
+  readonly compiled: CompiledExpr;
 }
 
 const bound = new WeakMap<TableSchema, readonly GeneratedColumn[]>();
@@ -50,7 +53,11 @@ export function bindGeneratedExpr(databaseName: string, columns: readonly Column
 export function generatedColumns(schema: TableSchema): readonly GeneratedColumn[] {
   let out = bound.get(schema);
   if (out === undefined) {
-    out = schema.columns.flatMap((column, colIdx) => (column.generatedExpr === undefined ? [] : [{ colIdx, expr: bindGeneratedExpr(schema.databaseName, schema.columns, colIdx, column.generatedExpr) }]));
+    out = schema.columns.flatMap((column, colIdx) => {
+      if (column.generatedExpr === undefined) return [];
+      const expr = bindGeneratedExpr(schema.databaseName, schema.columns, colIdx, column.generatedExpr);
+      return [{ colIdx, expr, compiled: compileExpr(expr) }];
+    });
     bound.set(schema, out);
   }
   return out;
@@ -61,9 +68,9 @@ export function fillGeneratedColumns(schema: TableSchema, batch: Batch, ctx: Tas
   const generated = generatedColumns(schema);
   if (generated.length === 0 || batch.length === 0) return batch;
   const columns = batch.columns.slice();
-  for (const { colIdx, expr } of generated) {
+  for (const { colIdx, compiled } of generated) {
     const column = schema.columns[colIdx];
-    const value = compileExpr(expr)({ ...batch, columns }, ctx);
+    const value = compiled({ ...batch, columns }, ctx);
     columns[colIdx] = castVector(value, column.type, 'insert', column.name, 1);
   }
   return { ...batch, columns };

@@ -4,6 +4,7 @@
  */
 import type { RawValue } from '../common/column';
 import { parseValue } from '../common/convert';
+import { GaleneError } from '../common/errors';
 import type { DataType } from '../common/types';
 
 export type KeysType = 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE';
@@ -97,6 +98,26 @@ export function loadDefaultValue(column: ColumnSchema): RawValue {
     return Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds()) * 1000;
   }
   return parseValue(column.type, column.defaultValue).value;
+}
+
+/** The partition of `info` called `name` (case-insensitive). */
+export function findPartition(info: PartitionInfo, name: string): PartitionRecord | undefined {
+  return info.partitions.find((partition) => partition.name.toLowerCase() === name.toLowerCase());
+}
+
+/**
+ * The partitions a `PARTITION (p, ...)` list names (SELECT, INSERT, SHOW TABLETS), or null when the table
+ * is unpartitioned and every name is the table's own (its one partition is named after it). An unknown
+ * name fails with `Partition: p does not exist.`
+ */
+export function partitionsNamed(schema: TableSchema, names: readonly string[]): PartitionRecord[] | null {
+  const info = partitionInfoOf(schema);
+  if (info === null && names.every((name) => name.toLowerCase() === schema.name.toLowerCase())) return null;
+  return names.map((name) => {
+    const partition = info === null ? undefined : findPartition(info, name);
+    if (partition === undefined) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
+    return partition;
+  });
 }
 
 /** A RANGE bound element: a value's canonical text, or one of the infinities (MINVALUE / MAXVALUE). */

@@ -10,7 +10,7 @@ import { parseValue } from '../common/convert';
 import { GaleneError } from '../common/errors';
 import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import { partitionInfoOf, type PartitionBoundValue, type TableSchema } from '../meta/schema';
+import { partitionInfoOf, partitionsNamed, type PartitionBoundValue, type TableSchema } from '../meta/schema';
 
 const literal = (type: DataType, value: RawValue): BoundExpr => ({ kind: 'literal', type, value });
 const compare = (name: 'ge' | 'lt' | 'eq', left: BoundExpr, right: BoundExpr): BoundExpr => ({ kind: 'call', name, args: [left, right], type: Types.BOOLEAN });
@@ -22,19 +22,14 @@ function boundValue(type: DataType, value: PartitionBoundValue): BoundExpr | nul
 
 /** The predicate (over the table's columns, `columnIdx` the partition column's position) or null: no restriction. */
 export function partitionListFilter(table: TableSchema, names: readonly string[]): BoundExpr | null {
+  const partitions = partitionsNamed(table, names);
   const info = partitionInfoOf(table);
-  if (info === null) {
-    // An unpartitioned table is one partition named after the table.
-    if (names.every((name) => name.toLowerCase() === table.name.toLowerCase())) return null;
-    throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${names.find((name) => name.toLowerCase() !== table.name.toLowerCase())} does not exist.`]);
-  }
+  if (partitions === null || info === null) return null;
   if (info.columns.length !== 1) throw new GaleneError('UNSUPPORTED', ['FROM ... PARTITION (...) on a table partitioned by several columns']);
   const colIdx = table.columns.findIndex((column) => column.name.toLowerCase() === info.columns[0].toLowerCase());
   const column = table.columns[colIdx];
   const ref: BoundExpr = { kind: 'column', index: colIdx, type: column.type, name: column.name };
-  const branches = names.map((name): BoundExpr => {
-    const partition = info.partitions.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
-    if (!partition) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
+  const branches = partitions.map((partition): BoundExpr => {
     if (info.type === 'RANGE') {
       const lower = partition.lower ? boundValue(column.type, partition.lower[0]) : null;
       const upper = partition.upper ? boundValue(column.type, partition.upper[0]) : null;

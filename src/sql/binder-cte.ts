@@ -10,7 +10,7 @@
  */
 import { GaleneError } from '../common/errors';
 import type { CommonTableExpr, WithQuery } from './ast';
-import type { LogicalPlan, PlanColumn } from './logical-plan';
+import type { CteProducer, LogicalPlan, PlanColumn } from './logical-plan';
 
 /** One link of the chain: a CTE and the environment its own query is bound in. */
 export class CteEnv {
@@ -58,7 +58,7 @@ export interface MaterializedCte {
   readonly owner: object;
   producer: LogicalPlan | null;
   /** The producers of the WITH that defines it, run in this order before its body. */
-  readonly anchor: { id: number; name: string; plan: LogicalPlan }[];
+  readonly anchor: CteProducer[];
 }
 
 /** How many times `node` (any part of a query's AST) names the table `name` without a database. */

@@ -38,7 +38,7 @@ import { placeWindows, readsWindow, sortKeyFor, WindowCollector } from './bind-w
 import { windowInClause } from './window-errors';
 import { Scope, type Clause, type ScopeColumn } from './binder-scope';
 import { collatesCaseInsensitively } from './information-schema-collation';
-import type { LogicalPlan, PlanColumn } from './logical-plan';
+import type { CteProducer, LogicalPlan, PlanColumn } from './logical-plan';
 import { makeAggregate, makeColumnProject, makeFilter, makeJoin, makeLimit, makeProject, makeSort } from './logical-plan-build';
 
 /** State shared by the binding of one statement and its nested queries. */
@@ -184,7 +184,7 @@ export class QueryBinder implements SubqueryPlanner {
       const subqueryCount = this.session.subqueries.length;
       const links: CteEnv[] = [];
       // The CTEs computed once, in the order their plans were bound (a CTE's producer before any that reads it).
-      const producers: { id: number; name: string; plan: LogicalPlan }[] = [];
+      const producers: CteProducer[] = [];
       for (let link = this.ctes; link !== outer && link !== null; link = link.parent) {
         cteColumns(link.def, this.bindCteQuery(link).schema, link.def.name);
         links.unshift(link);

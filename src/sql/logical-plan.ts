@@ -182,9 +182,16 @@ export interface LogicalRecursiveCte {
  */
 export interface LogicalCteAnchor {
   readonly kind: 'cteAnchor';
-  readonly producers: readonly { readonly id: number; readonly name: string; readonly plan: LogicalPlan }[];
+  readonly producers: readonly CteProducer[];
   readonly body: LogicalPlan;
   readonly schema: readonly PlanColumn[];
+}
+
+/** A CTE computed once: the work table id its references read, its name, its plan. */
+export interface CteProducer {
+  readonly id: number;
+  readonly name: string;
+  readonly plan: LogicalPlan;
 }
 
 /** Inside a recursive CTE's recursive part, or a CTE computed once: the rows its producer made. */

@@ -6,7 +6,7 @@ import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { isArrayType, isStringType, typesEqual, typeToSql, type DataType } from '../../common/types';
 import { collectColumns } from '../../exec/plan/bound-expr-utils';
-import { bindGeneratedExpr } from '../generated-columns';
+import { bindGeneratedExpr, generatedColumns } from '../generated-columns';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
 import { AggregationType, ColumnSchema, IndexSchema, KeysType, partitionInfoOf, TableSchema } from '../../meta/schema';
 import { applyDynamicPartitions, dynamicPartitionSpec } from '../dynamic-partitions';
@@ -426,7 +426,8 @@ function dropColumn(schema: TableSchema, name: string): TableSchema {
   if (partitionInfoOf(schema)?.columns.some((partitionColumn) => partitionColumn.toLowerCase() === column.name.toLowerCase())) throw bad(`Partition column[${column.name}] cannot be dropped. index[${schema.name}]`);
   if ((schema.properties['function_column.sequence_col'] ?? '').toLowerCase() === column.name.toLowerCase()) throw bad(`Can not drop sequence column ${column.name}`);
   if (schema.columns.length === 1) throw bad('Can not drop the only column of a table');
-  const dependents = schema.columns.filter((other, otherIdx) => other.generatedExpr !== undefined && collectColumns(bindGeneratedExpr(schema.databaseName, schema.columns, otherIdx, other.generatedExpr)).has(schema.columns.indexOf(column)));
+  const colIdx = schema.columns.indexOf(column);
+  const dependents = generatedColumns(schema).filter((generated) => collectColumns(generated.expr).has(colIdx)).map((generated) => schema.columns[generated.colIdx]);
   if (dependents.length > 0) throw bad(`Column '${column.name}' has a generated column dependency on :[${dependents.map((other) => other.name).join(', ')}]`);
   const indexed = schema.indexes.find((index) => index.columns.some((indexColumn) => indexColumn.toLowerCase() === column.name.toLowerCase()));
   if (indexed) throw bad(`Can not drop column ${column.name}: index ${indexed.name} uses it`);

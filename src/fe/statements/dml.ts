@@ -25,7 +25,7 @@ import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/d
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
 import { fillGeneratedColumns, isGenerated } from '../generated-columns';
-import { loadAcceptsNull, loadDefaultValue, partitionInfoOf, type ColumnSchema } from '../../meta/schema';
+import { loadAcceptsNull, loadDefaultValue, partitionsNamed, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { parseExpression } from '../../sql/parser';
@@ -116,15 +116,8 @@ function valuesToColumns(session: StatementSession, rows: readonly (readonly Exp
 function namedPartitions(table: TableState, statement: InsertStatement): Set<number> | null {
   const names = statement.partitions;
   if (names === undefined || names === '*') return null;
-  const info = partitionInfoOf(table.schema);
-  const ids = new Set<number>();
-  for (const name of names) {
-    if (info === null && name.toLowerCase() === table.schema.name.toLowerCase()) return null;
-    const partition = info?.partitions.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
-    if (!partition) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
-    ids.add(partition.id);
-  }
-  return ids;
+  const partitions = partitionsNamed(table.schema, names);
+  return partitions === null ? null : new Set(partitions.map((partition) => partition.id));
 }
 
 /** The partitions an INSERT OVERWRITE replaces: those named, those its rows went to (`(*)`), or null: the whole table. */

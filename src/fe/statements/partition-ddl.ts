@@ -9,7 +9,7 @@ import { addTimeUnits } from '../../load/auto-partition';
 import { GaleneError } from '../../common/errors';
 import { isStringType, type DataType } from '../../common/types';
 import type { Catalog } from '../../meta/catalog';
-import { partitionInfoOf, type ColumnSchema, type KeysType, type PartitionBoundValue, type PartitionInfo, type PartitionRecord, type TableSchema } from '../../meta/schema';
+import { findPartition, partitionInfoOf, type ColumnSchema, type KeysType, type PartitionBoundValue, type PartitionInfo, type PartitionRecord, type TableSchema } from '../../meta/schema';
 import { compareKeys, parseBoundValue, partitionColumnTypes, partitionDisplayOrder } from '../../storage/partitions';
 import type { AlterTableAction, PartitionDesc, PartitionItemDef, PartitionValueDef } from '../../sql/ast';
 
@@ -273,10 +273,6 @@ export function partitionsToAdd(schema: TableSchema, info: PartitionInfo, item: 
 }
 
 /** A partition by name (case-insensitive, as Doris), or undefined. */
-export function findPartition(info: PartitionInfo, name: string): PartitionRecord | undefined {
-  return info.partitions.find((partition) => partition.name.toLowerCase() === name.toLowerCase());
-}
-
 const quoted = (text: string | null): string => (text === null ? 'NULL' : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
 
 /** The PARTITION BY clause SHOW CREATE TABLE prints (Doris prints every RANGE partition as its fixed range). */

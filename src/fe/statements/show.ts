@@ -11,7 +11,7 @@ import { listFunctions } from '../../exec/expr';
 import { INFORMATION_SCHEMA } from '../../meta/catalog';
 import type { TransactionRecord } from '../../meta/meta-store';
 import { STORAGE_VAULT_ID_PROPERTY } from '../../meta/storage-vaults';
-import { partitionInfoOf, type TableSchema } from '../../meta/schema';
+import { partitionInfoOf, partitionsNamed, type TableSchema } from '../../meta/schema';
 import type { ViewRecord } from '../../meta/views';
 import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { viewQuery } from '../../sql/binder';
@@ -75,9 +75,7 @@ export function showCreateTableText(schema: TableSchema): string {
 }
 
 /** A SHOW's rows after its WHERE / LIKE, ORDER BY and LIMIT (those its grammar accepts). */
-function result(statement: ShowStatement, columns: readonly ColumnSpec[], rows: RawValue[][]): StatementResult {
-  return shaped(statement, columns, rows);
-}
+const result = shaped;
 
 /** The view SHOW CREATE TABLE / VIEW names, if it is one. */
 function findTargetView(session: StatementSession, statement: ShowStatement): ViewRecord | undefined {
@@ -158,13 +156,10 @@ function showTablets(session: StatementSession, statement: ShowStatement): State
   const partitions = partitionInfoOf(table.schema)?.partitions ?? [];
   const partitionName = new Map(partitions.map((partition) => [partition.id, partition.name]));
   let tablets = table.tablets;
-  if (statement.partitions) {
-    const ids = statement.partitions.map((name) => {
-      const found = partitions.find((partition) => partition.name.toLowerCase() === name.toLowerCase());
-      if (!found) throw new GaleneError('ANALYSIS_ERROR', [`Partition: ${name} does not exist.`]);
-      return found.id;
-    });
-    tablets = tablets.filter((tablet) => tablet.partitionId !== undefined && ids.includes(tablet.partitionId));
+  const named = statement.partitions ? partitionsNamed(table.schema, statement.partitions) : null;
+  if (named !== null) {
+    const ids = new Set(named.map((partition) => partition.id));
+    tablets = tablets.filter((tablet) => tablet.partitionId !== undefined && ids.has(tablet.partitionId));
   }
   const columns: ColumnSpec[] = [['TabletId', Types.BIGINT], ['Bucket', Types.INT], ['VersionCount', Types.BIGINT], ['RowCount', Types.BIGINT], ['DataSize', Types.BIGINT], ['SegmentCount', Types.BIGINT], ['VisibleVersion', Types.BIGINT], ['PartitionName']];
   const rows = tablets.map((tablet) => {
