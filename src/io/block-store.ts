@@ -19,7 +19,7 @@
  * Watermarks (Doris's "evict in advance"): when the used bytes reach `enterPercent` of the capacity a
  * background pass evicts, by the same order, down to `exitPercent`, so a put rarely waits for eviction.
  *
- * Puts are written atomically (`<offset>_tmp.<n>` + rename) and enter the LRU when on disk; `flush` waits
+ * Puts are written atomically (`<offset>_tmp.<unique tag>` + rename) and enter the LRU when on disk; `flush` waits
  * for the ones still running. The LRU order of each queue is written to `lru_dump_<queue>.tail` when it
  * changed (every `lruDumpIntervalMs`) and on close; on open the directory is scanned and each queue is
  * rebuilt in its dumped order (blocks the dump does not know, newer than it, after those in file-mtime
@@ -30,6 +30,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
+import { uniqueTempTag } from '../common/temp-names';
 import { FdCache } from './fd-cache';
 import type { CachedBlockInfo, FileCacheQueueStats, FileCacheType, ReadKind } from './file-cache';
 
@@ -96,7 +97,6 @@ export interface BlockStoreStats {
   readonly queues: Readonly<Record<FileCacheType, FileCacheQueueStats>>;
 }
 
-let tempCounter = 0;
 
 /** 128-bit hash of an object key, as hex (the store's directory name for that object). */
 export function cacheKeyHash(key: string): string {
@@ -440,7 +440,7 @@ export class BlockStore {
         if (!(await this.reserve(data.length, storedType))) return false;
         reservedBytes = data.length;
         const file = this.blockPath(hash, blockOffset, storedType, storedExpiration);
-        const temp = `${file}_tmp.${process.pid}.${++tempCounter}`;
+        const temp = `${file}_tmp.${uniqueTempTag()}`;
         // Cached blocks are table data: owner-only (src/common/private-files.ts).
         await fsp.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
         await fsp.writeFile(temp, data, { mode: PRIVATE_FILE_MODE });

@@ -11,14 +11,13 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
+import { uniqueTempTag } from '../common/temp-names';
 import { FdCache } from './fd-cache';
 import type { ObjectStore } from './object-store';
 import { objectParts } from './object-store';
 
 /** Marker in temporary file names; keys may not contain it and `list` skips files that do. */
 export const TEMP_MARKER = '.galene-tmp-';
-
-let tempCounter = 0;
 
 export function validateKey(key: string): void {
   const bad = (why: string): never => {
@@ -59,7 +58,7 @@ export class LocalObjectStore implements ObjectStore {
   async put(key: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
     const target = this.localPath(key);
     const dir = path.dirname(target);
-    const temp = path.join(dir, `${path.basename(target)}${TEMP_MARKER}${process.pid}-${++tempCounter}`);
+    const temp = path.join(dir, `${path.basename(target)}${TEMP_MARKER}${uniqueTempTag()}`);
     try {
       // Objects hold table data: owner-only (src/common/private-files.ts).
       await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });

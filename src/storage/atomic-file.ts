@@ -8,13 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GaleneError } from '../common/errors';
 import { PRIVATE_FILE_MODE } from '../common/private-files';
+import { uniqueTempTag } from '../common/temp-names';
 import { TEMP_MARKER } from '../io/local-object-store';
 
-let tempCounter = 0;
 
 /** A temporary name beside `target` that object-store listings skip (TEMP_MARKER). */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `${path.basename(target)}${TEMP_MARKER}${process.pid}-${Date.now().toString(36)}-${++tempCounter}`);
+  return path.join(path.dirname(target), `${path.basename(target)}${TEMP_MARKER}${uniqueTempTag()}`);
 }
 
 /** Rename a finished, fsynced `temp` over `target` and fsync the directory. */

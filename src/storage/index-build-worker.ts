@@ -13,6 +13,7 @@ import { parentPort, Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../common/errors';
 import { GaleneError } from '../common/errors';
 import { PRIVATE_DIR_MODE } from '../common/private-files';
+import { uniqueTempTag } from '../common/temp-names';
 import type { ObjectPut, ObjectStore } from '../io/object-store';
 
 interface BuildRequest<Req> {
@@ -123,7 +124,6 @@ export async function releaseProcessBuilders(): Promise<void> {
   await Promise.all([...processBuilders].map((builder) => builder.close()));
 }
 
-let tempCounter = 0;
 
 /**
  * Build the index object `key` of `store` with `build(file)` (which writes `file` atomically): on a local
@@ -137,7 +137,7 @@ export async function buildIndexObject<T>(store: ObjectStore, key: string, build
     await fsp.mkdir(path.dirname(local), { recursive: true, mode: PRIVATE_DIR_MODE });
     return build(local);
   }
-  const file = path.join(tempDir, `galene-index-build-${process.pid}-${++tempCounter}-${Date.now().toString(36)}.idx`);
+  const file = path.join(tempDir, `galene-index-build-${uniqueTempTag()}.idx`);
   let bytes: Buffer;
   let result: T;
   try {

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { Index } from 'usearch';
 import { GaleneError } from '../../common/errors';
 import { PRIVATE_FILE_MODE } from '../../common/private-files';
+import { uniqueTempTag } from '../../common/temp-names';
 import type { ProfileSink } from '../../common/profile';
 import type { FileOpener } from '../../io/file-cache';
 import type { AnnFileHeader } from './ann-file';
@@ -33,7 +34,6 @@ export interface IndexHits {
   readonly keys: Float64Array;
 }
 
-let tempCounter = 0;
 
 export class AnnIndexReader {
   private readonly views = new Map<number, Index>();
@@ -64,8 +64,9 @@ export class AnnIndexReader {
     if (bytes.length < ANN_TRAILER_BYTES) throw new GaleneError('CORRUPTION', [`ann index ${what}: file shorter than its trailer`]);
     const header = decodeAnnTrailer(bytes.subarray(bytes.length - ANN_TRAILER_BYTES), bytes.length, what);
     verifyAnnPayload(bytes, header, what);
-    const file = path.join(options.tempDir ?? os.tmpdir(), `galene-ann-${process.pid}-${Date.now().toString(36)}-${++tempCounter}.idx`);
-    await fsp.writeFile(file, bytes, { mode: PRIVATE_FILE_MODE });
+    // 'wx': never overwrite a file another scan thread is viewing.
+    const file = path.join(options.tempDir ?? os.tmpdir(), `galene-ann-${uniqueTempTag()}.idx`);
+    await fsp.writeFile(file, bytes, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     const reader = new AnnIndexReader(file, header, true);
     try {
       reader.view(DEFAULT_EF_SEARCH);
