@@ -595,3 +595,16 @@ export function batchBytes(batch: Batch): number {
 export function selectRows(batch: Batch, rowIds: Int32Array, count: number): Batch {
   return { length: count, columns: batch.columns.map((vec) => takeRows(vec, rowIds, count)) };
 }
+
+/** `batch` without the rows at `dropped` (ascending row indexes, each once). */
+export function dropRows(batch: Batch, dropped: readonly { readonly rowIdx: number }[]): Batch {
+  if (dropped.length === 0) return batch;
+  const keep = new Int32Array(batch.length - dropped.length);
+  let out = 0;
+  let dropIdx = 0;
+  for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) {
+    if (dropIdx < dropped.length && dropped[dropIdx].rowIdx === rowIdx) dropIdx++;
+    else keep[out++] = rowIdx;
+  }
+  return { ...batch, ...selectRows(batch, keep, out) };
+}

@@ -164,6 +164,8 @@ export function applyDynamicPartitions(catalog: Catalog, table: TableState, now:
 export interface DynamicPartitionHost {
   readonly catalog: Catalog;
   deleteObjects(keys: readonly string[]): Promise<void>;
+  /** Run a change of table `tableId` once its open Group Commit batches committed (ALTER TABLE's way). */
+  drainTable<T>(tableId: number, change: () => Promise<T>): Promise<T>;
   /** fe.log: a table whose change failed. */
   warn(message: string): void;
 }
@@ -200,7 +202,8 @@ export class DynamicPartitionScheduler {
     for (const db of catalog.listDatabases()) {
       for (const table of catalog.listTables(db.name)) {
         try {
-          const keys = applyDynamicPartitions(catalog, table, now);
+          // An open Group Commit batch must not lose the tablets of a partition dropped under it.
+          const keys = dynamicPartitionSpec(table.schema)?.enable ? await this.host.drainTable(table.schema.id, async () => applyDynamicPartitions(catalog, table, now)) : [];
           if (keys.length > 0) await this.host.deleteObjects(keys);
         } catch (err) {
           this.host.warn(`dynamic partition of ${db.name}.${table.schema.name} failed: ${(err as Error).message}`);

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { Config } from '../common/config';
 import type { ObjectStore } from '../io/object-store';
 import { scheduler } from '../common/cooperative-scheduler';
-import { groupCommitManagerOf, WalReplaySummary } from '../load/group-commit';
+import { existingGroupCommitManager, groupCommitManagerOf, WalReplaySummary } from '../load/group-commit';
 import { lockDataDir } from '../meta/data-dir-lock';
 import { MysqlServer } from '../protocol/mysql-server';
 import { Frontend } from './frontend';
@@ -60,7 +60,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
     // Statements see the ports actually bound (SHOW FRONTENDS / BACKENDS).
     for (const [name, port] of Object.entries(ports)) config.set(name, port);
     if (!config.get<boolean>('disable_auto_compaction')) compaction.start();
-    const dynamicPartitions = new DynamicPartitionScheduler({ catalog: frontend.catalog, deleteObjects: (keys) => frontend.backend.deleteObjects(keys), warn: (message) => frontend.serverLog.log('WARN', 'dynamic-partition', message) }, config);
+    const dynamicPartitions = new DynamicPartitionScheduler({ catalog: frontend.catalog, deleteObjects: (keys) => frontend.backend.deleteObjects(keys), drainTable: (tableId, change) => existingGroupCommitManager(frontend.backend)?.drainTable(tableId, change) ?? change(), warn: (message) => frontend.serverLog.log('WARN', 'dynamic-partition', message) }, config);
     dynamicPartitions.start();
     config.onChange('disable_auto_compaction', (disabled) => (disabled ? compaction.pause() : compaction.start()));
     return {

@@ -71,6 +71,24 @@ describe('dynamic partitions', () => {
     assert.deepEqual(await queryRows(conn, 'SELECT v FROM dp.daily'), [['1']], 'the dropped partition took its row');
   });
 
+  test('a partition the scheduler drops under an open async Group Commit batch: the batch commits first, its other rows stay', async () => {
+    await conn.query(`CREATE TABLE dp.gc (dt DATE NOT NULL, v INT) DUPLICATE KEY(dt) PARTITION BY RANGE(dt) ()
+      DISTRIBUTED BY HASH(dt) BUCKETS 1 PROPERTIES ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.start" = "-1",
+      "dynamic_partition.end" = "1", "dynamic_partition.prefix" = "p", "group_commit_interval_ms" = "600000")`);
+    await conn.query('ALTER TABLE dp.gc ADD PARTITION p_old VALUES [("2000-01-01"), ("2000-01-02"))');
+    await conn.query('SET group_commit = async_mode');
+    try {
+      // The batch would wait ten minutes for its interval; the scheduler's drop of p_old commits it now.
+      await conn.query(`INSERT INTO dp.gc VALUES ('2000-01-01', 1), ('${day(0).date}', 2)`);
+      await waitFor('the scheduler to drop p_old', async () => !(await partitions('gc')).includes('p_old'));
+      await waitFor('the batch to commit', async () => (await queryRows(conn, 'SELECT count(*) FROM dp.gc'))[0][0] === '1');
+      assert.deepEqual(await queryRows(conn, 'SELECT v FROM dp.gc'), [['2']], "the dropped partition took its row; today's stayed");
+      await conn.query(`INSERT INTO dp.gc VALUES ('${day(0).date}', 3)`);
+    } finally {
+      await conn.query('SET group_commit = off_mode');
+    }
+  });
+
   test('without create_history_partition: from now to end; MONTH names; ALTER TABLE SET turns it on', async () => {
     await conn.query(`CREATE TABLE dp.monthly (ts DATETIME NOT NULL, v INT) DUPLICATE KEY(ts) PARTITION BY RANGE(ts) ()
       DISTRIBUTED BY HASH(ts) BUCKETS 1 PROPERTIES ("dynamic_partition.time_unit" = "MONTH", "dynamic_partition.end" = "2", "dynamic_partition.prefix" = "m")`);

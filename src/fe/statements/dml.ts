@@ -3,7 +3,7 @@
  * value fails the whole statement with MySQL's message and writes nothing), then written as segments,
  * then published atomically. DELETE and UPDATE arrive with the table-model write path (issue 3).
  */
-import { Batch, batchBytes, concatVectors, constantVector, getRaw, newFixedArray, RawValue, takeRows, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
+import { Batch, batchBytes, concatVectors, constantVector, dropRows, getRaw, newFixedArray, RawValue, vectorFromRaw, Vector, VectorBuilder } from '../../common/column';
 import {
   ParseFailure, parseDateSpan, parseDatetimeSpan, parseIntegerSpan, parseScaledDecimalSpan, parseValue, pow10, smallIntRange,
 } from '../../common/convert';
@@ -372,13 +372,7 @@ function filterBadVectors(session: StatementSession, table: TableState, batch: B
   if (session.getVariable('enable_insert_strict') !== false) throw new GaleneError('DML_ERROR', [`Insert has filtered data in strict mode. first_error_msg: ${first}`]);
   const ratio = Number(session.getVariable('insert_max_filter_ratio') ?? 1);
   if (counts.filtered > ratio * counts.total) throw new GaleneError('LOAD_DATA_QUALITY', [`too many filtered rows (${counts.filtered} of ${counts.total} > insert_max_filter_ratio ${ratio}). first_error_msg: ${first}`]);
-  const keep: number[] = [];
-  let badIdx = 0;
-  for (let rowIdx = 0; rowIdx < batch.length; rowIdx++) {
-    if (badIdx < bad.length && bad[badIdx].rowIdx === rowIdx) badIdx++;
-    else keep.push(rowIdx);
-  }
-  return { ...batch, length: keep.length, columns: batch.columns.map((vec) => takeRows(vec, keep)) };
+  return dropRows(batch, bad);
 }
 
 /** Two ascending lists of bad rows as one, ascending, each row once (its first reason). */

@@ -40,6 +40,7 @@ export function groupCommitCounters(target: LoadTarget): ScrapedMetric[] {
     ['doris_be_wal_replay_total', 'WALs replayed into their tables', stat((stats) => stats.walReplayed)],
     ['doris_be_wal_corrupt_records_total', 'Damaged WAL stretches skipped at replay (each loses one record or header copy; intact records after it are kept)', stat((stats) => stats.walCorruptRecords)],
     ['doris_be_wal_quarantined_total', 'WALs with no intact header moved to <wal dir>/.corrupt/ instead of being replayed', stat((stats) => stats.walQuarantined)],
+    ['doris_be_wal_rows_without_partition_total', 'Acknowledged rows a WAL replay dropped because their partition no longer exists', stat((stats) => stats.walRowsWithoutPartition)],
     ['doris_be_wal_replay_failures_total', 'WAL replay attempts that failed (retried with backoff)', stat((stats) => stats.walReplayFailures)],
     ['doris_be_group_commit_load_total', 'Loads that went through Group Commit', stat((stats) => stats.loadsSync + stats.loadsAsync)],
     ['doris_be_group_commit_async_to_sync_total', 'async_mode loads run as sync_mode (size unknown or WAL disk short)', stat((stats) => stats.asyncToSync)],

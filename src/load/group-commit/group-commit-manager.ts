@@ -30,8 +30,9 @@ import { parseBytes } from '../../common/config';
 import { GaleneError } from '../../common/errors';
 import type { TableState } from '../../meta/catalog';
 import { beginLoad, LoadTarget, loadBatch, MultiBatchLoad } from '../load-transaction';
+import { rowsWithoutPartition } from '../partition-check';
 import { concatBatches } from '../source/concat-batches';
-import { batchBytes } from '../../common/column';
+import { batchBytes, dropRows } from '../../common/column';
 import { decodeBatch, encodeBatch } from './batch-codec';
 import { listWalFiles, readWal, WAL_DIR_MODE, WalContents, walFilePath, WalHeader, WalWriter } from './wal-file';
 
@@ -122,6 +123,8 @@ export interface GroupCommitStats {
   walCorruptRecords: number;
   /** WALs with no intact header copy, moved aside to `<wal dir>/.corrupt/` and not replayed. */
   walQuarantined: number;
+  /** Acknowledged rows a replay could not load because their partition was dropped (Doris filters them). */
+  walRowsWithoutPartition: number;
   memoryWaits: number;
 }
 
@@ -166,7 +169,7 @@ export class GroupCommitManager {
   private memoryWaiters: (() => void)[] = [];
   private readonly statfsCache = new Map<string, { at: number; free: number; total: number }>();
   private stopped = false;
-  readonly stats: GroupCommitStats = { loadsSync: 0, loadsAsync: 0, asyncToSync: 0, batchesCommitted: 0, batchesFailed: 0, rowsCommitted: 0, walFsyncs: 0, walReplayed: 0, walReplayFailures: 0, walCorruptRecords: 0, walQuarantined: 0, memoryWaits: 0 };
+  readonly stats: GroupCommitStats = { loadsSync: 0, loadsAsync: 0, asyncToSync: 0, batchesCommitted: 0, batchesFailed: 0, rowsCommitted: 0, walFsyncs: 0, walReplayed: 0, walReplayFailures: 0, walCorruptRecords: 0, walQuarantined: 0, walRowsWithoutPartition: 0, memoryWaits: 0 };
 
   constructor(
     private readonly target: LoadTarget,
@@ -663,12 +666,19 @@ export class GroupCommitManager {
     const types = table.schema.columns.map((column) => column.type);
     const parts = contents.payloads.map((payload) => decodeBatch(payload, types));
     const rowCount = parts.reduce((sum, part) => sum + part.length, 0);
-    if (rowCount === 0) {
+    // Rows whose partition was dropped since they were acknowledged (DROP PARTITION, a dynamic
+    // partition expiring) have nowhere to go: Doris filters them; retrying would never succeed.
+    const homeless = rowCount === 0 ? [] : rowsWithoutPartition(table, concatBatches(table.schema, parts));
+    if (homeless.length > 0) {
+      process.stderr.write(`galene: WAL ${walPath}: ${homeless.length} of ${rowCount} rows dropped, their partition no longer exists (first: ${homeless[0].reason})\n`);
+      this.stats.walRowsWithoutPartition += homeless.length;
+    }
+    if (rowCount === homeless.length) {
       await this.deleteWal(header.tableId, walPath);
       return 'empty';
     }
     try {
-      await loadBatch(this.target, table, concatBatches(table.schema, parts), header.label);
+      await loadBatch(this.target, table, dropRows(concatBatches(table.schema, parts), homeless), header.label);
     } catch (err) {
       if (!(err instanceof GaleneError && err.code === 'LABEL_EXISTS')) throw err;
       await this.deleteWal(header.tableId, walPath);
