@@ -221,7 +221,7 @@ export class BitmapValue {
       new DataView(key.buffer).setUint32(0, high, true);
       chunks.push(key, bits.serialize('portable'));
     }
-    return concatBytes(chunks);
+    return new Uint8Array(Buffer.concat(chunks));
   }
 
   /** A bitmap from bytes[start, end) in Doris's format; null when they are not one. */
@@ -303,16 +303,4 @@ function readVarint(bytes: Uint8Array, start: number, end: number): { value: num
     scale *= 128;
   }
   return null;
-}
-
-function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const chunk of chunks) total += chunk.length;
-  const out = new Uint8Array(total);
-  let pos = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, pos);
-    pos += chunk.length;
-  }
-  return out;
 }

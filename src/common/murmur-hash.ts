@@ -5,6 +5,7 @@
  * Doris's documented results (bitmap_hash('hello') = 1321743225, bitmap_hash64('hello') =
  * 15231136565543391023, hll_to_base64(hll_hash('abc')) = 'AQEC5XSzrpDsdw==').
  */
+import { mix32 } from './bucket-hash';
 
 const MASK64 = (1n << 64n) - 1n;
 
@@ -39,13 +40,7 @@ export function murmur3x86_32(bytes: Uint8Array, start: number, end: number, see
     k = Math.imul(k, c2);
     h ^= k;
   }
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return mix32(h ^ length);
 }
 
 function rotl64(x: bigint, r: bigint): bigint {

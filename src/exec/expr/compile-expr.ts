@@ -497,6 +497,11 @@ export function evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue {
   return getRaw(node.eval(EMPTY_BATCH_1, ctx), 0);
 }
 
+/** A constant expression's value as a one-row vector (kept as bytes: BITMAP / HLL states have no raw value). */
+export function evaluateConstantVector(expr: BoundExpr, ctx: TaskContext): Vector {
+  return compileNode(expr).eval(EMPTY_BATCH_1, ctx);
+}
+
 /**
  * Row ids whose value is TRUE (not NULL, not false): the Filter operator's selection vector. Loops are
  * branch-free: every row id is written, the count advances only for selected rows.

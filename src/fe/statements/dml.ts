@@ -12,7 +12,7 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext, TaskContext } from '../../exec/context';
-import { castVector, evaluateConstant } from '../../exec/expr';
+import { castVector, evaluateConstant, evaluateConstantVector } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { partitionIdsOfRows, rowsWithoutPartition } from '../../load/partition-check';
 import { ensureAutoPartitions } from '../../load/auto-partition';
@@ -100,9 +100,8 @@ function valuesToColumns(session: StatementSession, rows: readonly (readonly Exp
       // An expression: evaluate it, then convert with INSERT rules.
       ctx ??= session.statementContext(profile);
       const bound = bindScalarExpr(cell, ctx);
-      const value = evaluateConstant(bound, ctx);
-      const cast = castVector(vectorFromRaw(bound.type, [value]), column.type, 'insert', column.name, rowNumber);
-      builders[colIdx].append(getRaw(cast, 0));
+      const cast = castVector(evaluateConstantVector(bound, ctx), column.type, 'insert', column.name, rowNumber);
+      builders[colIdx].appendFrom(cast, 0);
     }
   });
   return builders.map((builder) => builder.finish());

@@ -122,7 +122,7 @@ function stringsOut(values: readonly (string | null)[]): Vector {
 }
 
 /** Integer values of a row as bigint (null for NULL); reads BIGINT, LARGEINT and smaller integers. */
-function integerAt(vec: Vector, rowIdx: number): bigint | null {
+export function integerAt(vec: Vector, rowIdx: number): bigint | null {
   if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return null;
   if (vec.kind === 'fixed') {
     const value = vec.values[rowIdx];
