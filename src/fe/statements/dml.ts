@@ -25,7 +25,7 @@ import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/d
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
 import { fillGeneratedColumns, isGenerated } from '../generated-columns';
-import { loadAcceptsNull, loadDefaultValue, partitionsNamed, type ColumnSchema } from '../../meta/schema';
+import { hasLoadDefault, loadAcceptsNull, loadDefaultValue, partitionsNamed, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { parseExpression } from '../../sql/parser';
@@ -57,7 +57,7 @@ function conversionError(failure: ParseFailure, column: ColumnSchema, text: stri
 
 /** Raw value of a column's DEFAULT for one row (NULL when the column has none and is nullable or AUTO_INCREMENT). */
 function defaultRaw(column: ColumnSchema): RawValue {
-  if (column.defaultValue === null && !loadAcceptsNull(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
+  if (!hasLoadDefault(column) && !loadAcceptsNull(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
   return loadDefaultValue(column);
 }
 
