@@ -350,6 +350,7 @@ export function parseValue(type: DataType, text: string): ParseResult {
     }
     case 'BITMAP':
     case 'HLL':
+    case 'QUANTILE_STATE':
       // Text is never a sketch state: loads and INSERT build them with to_bitmap(), hll_hash()...
       return fail('invalid');
   }

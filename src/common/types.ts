@@ -19,7 +19,7 @@
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
  * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
- * | BITMAP / HLL           | StringVector of serialized bytes (Doris's formats: bitmap-value.ts, hll-value.ts) |
+ * | BITMAP / HLL / QUANTILE_STATE | StringVector of serialized bytes (bitmap-value.ts, hll-value.ts, quantile-state.ts) |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -43,7 +43,8 @@ export type TypeName =
   | 'ARRAY'
   | 'JSON'
   | 'BITMAP'
-  | 'HLL';
+  | 'HLL'
+  | 'QUANTILE_STATE';
 
 export interface DataType {
   readonly name: TypeName;
@@ -80,6 +81,7 @@ export const Types = Object.freeze({
   JSON: simple('JSON'),
   BITMAP: simple('BITMAP'),
   HLL: simple('HLL'),
+  QUANTILE_STATE: simple('QUANTILE_STATE'),
   decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
@@ -113,11 +115,11 @@ export function isTemporalType(t: DataType): boolean {
 }
 
 /**
- * BITMAP and HLL: opaque serialized states (binary bytes in a StringVector). They are never decoded as
+ * BITMAP, HLL and QUANTILE_STATE: opaque serialized states (binary bytes in a StringVector). They are never decoded as
  * text, compared, sorted or grouped; only their own functions read them (Doris's "object" types).
  */
 export function isSketchType(t: DataType): boolean {
-  return t.name === 'BITMAP' || t.name === 'HLL';
+  return t.name === 'BITMAP' || t.name === 'HLL' || t.name === 'QUANTILE_STATE';
 }
 
 /** True when DECIMAL values are bigint (precision above what a float64 holds exactly). */
@@ -157,6 +159,7 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'JSON':
     case 'BITMAP':
     case 'HLL':
+    case 'QUANTILE_STATE':
       return 'string';
     case 'ARRAY':
       return 'list';

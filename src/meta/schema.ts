@@ -10,7 +10,7 @@ import { isSketchType, type DataType } from '../common/types';
 export type KeysType = 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE';
 
 /** Aggregation of an AGGREGATE KEY value column (Doris names). */
-export type AggregationType = 'SUM' | 'MIN' | 'MAX' | 'REPLACE' | 'REPLACE_IF_NOT_NULL' | 'HLL_UNION' | 'BITMAP_UNION';
+export type AggregationType = 'SUM' | 'MIN' | 'MAX' | 'REPLACE' | 'REPLACE_IF_NOT_NULL' | 'HLL_UNION' | 'BITMAP_UNION' | 'QUANTILE_UNION';
 
 export interface ColumnSchema {
   readonly name: string;

@@ -97,6 +97,7 @@ function baseWireType(dataType: DataType): ColumnWireType {
     case 'JSON': // JSON travels as its text (a string column to clients, so drivers do not re-parse it)
     case 'BITMAP': // sketch states: a string column whose cells are NULL, as Doris sends them
     case 'HLL':
+    case 'QUANTILE_STATE':
       return text(VARCHAR_MAX_LENGTH * 16);
   }
 }

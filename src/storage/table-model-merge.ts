@@ -92,7 +92,7 @@ function aggregateRuns(columns: readonly Vector[], perm: Int32Array, starts: rea
 }
 
 /**
- * A BITMAP / HLL value column, on its bytes (never as text): BITMAP_UNION / HLL_UNION unite the run's
+ * A BITMAP / HLL / QUANTILE_STATE value column, on its bytes (never as text): the unions unite the run's
  * states; REPLACE keeps the newest cell, REPLACE_IF_NOT_NULL the newest non-NULL one.
  */
 function sketchRuns(vector: Vector, perm: Int32Array, starts: readonly number[], column: ColumnSchema): Vector {
@@ -101,7 +101,7 @@ function sketchRuns(vector: Vector, perm: Int32Array, starts: readonly number[],
   for (let runIdx = 0; runIdx < runCount; runIdx++) {
     const from = starts[runIdx];
     let to = starts[runIdx + 1];
-    if (column.aggregation === 'BITMAP_UNION' || column.aggregation === 'HLL_UNION') {
+    if (column.aggregation === 'BITMAP_UNION' || column.aggregation === 'HLL_UNION' || column.aggregation === 'QUANTILE_UNION') {
       const union = unionCells(vector, perm, from, to);
       if (union === null) builder.append(null);
       else {

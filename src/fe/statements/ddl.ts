@@ -82,7 +82,10 @@ function tableModelProperties(keysType: KeysType, properties: Readonly<Record<st
   return out;
 }
 
-const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
+const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION', 'QUANTILE_UNION'];
+
+/** Each sketch type's union aggregation. */
+const SKETCH_UNIONS: Readonly<Record<string, AggregationType>> = { BITMAP: 'BITMAP_UNION', HLL: 'HLL_UNION', QUANTILE_STATE: 'QUANTILE_UNION' };
 
 /** Doris's rules for an AUTO_INCREMENT column (its messages, in the order Doris checks them). */
 function checkAutoIncrementColumn(column: ColumnDef, keysType: KeysType): void {
@@ -98,15 +101,15 @@ function checkArrayAggregation(type: DataType, aggregation: AggregationType | nu
 }
 
 /**
- * BITMAP_UNION and HLL_UNION take only their own type, and a BITMAP / HLL value column of an AGGREGATE
- * KEY table only its union or REPLACE (Doris's AggregateType compatibility).
+ * BITMAP_UNION, HLL_UNION and QUANTILE_UNION take only their own type, and a sketch value column of an
+ * AGGREGATE KEY table only its union or REPLACE (Doris's AggregateType compatibility).
  */
 function checkSketchAggregation(type: DataType, aggregation: AggregationType | null): void {
   if (aggregation === null) return;
   const incompatible = () => bad(`Aggregate type ${aggregation} is not compatible with primitive type ${typeToSql(type)}`);
-  if (aggregation === 'BITMAP_UNION' && type.name !== 'BITMAP') throw incompatible();
-  if (aggregation === 'HLL_UNION' && type.name !== 'HLL') throw incompatible();
-  if (isSketchType(type) && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL' && aggregation !== `${type.name}_UNION`) throw incompatible();
+  const unionOf = Object.keys(SKETCH_UNIONS).find((name) => SKETCH_UNIONS[name] === aggregation);
+  if (unionOf !== undefined && type.name !== unionOf) throw incompatible();
+  if (isSketchType(type) && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL' && aggregation !== SKETCH_UNIONS[type.name]) throw incompatible();
 }
 
 /** Build and validate a table schema from CREATE TABLE (Doris's rules). */
@@ -160,8 +163,8 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     return {
       name: column.name,
       type: column.type,
-      // Doris makes an HLL column, and a BITMAP one with an aggregation, NOT NULL (an empty sketch instead).
-      nullable: column.nullable && !(column.type.name === 'HLL' || (column.type.name === 'BITMAP' && aggregation !== null)),
+      // Doris makes an HLL / QUANTILE_STATE column, and a BITMAP one with an aggregation, NOT NULL (an empty sketch instead).
+      nullable: column.nullable && !(column.type.name === 'HLL' || column.type.name === 'QUANTILE_STATE' || (column.type.name === 'BITMAP' && aggregation !== null)),
       isKey,
       aggregation,
       defaultValue: defaultText(column.defaultValue, column),
@@ -199,7 +202,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
       if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
       if (column.type.name === 'JSON') throw bad(`JsonType type should not be used in distribution column[${name}].`);
-      if (isSketchType(column.type)) throw bad(`${column.type.name === 'BITMAP' ? 'Bitmap' : 'Hll'} Type should not be used in distribution column[${name}].`);
+      if (isSketchType(column.type)) throw bad(`${typeToSql(column.type)} Type should not be used in distribution column[${name}].`);
     }
     distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
   } else {

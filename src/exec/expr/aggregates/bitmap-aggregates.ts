@@ -1,7 +1,8 @@
 /**
  * Doris's BITMAP and HLL aggregates: bitmap_union / bitmap_union_count / bitmap_union_int / bitmap_agg /
  * bitmap_intersect / group_bitmap_xor / intersect_count over bitmaps (common/bitmap-value.ts), and
- * hll_union_agg / hll_union / hll_raw_agg over HLLs (common/hll-value.ts).
+ * hll_union_agg / hll_union / hll_raw_agg over HLLs (common/hll-value.ts), and quantile_union over
+ * QUANTILE_STATEs (common/quantile-state.ts).
  *
  * Every one keeps one state per group and has a partial form: a state serializes to its Doris bytes, so
  * a scan fragment's partial crosses to the final aggregate by structured clone and merges there with the
@@ -12,14 +13,15 @@ import type { RawValue, Vector } from '../../../common/column';
 import { getRaw } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { HllValue } from '../../../common/hll-value';
-import { bitmapAt, hllAt } from '../../../common/sketch-state';
+import { QuantileStateValue } from '../../../common/quantile-state';
+import { bitmapAt, hllAt, quantileStateAt } from '../../../common/sketch-state';
 import { DataType, isIntegerType, isSketchType, Types, typeToSql } from '../../../common/types';
 import type { AggregateState } from '../../aggregate-state';
 import type { AggregateAccumulator } from '../../expr-api';
 import { integerAt, statesVector } from '../functions/bitmap-functions';
 import type { AggregateDef } from './aggregate-functions';
 
-type Sketch = BitmapValue | HllValue;
+type Sketch = BitmapValue | HllValue | QuantileStateValue;
 
 /** How an aggregate folds rows and partial states into its per-group sketch, and what it returns. */
 interface SketchAggregate<S extends Sketch> {
@@ -50,7 +52,7 @@ class SketchAccumulator<S extends Sketch> implements AggregateAccumulator {
 
   stateBytes(): number {
     let bytes = 0;
-    for (const state of this.states) if (state !== undefined) bytes += state instanceof HllValue ? 16_384 : state.size * 2 + 64;
+    for (const state of this.states) if (state !== undefined) bytes += state instanceof BitmapValue ? state.size * 2 + 64 : 16_384;
     return bytes;
   }
 
@@ -87,7 +89,7 @@ function countResult(states: readonly (Sketch | undefined)[], groupCount: number
   const values = new BigInt64Array(groupCount);
   for (let group = 0; group < groupCount; group++) {
     const state = states[group];
-    values[group] = BigInt(state === undefined ? 0 : state instanceof HllValue ? state.cardinality() : state.size);
+    values[group] = BigInt(state === undefined ? 0 : state instanceof HllValue ? state.cardinality() : (state as BitmapValue).size);
   }
   return { kind: 'fixed', type: Types.BIGINT, length: groupCount, values, nulls: null };
 }
@@ -132,6 +134,17 @@ const hllFold = (finalize: SketchAggregate<HllValue>['finalize']): SketchAggrega
   deserialize: hllBytes,
   finalize,
 });
+
+const quantileFold: SketchAggregate<QuantileStateValue> = {
+  add(state, args, rowIdx) {
+    const value = args[0].kind === 'string' ? quantileStateAt(args[0], rowIdx) : null;
+    if (value === null) return state;
+    return state === undefined ? value : state.merge(value);
+  },
+  merge: (left, right) => left.merge(right),
+  deserialize: (bytes) => QuantileStateValue.deserialize(bytes, 0, bytes.length),
+  finalize: (states, groupCount) => statesVector(Types.QUANTILE_STATE, states.slice(0, groupCount).map((state) => state ?? null)),
+};
 
 const noMatch = (name: string, argTypes: readonly DataType[]) => galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${argTypes.map(typeToSql).join(', ')})`);
 
@@ -214,7 +227,7 @@ class IntersectCountAccumulator implements AggregateAccumulator {
 
 // ---------------------------------------------------------------- declarations
 
-function sketchDef(name: string, aliases: string[], signature: string, resolve: AggregateDef['resolve'], spec: () => SketchAggregate<BitmapValue> | SketchAggregate<HllValue>, description: string, example: string): AggregateDef {
+function sketchDef(name: string, aliases: string[], signature: string, resolve: AggregateDef['resolve'], spec: () => SketchAggregate<BitmapValue> | SketchAggregate<HllValue> | SketchAggregate<QuantileStateValue>, description: string, example: string): AggregateDef {
   return { name, aliases, signature, minArgs: 1, maxArgs: 1, resolve, create: () => new SketchAccumulator(spec() as SketchAggregate<Sketch>), description, example };
 }
 
@@ -230,6 +243,7 @@ export const BITMAP_AGGREGATES: readonly AggregateDef[] = [
   sketchDef('bitmap_agg', [], 'bitmap_agg(x) -> BITMAP', integerArg('bitmap_agg', Types.BITMAP), () => integerCollect(bitmapResult), 'A bitmap of the non-negative integers of the group.', 'SELECT bitmap_to_string(bitmap_agg(x)) FROM (SELECT 3 AS x UNION ALL SELECT 1 UNION ALL SELECT 3) t'),
   sketchDef('hll_union_agg', [], 'hll_union_agg(hll) -> BIGINT', sketchArg('hll_union_agg', Types.HLL, Types.BIGINT), () => hllFold(countResult), 'The estimated number of distinct values of the union of the HLLs of the group.', `SELECT hll_union_agg(h) FROM ${HLL_SAMPLE}`),
   sketchDef('hll_union', ['hll_raw_agg'], 'hll_union(hll) -> HLL', sketchArg('hll_union', Types.HLL, Types.HLL), () => hllFold((states, groupCount) => statesVector(Types.HLL, states.slice(0, groupCount).map((state) => state ?? null))), 'The union of the HLLs of the group, as an HLL.', `SELECT hll_cardinality(hll_union(h)) FROM ${HLL_SAMPLE}`),
+  sketchDef('quantile_union', [], 'quantile_union(state) -> QUANTILE_STATE', sketchArg('quantile_union', Types.QUANTILE_STATE, Types.QUANTILE_STATE), () => quantileFold, 'The union of the QUANTILE_STATEs of the group.', 'SELECT quantile_percent(quantile_union(to_quantile_state(x, 2048)), 0.9) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3) t'),
   {
     name: 'intersect_count',
     signature: 'intersect_count(bitmap, column, value, ...) -> BIGINT',

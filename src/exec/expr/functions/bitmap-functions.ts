@@ -3,7 +3,8 @@
  * _base64, bitmap_hash / bitmap_hash64, hll_hash, the empty states), set algebra (bitmap_and / or / xor /
  * not / and_not and their _count forms), tests (bitmap_contains, bitmap_has_any / _all), reading values
  * out (bitmap_count, bitmap_min / max, bitmap_to_string / _array / _base64, hll_cardinality,
- * hll_to_base64) and subsets (bitmap_remove, bitmap_subset_in_range / _limit, sub_bitmap).
+ * hll_to_base64) and subsets (bitmap_remove, bitmap_subset_in_range / _limit, sub_bitmap); and the
+ * QUANTILE_STATE ones (to_quantile_state, quantile_percent, quantile_state_empty).
  *
  * States are the serialized bytes of common/bitmap-value.ts and common/hll-value.ts, read per row; a
  * constant argument (a literal bitmap_from_string('1,2')) is read once per batch. The functions that
@@ -15,15 +16,20 @@ import { toPlainStrings, type ArrayVector, type StringVector, type Vector } from
 import { galeneError } from '../../../common/errors';
 import { HllValue } from '../../../common/hll-value';
 import { MURMUR3_32_SEED, MURMUR64A_SEED, murmur3x64_64, murmur3x86_32, murmur64A } from '../../../common/murmur-hash';
-import { bitmapAt, hllAt } from '../../../common/sketch-state';
+import { QUANTILE_COMPRESSION_MAX, QUANTILE_COMPRESSION_MIN, QuantileStateValue } from '../../../common/quantile-state';
+import { bitmapAt, hllAt, quantileStateAt } from '../../../common/sketch-state';
 import { DataType, isIntegerType, isStringType, Types, typeToSql } from '../../../common/types';
 import { castVector } from '../cast';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { arg, defineFunction, FunctionDecl, rest } from '../signature';
-import { StringOut } from '../vector-ops';
+import { StringOut, toF64 } from '../vector-ops';
 
 function bitmapFn(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
   return defineFunction({ name, family: 'bitmap', ...decl });
+}
+
+function quantileFn(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
+  return defineFunction({ name, family: 'quantile', ...decl });
 }
 
 function hllFn(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
@@ -173,6 +179,18 @@ function decodeBase64(text: string): Uint8Array | null {
 const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 // ---------------------------------------------------------------- kernels
+
+/** bitmap_from_base64 / hll_from_base64: a state from base64 text; NULL for text that is not one. */
+function fromBase64Kernel(type: DataType, deserialize: (bytes: Uint8Array) => { serialize(): Uint8Array } | null) {
+  return (args: readonly Vector[], rowCount: number): Vector => {
+    const texts = plainStrings(args[0]);
+    return statesVector(type, Array.from({ length: rowCount }, (_unused, rowIdx) => {
+      const text = stringAt(texts, rowIdx);
+      const bytes = text === null ? null : decodeBase64(text);
+      return bytes === null ? null : deserialize(bytes);
+    }));
+  };
+}
 
 /** to_bitmap(x): x an integer in [0, 2^64) or its text; anything else (NULL, negative) an empty bitmap. */
 function toBitmapKernel(args: readonly Vector[], rowCount: number): Vector {
@@ -525,13 +543,7 @@ export const BITMAP_FUNCTIONS: readonly FunctionDef[] = [
   bitmapFn('bitmap_from_base64', {
     args: [arg('str', 'STRING')],
     returns: Types.BITMAP,
-    kernel: (args, rowCount) => {
-      const texts = plainStrings(args[0]);
-      return statesVector(Types.BITMAP, Array.from({ length: rowCount }, (_unused, rowIdx) => {
-        const bytes = decodeBase64(stringAt(texts, rowIdx) ?? '');
-        return bytes === null || (texts.nulls !== null && texts.nulls[rowIdx] === 1) ? null : BitmapValue.deserialize(bytes, 0, bytes.length);
-      }));
-    },
+    kernel: fromBase64Kernel(Types.BITMAP, (bytes) => BitmapValue.deserialize(bytes, 0, bytes.length)),
     description: 'The bitmap a bitmap_to_base64 string holds; NULL for a string that is not one.',
     example: "SELECT bitmap_to_string(bitmap_from_base64('AQEAAAA='))",
   }),
@@ -629,14 +641,56 @@ export const BITMAP_FUNCTIONS: readonly FunctionDef[] = [
   hllFn('hll_from_base64', {
     args: [arg('str', 'STRING')],
     returns: Types.HLL,
-    kernel: (args, rowCount) => {
-      const texts = plainStrings(args[0]);
-      return statesVector(Types.HLL, Array.from({ length: rowCount }, (_unused, rowIdx) => {
-        const bytes = decodeBase64(stringAt(texts, rowIdx) ?? '');
-        return bytes === null || (texts.nulls !== null && texts.nulls[rowIdx] === 1) ? null : HllValue.deserialize(bytes, 0, bytes.length);
-      }));
-    },
+    kernel: fromBase64Kernel(Types.HLL, (bytes) => HllValue.deserialize(bytes, 0, bytes.length)),
     description: 'The HLL an hll_to_base64 string holds; NULL for a string that is not one.',
     example: "SELECT hll_cardinality(hll_from_base64('AQEC5XSzrpDsdw=='))",
+  }),
+  quantileFn('to_quantile_state', {
+    args: [arg('x', 'DOUBLE'), arg('compression', 'DOUBLE')],
+    returns: Types.QUANTILE_STATE,
+    kernel: (args, rowCount) => {
+      const values = toF64(args[0]);
+      const compression = toF64(args[1])[0];
+      // Doris: the compression is a constant in [2048, 10000].
+      if (!(compression >= QUANTILE_COMPRESSION_MIN && compression <= QUANTILE_COMPRESSION_MAX)) throw galeneError('INVALID_ARGUMENT', `compression should be in [${QUANTILE_COMPRESSION_MIN}, ${QUANTILE_COMPRESSION_MAX}], but got ${compression}`);
+      return statesVector(Types.QUANTILE_STATE, Array.from({ length: rowCount }, (_unused, rowIdx) => {
+        const state = new QuantileStateValue(compression);
+        state.add(values[rowIdx]);
+        return state;
+      }));
+    },
+    description: 'A QUANTILE_STATE holding x, with the given t-digest compression (2048..10000).',
+    example: 'SELECT quantile_percent(to_quantile_state(5, 2048), 0.5)',
+  }),
+  quantileFn('quantile_state_empty', {
+    args: [],
+    returns: Types.QUANTILE_STATE,
+    kernel: (_args, rowCount) => statesVector(Types.QUANTILE_STATE, Array.from({ length: rowCount }, () => new QuantileStateValue())),
+    description: 'An empty QUANTILE_STATE (for loads and INSERT into QUANTILE_STATE columns).',
+    example: 'SELECT quantile_percent(quantile_state_empty(), 0.5)',
+  }),
+  quantileFn('quantile_percent', {
+    args: [arg('state'), arg('p')],
+    returns: Types.DOUBLE,
+    resolve: (argTypes) => {
+      if (!(argTypes[0].name === 'QUANTILE_STATE' || argTypes[0].name === 'NULL')) throw noMatch('quantile_percent', argTypes);
+      return { argTypes: [Types.QUANTILE_STATE, Types.DOUBLE], returnType: Types.DOUBLE };
+    },
+    kernel: (args, rowCount) => {
+      const levels = toF64(args[1]);
+      const out = new Float64Array(rowCount);
+      let nulls: Uint8Array | null = null;
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const level = levels[rowIdx];
+        if (!(level >= 0 && level <= 1)) throw galeneError('INVALID_ARGUMENT', `quantile_percent level must be in [0, 1], but given ${level}`);
+        const state = args[0].kind === 'string' ? quantileStateAt(args[0], rowIdx) : null;
+        const value = state === null ? NaN : state.percent(level);
+        if (Number.isNaN(value)) (nulls ??= new Uint8Array(rowCount))[rowIdx] = 1;
+        else out[rowIdx] = value;
+      }
+      return { kind: 'fixed', type: Types.DOUBLE, length: rowCount, values: out, nulls };
+    },
+    description: 'The p-quantile (p in [0, 1]) of the values a QUANTILE_STATE holds: exact interpolation up to 2048 values, the t-digest beyond; NULL when it is empty.',
+    example: 'SELECT quantile_percent(quantile_union(to_quantile_state(x, 2048)), 0.5) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 4) t',
   }),
 ];
