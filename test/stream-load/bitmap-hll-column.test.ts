@@ -67,7 +67,7 @@ describe('Stream Load into BITMAP_UNION / HLL_UNION columns', () => {
     conn = await connect(server.ports.query_port);
     await conn.query('CREATE DATABASE bm');
     await conn.query('USE bm');
-    await conn.query('CREATE TABLE uv (dt DATE, page VARCHAR(16), users BITMAP BITMAP_UNION, h HLL HLL_UNION) AGGREGATE KEY(dt, page) DISTRIBUTED BY HASH(dt) BUCKETS 1');
+    await conn.query('CREATE TABLE uv (dt DATE, page VARCHAR(16), users BITMAP BITMAP_UNION, h HLL HLL_UNION) AGGREGATE KEY(dt, page) DISTRIBUTED BY HASH(dt) BUCKETS 1 PROPERTIES ("group_commit_interval_ms" = "200")');
   });
 
   after(async () => {
@@ -86,6 +86,14 @@ describe('Stream Load into BITMAP_UNION / HLL_UNION columns', () => {
     checkCounts(await counts(), 'after the loads');
     // SELECT * shows the states as NULL, as Doris does.
     assert.deepEqual((await queryRows(conn, 'SELECT * FROM uv ORDER BY dt, page LIMIT 1'))[0], ['2024-05-01', 'cart', null, null]);
+    // The binary protocol (a prepared statement) sends them as NULL too.
+    const typed = await connect(server.ports.query_port, { database: 'bm', typeCast: true, dateStrings: true });
+    const [binary] = await typed.execute('SELECT dt, users, h, bitmap_count(users) FROM uv WHERE page = ? ORDER BY dt LIMIT 1', ['cart']);
+    typed.destroy();
+    const row = (binary as unknown[][])[0];
+    assert.equal(row[1], null);
+    assert.equal(row[2], null);
+    assert.equal(Number(row[3]), expectedCounts().get('2024-05-01|cart'));
   });
 
   test('a cell loaded straight into a BITMAP column is a filtered row', async () => {
