@@ -224,6 +224,43 @@ export class BitmapValue {
     return new Uint8Array(Buffer.concat(chunks));
   }
 
+  /**
+   * The serialized form of a bitmap of one value (or of none for null), without building the bitmap:
+   * to_bitmap's per-row output.
+   */
+  static serializeSingle(value: bigint | null): Uint8Array {
+    if (value === null) return Uint8Array.of(TYPE_EMPTY);
+    if (value < 0x100000000n) {
+      const out = new Uint8Array(5);
+      out[0] = TYPE_SINGLE32;
+      new DataView(out.buffer).setUint32(1, Number(value), true);
+      return out;
+    }
+    const out = new Uint8Array(9);
+    out[0] = TYPE_SINGLE64;
+    new DataView(out.buffer).setBigUint64(1, value, true);
+    return out;
+  }
+
+  /**
+   * this |= the bitmap serialized in bytes[start, end); false (and nothing changed) when the bytes are not
+   * one. An empty or single-value state is added without building a bitmap (the common per-row case of
+   * BITMAP_UNION over to_bitmap()).
+   */
+  orSerialized(bytes: Uint8Array, start: number, end: number): boolean {
+    const type = bytes[start];
+    const payload = end - start - 1;
+    if (type === TYPE_EMPTY && payload === 0) return true;
+    if (type === TYPE_SINGLE32 && payload === 4) {
+      this.part(0).add((bytes[start + 1] | (bytes[start + 2] << 8) | (bytes[start + 3] << 16) | (bytes[start + 4] << 24)) >>> 0);
+      return true;
+    }
+    const other = BitmapValue.deserialize(bytes, start, end);
+    if (other === null) return false;
+    this.or(other);
+    return true;
+  }
+
   /** A bitmap from bytes[start, end) in Doris's format; null when they are not one. */
   static deserialize(bytes: Uint8Array, start: number, end: number): BitmapValue | null {
     if (end <= start) return null;

@@ -135,6 +135,33 @@ export class HllValue {
     return out;
   }
 
+  /** The serialized form of an HLL of one hash (or of none for null), without building it: hll_hash's per-row output. */
+  static serializeSingle(hash: bigint | null): Uint8Array {
+    if (hash === null) return Uint8Array.of(TYPE_EMPTY);
+    const out = new Uint8Array(10);
+    out[0] = TYPE_EXPLICIT;
+    out[1] = 1;
+    new DataView(out.buffer).setBigUint64(2, hash, true);
+    return out;
+  }
+
+  /**
+   * this ∪= the HLL serialized in bytes[start, end); false (and nothing changed) when the bytes are not one.
+   * Empty and one-hash states are added without building an HLL (HLL_UNION over hll_hash()).
+   */
+  mergeSerialized(bytes: Uint8Array, start: number, end: number): boolean {
+    const length = end - start;
+    if (bytes[start] === TYPE_EMPTY && length === 1) return true;
+    if (bytes[start] === TYPE_EXPLICIT && length === 10 && bytes[start + 1] === 1) {
+      this.update(new DataView(bytes.buffer, bytes.byteOffset + start + 2, 8).getBigUint64(0, true));
+      return true;
+    }
+    const other = HllValue.deserialize(bytes, start, end);
+    if (other === null) return false;
+    this.merge(other);
+    return true;
+  }
+
   /** An HLL from bytes[start, end) in Doris's format; null when they are not one. */
   static deserialize(bytes: Uint8Array, start: number, end: number): HllValue | null {
     if (end <= start) return null;

@@ -48,12 +48,28 @@ function unite(acc: SketchValue, value: SketchValue): void {
  */
 export function unionCells(vec: Vector, rows: ArrayLike<number>, from: number, to: number): SketchValue | null {
   if (vec.kind !== 'string') return null;
+  if (vec.type.name === 'BITMAP') return unionOnBytes(vec, rows, from, to, () => new BitmapValue());
+  if (vec.type.name === 'HLL') return unionOnBytes(vec, rows, from, to, () => new HllValue());
   let acc: SketchValue | null = null;
   for (let pos = from; pos < to; pos++) {
     const value = sketchAt(vec, rows[pos]);
     if (value === null) continue;
     if (acc === null) acc = value;
     else unite(acc, value);
+  }
+  return acc;
+}
+
+/** BITMAP_UNION / HLL_UNION on the bytes: single-value states are added without building a value each. */
+function unionOnBytes<S extends BitmapValue | HllValue>(vec: StringVector, rows: ArrayLike<number>, from: number, to: number, empty: () => S): S | null {
+  let acc: S | null = null;
+  const nulls = vec.nulls;
+  for (let pos = from; pos < to; pos++) {
+    const rowIdx = rows[pos];
+    if (nulls !== null && nulls[rowIdx] === 1) continue;
+    const next: S = acc ?? empty();
+    const merged = next instanceof BitmapValue ? next.orSerialized(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]) : (next as HllValue).mergeSerialized(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+    if (merged) acc = next;
   }
   return acc;
 }

@@ -85,3 +85,24 @@ test('quantile states round-trip and merge (explicit, then t-digest)', () => {
   }
   assert.equal(QuantileStateValue.deserialize(Uint8Array.of(1, 0, 0), 0, 3), null);
 });
+
+test('single-value states unite on their bytes as their values do', () => {
+  const bitmap = new BitmapValue();
+  for (const value of [0n, 5n, 5n, 4294967295n, 4294967296n, 18446744073709551615n, null]) {
+    const bytes = BitmapValue.serializeSingle(value);
+    assert.ok(bitmap.orSerialized(bytes, 0, bytes.length));
+  }
+  assert.deepEqual(bitmap.toStrings(), ['0', '5', '4294967295', '4294967296', '18446744073709551615']);
+  assert.equal(bitmap.orSerialized(Uint8Array.of(1, 2), 0, 2), false);
+  const viaBytes = new HllValue();
+  const viaValues = new HllValue();
+  for (let valueIdx = 0; valueIdx < 500; valueIdx++) {
+    const text = bytesOf(`v${valueIdx % 300}`);
+    const hash = murmur64A(text, 0, text.length, MURMUR64A_SEED);
+    const bytes = HllValue.serializeSingle(hash);
+    assert.ok(viaBytes.mergeSerialized(bytes, 0, bytes.length));
+    viaValues.update(hash);
+  }
+  assert.deepEqual(viaBytes.serialize(), viaValues.serialize());
+  assert.equal(viaBytes.mergeSerialized(Uint8Array.of(7), 0, 1), false);
+});

@@ -14,7 +14,7 @@ import { getRaw } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { HllValue } from '../../../common/hll-value';
 import { QuantileStateValue } from '../../../common/quantile-state';
-import { bitmapAt, hllAt, quantileStateAt } from '../../../common/sketch-state';
+import { bitmapAt, quantileStateAt } from '../../../common/sketch-state';
 import { DataType, isIntegerType, isSketchType, Types, typeToSql } from '../../../common/types';
 import type { AggregateState } from '../../aggregate-state';
 import type { AggregateAccumulator } from '../../expr-api';
@@ -94,11 +94,17 @@ function countResult(states: readonly (Sketch | undefined)[], groupCount: number
   return { kind: 'fixed', type: Types.BIGINT, length: groupCount, values, nulls: null };
 }
 
-/** Bitmap arguments folded with `op` (or / and / xor). */
+/** Bitmap arguments folded with `op` (or / and / xor); the union reads single-value states on their bytes. */
 function bitmapFold(op: 'or' | 'and' | 'xor', finalize: SketchAggregate<BitmapValue>['finalize']): SketchAggregate<BitmapValue> {
   return {
     add(state, args, rowIdx) {
-      const value = args[0].kind === 'string' ? bitmapAt(args[0], rowIdx) : null;
+      const vec = args[0];
+      if (op === 'or' && vec.kind === 'string') {
+        if (vec.nulls !== null && vec.nulls[rowIdx] === 1) return state;
+        const next = state ?? new BitmapValue();
+        return next.orSerialized(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]) ? next : state;
+      }
+      const value = vec.kind === 'string' ? bitmapAt(vec, rowIdx) : null;
       if (value === null) return state;
       return state === undefined ? value : state[op](value);
     },
@@ -126,9 +132,10 @@ function integerCollect(finalize: SketchAggregate<BitmapValue>['finalize']): Ske
 
 const hllFold = (finalize: SketchAggregate<HllValue>['finalize']): SketchAggregate<HllValue> => ({
   add(state, args, rowIdx) {
-    const value = args[0].kind === 'string' ? hllAt(args[0], rowIdx) : null;
-    if (value === null) return state;
-    return state === undefined ? value : state.merge(value);
+    const vec = args[0];
+    if (vec.kind !== 'string' || (vec.nulls !== null && vec.nulls[rowIdx] === 1)) return state;
+    const next = state ?? new HllValue();
+    return next.mergeSerialized(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]) ? next : state;
   },
   merge: (left, right) => left.merge(right),
   deserialize: hllBytes,

@@ -195,21 +195,24 @@ function fromBase64Kernel(type: DataType, deserialize: (bytes: Uint8Array) => { 
 /** to_bitmap(x): x an integer in [0, 2^64) or its text; anything else (NULL, negative) an empty bitmap. */
 function toBitmapKernel(args: readonly Vector[], rowCount: number): Vector {
   const vec = args[0];
-  const states = new Array<BitmapValue>(rowCount);
+  const out = new StringOut(Types.BITMAP, rowCount, rowCount * 5);
+  const push = (value: bigint | null) => {
+    const bytes = BitmapValue.serializeSingle(value);
+    out.pushBytes(bytes, 0, bytes.length);
+  };
   if (isStringType(vec.type)) {
     const texts = plainStrings(vec);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       const text = stringAt(texts, rowIdx);
-      const value = text === null ? null : parseUint64(text);
-      states[rowIdx] = value === null ? new BitmapValue() : BitmapValue.of([value]);
+      push(text === null ? null : parseUint64(text));
     }
   } else {
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       const value = integerAt(vec, rowIdx);
-      states[rowIdx] = value === null || value < 0n || value > U64_MAX ? new BitmapValue() : BitmapValue.of([value]);
+      push(value === null || value < 0n || value > U64_MAX ? null : value);
     }
   }
-  return statesVector(Types.BITMAP, states);
+  return out.finish();
 }
 
 function hashKernel(hash: (bytes: Uint8Array, start: number, end: number) => number | bigint) {
@@ -227,13 +230,13 @@ function hashKernel(hash: (bytes: Uint8Array, start: number, end: number) => num
 
 function hllHashKernel(args: readonly Vector[], rowCount: number): Vector {
   const texts = plainStrings(args[0]);
-  const states = new Array<HllValue>(rowCount);
+  const out = new StringOut(Types.HLL, rowCount, rowCount * 10);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-    const state = new HllValue();
-    if (texts.nulls === null || texts.nulls[rowIdx] === 0) state.update(murmur64A(texts.bytes, texts.offsets[rowIdx], texts.offsets[rowIdx + 1], MURMUR64A_SEED));
-    states[rowIdx] = state;
+    const isNull = texts.nulls !== null && texts.nulls[rowIdx] === 1;
+    const bytes = HllValue.serializeSingle(isNull ? null : murmur64A(texts.bytes, texts.offsets[rowIdx], texts.offsets[rowIdx + 1], MURMUR64A_SEED));
+    out.pushBytes(bytes, 0, bytes.length);
   }
-  return statesVector(Types.HLL, states);
+  return out.finish();
 }
 
 type SetOp = 'and' | 'or' | 'xor' | 'andNot';
