@@ -348,6 +348,11 @@ export function parseValue(type: DataType, text: string): ParseResult {
       const canonical = canonicalJsonText(text);
       return canonical === null ? fail('invalid') : ok(canonical);
     }
+    case 'BITMAP':
+    case 'HLL':
+    case 'QUANTILE_STATE':
+      // Text is never a sketch state: loads and INSERT build them with to_bitmap(), hll_hash()...
+      return fail('invalid');
   }
 }
 

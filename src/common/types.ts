@@ -19,6 +19,7 @@
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
  * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
+ * | BITMAP / HLL / QUANTILE_STATE | StringVector of serialized bytes (bitmap-value.ts, hll-value.ts, quantile-state.ts) |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -40,7 +41,10 @@ export type TypeName =
   | 'VARCHAR'
   | 'STRING'
   | 'ARRAY'
-  | 'JSON';
+  | 'JSON'
+  | 'BITMAP'
+  | 'HLL'
+  | 'QUANTILE_STATE';
 
 export interface DataType {
   readonly name: TypeName;
@@ -75,6 +79,9 @@ export const Types = Object.freeze({
   DATETIME: simple('DATETIME'),
   STRING: simple('STRING'),
   JSON: simple('JSON'),
+  BITMAP: simple('BITMAP'),
+  HLL: simple('HLL'),
+  QUANTILE_STATE: simple('QUANTILE_STATE'),
   decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
@@ -105,6 +112,14 @@ export function isNumericType(t: DataType): boolean {
 
 export function isTemporalType(t: DataType): boolean {
   return t.name === 'DATE' || t.name === 'DATETIME';
+}
+
+/**
+ * BITMAP, HLL and QUANTILE_STATE: opaque serialized states (binary bytes in a StringVector). They are never decoded as
+ * text, compared, sorted or grouped; only their own functions read them (Doris's "object" types).
+ */
+export function isSketchType(t: DataType): boolean {
+  return t.name === 'BITMAP' || t.name === 'HLL' || t.name === 'QUANTILE_STATE';
 }
 
 /** True when DECIMAL values are bigint (precision above what a float64 holds exactly). */
@@ -142,6 +157,9 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'VARCHAR':
     case 'STRING':
     case 'JSON':
+    case 'BITMAP':
+    case 'HLL':
+    case 'QUANTILE_STATE':
       return 'string';
     case 'ARRAY':
       return 'list';

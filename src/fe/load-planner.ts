@@ -22,7 +22,7 @@ import { startStreamLoad } from '../load/start-stream-load';
 import type { StreamLoadService } from '../load/stream-load/stream-load-service';
 import type { TableState } from '../meta/catalog';
 import { isMergeOnWrite, sequenceColumnName } from '../meta/delete-bitmap';
-import { findColumn, loadAcceptsNull, loadDefaultValue, type TableSchema } from '../meta/schema';
+import { findColumn, hasLoadDefault, loadAcceptsNull, loadDefaultValue, type TableSchema } from '../meta/schema';
 import type { Expr } from '../sql/ast';
 import { ExprBinder, toBoolean } from '../sql/binder-expr';
 import { Scope, type ScopeColumn } from '../sql/binder-scope';
@@ -148,7 +148,7 @@ function bindColumns(schema: TableSchema, headers: StreamLoadHeaders, items: rea
   derivedColumns.push(...generatedAsDerived(schema, sourceColumns, derivedColumns));
   for (const [colIdx, column] of schema.columns.entries()) {
     const given = sourceColumns.some((source) => source.colIdx === colIdx) || derivedColumns.some((derived) => derived.colIdx === colIdx);
-    if (!given && !loadAcceptsNull(column) && column.defaultValue === null && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
+    if (!given && !loadAcceptsNull(column) && !hasLoadDefault(column) && !options.partialColumns) throw invalid(`Column has no default value. column: ${column.name}`);
   }
   // `where` and the delete sign see the table columns after mapping and conversion, then the source-only columns.
   const scratch = sourceColumns.filter((source) => source.mode === 'scratch');

@@ -5,12 +5,12 @@
 import type { RawValue } from '../common/column';
 import { parseValue } from '../common/convert';
 import { GaleneError } from '../common/errors';
-import type { DataType } from '../common/types';
+import { isSketchType, type DataType } from '../common/types';
 
 export type KeysType = 'DUPLICATE' | 'UNIQUE' | 'AGGREGATE';
 
 /** Aggregation of an AGGREGATE KEY value column (Doris names). */
-export type AggregationType = 'SUM' | 'MIN' | 'MAX' | 'REPLACE' | 'REPLACE_IF_NOT_NULL' | 'HLL_UNION' | 'BITMAP_UNION';
+export type AggregationType = 'SUM' | 'MIN' | 'MAX' | 'REPLACE' | 'REPLACE_IF_NOT_NULL' | 'HLL_UNION' | 'BITMAP_UNION' | 'QUANTILE_UNION';
 
 export interface ColumnSchema {
   readonly name: string;
@@ -41,6 +41,13 @@ export function isAutoIncrement(column: ColumnSchema): boolean {
  * Whether a load may give the column NULL: a nullable column, an AUTO_INCREMENT one (NULL = generate), a
  * generated one (computed after; fe/generated-columns.ts checks its NOT NULL).
  */
+const EMPTY_SKETCH_TEXT = '\u0000';
+
+/** Whether a load or INSERT that omits the column has a value for it (a DEFAULT, or an empty sketch). */
+export function hasLoadDefault(column: ColumnSchema): boolean {
+  return column.defaultValue !== null || isSketchType(column.type);
+}
+
 export function loadAcceptsNull(column: ColumnSchema): boolean {
   return column.nullable || column.autoIncrementStart !== undefined || column.generatedExpr !== undefined;
 }
@@ -92,6 +99,9 @@ export function missingColumnValue(column: ColumnSchema): RawValue {
  * DATETIME of the server's clock), else NULL — which an AUTO_INCREMENT column's load then fills.
  */
 export function loadDefaultValue(column: ColumnSchema): RawValue {
+  // An omitted BITMAP / HLL column is the empty state (Doris's BITMAP_EMPTY / HLL_EMPTY defaults): both
+  // serialize to one zero byte, which is also that byte's text.
+  if (column.defaultValue === null && isSketchType(column.type)) return EMPTY_SKETCH_TEXT;
   if (column.defaultValue === null) return null;
   if (column.defaultValue === 'CURRENT_TIMESTAMP') {
     const now = new Date();

@@ -15,6 +15,7 @@
 import { Batch, Vector } from '../common/column';
 import { civilFromDays, MICROS_PER_DAY } from '../common/datetime';
 import { GaleneError } from '../common/errors';
+import { isSketchType } from '../common/types';
 import type { RowsResult, StatementResult } from '../common/result';
 import { columnWireType, writeColumnDefinitions } from './column-definition';
 import { MysqlType } from './constants';
@@ -62,7 +63,8 @@ async function writeBinaryRows(sink: ResultSink, result: RowsResult): Promise<vo
     const rowCount = batch.length;
     for (let colIdx = 0; colIdx < columnCount; colIdx++) {
       const vec = batch.columns[colIdx];
-      nulls[colIdx] = wireTypes[colIdx] === MysqlType.NULL ? null : vec.nulls;
+      // BITMAP / HLL cells are NULL on the wire, as Doris sends them.
+      nulls[colIdx] = wireTypes[colIdx] === MysqlType.NULL ? null : isSketchType(vec.type) ? new Uint8Array(rowCount).fill(1) : vec.nulls;
       cellWriters[colIdx] = cellWriterFor(wireTypes[colIdx], vec, rowCount, () => (formatters[colIdx] ??= new TextColumnFormatter()));
     }
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {

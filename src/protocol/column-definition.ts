@@ -10,7 +10,7 @@
  * command-line clients right-align it.
  */
 import type { ResultColumn } from '../common/result';
-import { DataType, VARCHAR_MAX_LENGTH } from '../common/types';
+import { DataType, isSketchType, VARCHAR_MAX_LENGTH } from '../common/types';
 import { Charset, ColumnFlag, MysqlType } from './constants';
 import { PacketWriter } from './packet-writer';
 
@@ -53,7 +53,8 @@ const text = (length: number): ColumnWireType => ({
 /** The wire description of a column of `dataType`; `nullable === false` adds NOT_NULL. */
 export function columnWireType(dataType: DataType, nullable?: boolean): ColumnWireType {
   const base = baseWireType(dataType);
-  if (nullable === false) return { ...base, flags: base.flags | ColumnFlag.NOT_NULL };
+  // A sketch state is sent as NULL, so its column is never declared NOT NULL (drivers trust the flag).
+  if (nullable === false && !isSketchType(dataType)) return { ...base, flags: base.flags | ColumnFlag.NOT_NULL };
   return base;
 }
 
@@ -95,6 +96,9 @@ function baseWireType(dataType: DataType): ColumnWireType {
     case 'STRING':
     case 'ARRAY': // arrays travel as text, as Doris sends them
     case 'JSON': // JSON travels as its text (a string column to clients, so drivers do not re-parse it)
+    case 'BITMAP': // sketch states: a string column whose cells are NULL, as Doris sends them
+    case 'HLL':
+    case 'QUANTILE_STATE':
       return text(VARCHAR_MAX_LENGTH * 16);
   }
 }

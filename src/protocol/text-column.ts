@@ -11,7 +11,7 @@
 import { sliceVector, type ArrayVector, type Vector } from '../common/column';
 import { formatValue } from '../common/convert';
 import { civilFromDaysInto, MICROS_PER_DAY } from '../common/datetime';
-import { DataType, isWideDecimal } from '../common/types';
+import { DataType, isSketchType, isWideDecimal } from '../common/types';
 
 /** Cells of one column of one batch; row r is bytes[offsets[r], offsets[r + 1]) unless nulls[r] === 1. */
 export interface TextCells {
@@ -75,7 +75,8 @@ export class TextColumnFormatter {
   /** The cells of `vec`'s first `length` rows. Valid until the next call. */
   format(vec: Vector, length: number): TextCells {
     const type = vec.type;
-    if (type.name === 'NULL') return { bytes: this.buf, offsets: this.rowOffsets(length), nulls: this.nullMap(length) };
+    // BITMAP and HLL states show as NULL, as Doris shows them (unless a function converts them).
+    if (type.name === 'NULL' || isSketchType(type)) return { bytes: this.buf, offsets: this.rowOffsets(length), nulls: this.nullMap(length) };
     if (vec.kind === 'string') return { bytes: vec.bytes, offsets: vec.offsets, nulls: vec.nulls };
     const offsets = this.rowOffsets(length);
     const nulls = vec.nulls;

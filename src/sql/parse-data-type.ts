@@ -28,7 +28,7 @@ const INTEGER_WIDENING: Record<string, DataType> = {
 
 /** Types that exist in Doris but not (yet) in Galene's type system. */
 const UNSUPPORTED_TYPES: ReadonlySet<string> = new Set([
-  'MAP', 'STRUCT', 'VARIANT', 'HLL', 'BITMAP', 'QUANTILE_STATE', 'AGG_STATE',
+  'MAP', 'STRUCT', 'VARIANT', 'AGG_STATE',
   'IPV4', 'IPV6', 'TIME', 'BLOB', 'TINYBLOB', 'MEDIUMBLOB', 'LONGBLOB', 'VARBINARY', 'ENUM', 'SET', 'YEAR',
 ]);
 
@@ -150,6 +150,12 @@ export class DataTypeParser extends ParserBase {
       case 'JSON':
       case 'JSONB':
         return Types.JSON;
+      case 'BITMAP':
+        return Types.BITMAP;
+      case 'HLL':
+        return Types.HLL;
+      case 'QUANTILE_STATE':
+        return Types.QUANTILE_STATE;
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);

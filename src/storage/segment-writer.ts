@@ -11,7 +11,7 @@ import { sortByteRanges } from '../common/bytes';
 import { compareStrings } from '../common/utf8';
 import { GaleneError } from '../common/errors';
 import type { PhysicalKind } from '../common/types';
-import { fixedWidth, physicalKind, typeToJson } from '../common/types';
+import { fixedWidth, isSketchType, physicalKind, typeToJson } from '../common/types';
 import { crc32 } from './checksum';
 import type { CompressionName } from './compression';
 import { compressPage } from './compression';
@@ -292,7 +292,8 @@ export async function writeSegment(columns: readonly SegmentColumn[], data: read
     let dictCodes: { codes: Int32Array; size: number } | null = null;
     const columnOptions = options.columnOptions?.[column.name];
     if (kind === 'string') {
-      const dictionary = columnOptions?.plain === true ? null : segmentDictionary(vec);
+      // Sketch states (BITMAP, HLL) are binary, not text: a dictionary would decode them as UTF-8.
+      const dictionary = columnOptions?.plain === true || isSketchType(column.type) ? null : segmentDictionary(vec);
       if (dictionary !== null) {
         dictionaries.push(dictionary);
         dictCodes = { codes: dictionary.codes, size: dictionary.dict.length };

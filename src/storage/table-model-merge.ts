@@ -8,6 +8,8 @@
  */
 import { getRaw, RawValue, takeRows, Vector, VectorBuilder } from '../common/column';
 import { compareRawValues, rowComparator, sortPermutation } from '../common/row-order';
+import { unionCells } from '../common/sketch-state';
+import { isSketchType } from '../common/types';
 import type { ColumnSchema, KeysType } from '../meta/schema';
 
 /** What the merge needs to know about the rows' columns. */
@@ -78,6 +80,7 @@ function aggregateRuns(columns: readonly Vector[], perm: Int32Array, starts: rea
   return columns.map((vector, colIdx) => {
     const column = spec.columns[colIdx];
     if (colIdx < spec.numKeyColumns || column === undefined) return takeRows(vector, firstRows);
+    if (isSketchType(column.type)) return sketchRuns(vector, perm, starts, column);
     const builder = new VectorBuilder(column.type, runCount);
     for (let runIdx = 0; runIdx < runCount; runIdx++) {
       let acc: RawValue = null;
@@ -86,6 +89,31 @@ function aggregateRuns(columns: readonly Vector[], perm: Int32Array, starts: rea
     }
     return builder.finish();
   });
+}
+
+/**
+ * A BITMAP / HLL / QUANTILE_STATE value column, on its bytes (never as text): the unions unite the run's
+ * states; REPLACE keeps the newest cell, REPLACE_IF_NOT_NULL the newest non-NULL one.
+ */
+function sketchRuns(vector: Vector, perm: Int32Array, starts: readonly number[], column: ColumnSchema): Vector {
+  const runCount = starts.length - 1;
+  const builder = new VectorBuilder(column.type, runCount);
+  for (let runIdx = 0; runIdx < runCount; runIdx++) {
+    const from = starts[runIdx];
+    let to = starts[runIdx + 1];
+    if (column.aggregation === 'BITMAP_UNION' || column.aggregation === 'HLL_UNION' || column.aggregation === 'QUANTILE_UNION') {
+      const union = unionCells(vector, perm, from, to);
+      if (union === null) builder.append(null);
+      else {
+        const bytes = union.serialize();
+        builder.appendBytes(bytes, 0, bytes.length);
+      }
+      continue;
+    }
+    if (column.aggregation === 'REPLACE_IF_NOT_NULL') while (to - 1 > from && vector.nulls !== null && vector.nulls[perm[to - 1]] === 1) to--;
+    builder.appendFrom(vector, perm[to - 1]);
+  }
+  return builder.finish();
 }
 
 /** One step of a value column's aggregation: the accumulator after `value` (the newer row) is merged in. */

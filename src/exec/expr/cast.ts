@@ -15,7 +15,7 @@ import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
 import { canonicalJsonText, quoteJsonString } from '../../common/json-value';
 import { jsCharCount } from '../../common/utf8';
-import { DataType, isIntegerType, isStringType, isWideDecimal, physicalKind, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
+import { DataType, isIntegerType, isSketchType, isStringType, isWideDecimal, physicalKind, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
 import { bigDivRound, i64FromNumbers, nullVector, StringOut, toJsStrings } from './vector-ops';
 
@@ -140,7 +140,8 @@ export function castVector(vec: Vector, target: DataType, mode: CastMode = 'sql'
   const dstFamily = familyOf(target);
   if (srcFamily === 'null' || dstFamily === 'null') return nullVector(target, length);
   if (srcFamily === 'array' && dstFamily === 'array') return castArray(vec, target, mode, columnName, firstRowNumber);
-  if ((srcFamily === 'array' && dstFamily !== 'string') || (dstFamily === 'array' && srcFamily !== 'string')) {
+  // Doris: a BITMAP / HLL state casts to nothing and nothing casts to one (only its functions build it).
+  if (isSketchType(vec.type) || isSketchType(target) || (srcFamily === 'array' && dstFamily !== 'string') || (dstFamily === 'array' && srcFamily !== 'string')) {
     throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
   }
   const sink = new FailureSink(mode, target, columnName, firstRowNumber, vec.nulls, length);

@@ -16,7 +16,7 @@
 import { compareRawValues } from '../../common/row-order';
 import { Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
-import { DataType, isStringType, physicalKind, typesEqual, Types } from '../../common/types';
+import { DataType, isSketchType, isStringType, physicalKind, typesEqual, Types } from '../../common/types';
 import type { BoundExpr } from '../bound-expr';
 import type { TaskContext } from '../context';
 import type { CompiledExpr } from '../expr-api';
@@ -61,7 +61,8 @@ function batchConstNode(type: DataType, computeOne: (ctx: TaskContext) => Vector
     eval(batch, ctx) {
       if (lastCtx !== ctx || lastVec === null || lastVec.length !== batch.length) {
         const one = computeOne(ctx);
-        lastVec = constantVector(type, getRaw(one, 0), batch.length);
+        // A BITMAP / HLL state repeats as bytes: its raw value would be text.
+        lastVec = isSketchType(type) ? takeRows(one, new Int32Array(batch.length)) : constantVector(type, getRaw(one, 0), batch.length);
         lastCtx = ctx;
       }
       return lastVec;
@@ -127,7 +128,7 @@ function compileNode(expr: BoundExpr): Node {
 /** Fold a node whose inputs are all 'static' (or all constant) into a static / batch node. */
 function foldIfConstant(node: Node, inputs: readonly Node[], volatility: 'pure' | 'statement' | 'row'): Node {
   if (volatility === 'row') return node;
-  if (volatility === 'pure' && inputs.every((input) => input.constness === 'static')) {
+  if (volatility === 'pure' && inputs.every((input) => input.constness === 'static') && !isSketchType(node.type)) {
     const vec = node.eval(EMPTY_BATCH_1, FOLDING_CONTEXT);
     return staticNode(node.type, getRaw(vec, 0));
   }
@@ -158,7 +159,8 @@ function compileCall(name: string, args: readonly Node[], type: DataType): Node 
   const propagate = def.nulls === 'propagate';
   const varyingIdx = site.isConst.indexOf(false);
   const singleVarying = varyingIdx >= 0 && site.isConst.lastIndexOf(false) === varyingIdx;
-  const dictEligible = propagate && volatility === 'pure' && singleVarying && physicalKind(args[varyingIdx].type) === 'string';
+  // Per dictionary entry only for text results: a BITMAP / HLL state would be decoded as text.
+  const dictEligible = propagate && volatility === 'pure' && singleVarying && physicalKind(args[varyingIdx].type) === 'string' && !isSketchType(type);
   const dictCache = dictEligible && args.every((arg, argIdx) => argIdx === varyingIdx || arg.constness === 'static') ? new WeakMap<readonly string[], Vector>() : null;
 
   const node: Node = {
@@ -493,6 +495,11 @@ export function compileExpr(expr: BoundExpr, options: CompileOptions = {}): Comp
 export function evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue {
   const node = compileNode(expr);
   return getRaw(node.eval(EMPTY_BATCH_1, ctx), 0);
+}
+
+/** A constant expression's value as a one-row vector (kept as bytes: BITMAP / HLL states have no raw value). */
+export function evaluateConstantVector(expr: BoundExpr, ctx: TaskContext): Vector {
+  return compileNode(expr).eval(EMPTY_BATCH_1, ctx);
 }
 
 /**

@@ -24,7 +24,7 @@ import { ensureFunctionsRegistered } from './functions/all-functions';
 
 export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregate-registry';
 export { castVector } from './cast';
-export { compileExpr, evaluateConstant, selectTrue } from './compile-expr';
+export { compileExpr, evaluateConstant, evaluateConstantVector, selectTrue } from './compile-expr';
 export { operatorFunctionName } from './function-registry';
 export { intervalFunctionName, isIntervalUnit } from './functions/datetime-functions';
 export { matchLike } from './functions/like-functions';

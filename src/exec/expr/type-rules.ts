@@ -5,8 +5,8 @@
 import { RawValue } from '../../common/column';
 import { parseDecimalScaled } from '../../common/convert';
 import { parseDate, parseDatetime } from '../../common/datetime';
-import { galeneError } from '../../common/errors';
-import { DataType, isIntegerType, isStringType, typeToSql, Types, TypeName, VARCHAR_MAX_LENGTH } from '../../common/types';
+import { galeneError, GaleneError } from '../../common/errors';
+import { DataType, isIntegerType, isSketchType, isStringType, typeToSql, Types, TypeName, VARCHAR_MAX_LENGTH } from '../../common/types';
 
 export const MAX_DECIMAL_PRECISION = 38;
 
@@ -66,6 +66,12 @@ function isComparisonContext(context: string): boolean {
 function pairSuperType(a: DataType, b: DataType, context: string): DataType {
   if (a.name === 'NULL') return b;
   if (b.name === 'NULL') return a;
+  if (isSketchType(a) || isSketchType(b)) {
+    // Doris: BITMAP / HLL are never compared (=, <, IN); CASE / COALESCE / UNION of the same type keep it.
+    if (isComparisonContext(context)) throw new GaleneError('COMPLEX_TYPE_KEY', []);
+    if (a.name === b.name) return a;
+    throw galeneError('TYPE_MISMATCH', `can not find a common type of ${typeToSql(a)} and ${typeToSql(b)} in ${context}`);
+  }
   if (a.name === 'JSON' || b.name === 'JSON') {
     // Doris: JSON values are never compared (no =, <, IN on JSON); CASE / COALESCE / UNION keep JSON.
     if (isComparisonContext(context)) throw galeneError('TYPE_MISMATCH', `comparison predicate could not contains json type: ${context}`);

@@ -4,7 +4,7 @@
 import { parseValue } from '../../common/convert';
 import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
-import { isArrayType, isStringType, typesEqual, typeToSql, type DataType } from '../../common/types';
+import { isArrayType, isSketchType, isStringType, typesEqual, typeToSql, type DataType } from '../../common/types';
 import { collectColumns } from '../../exec/plan/bound-expr-utils';
 import { bindGeneratedExpr, generatedColumns } from '../generated-columns';
 import { isMergeOnWrite } from '../../meta/delete-bitmap';
@@ -82,7 +82,10 @@ function tableModelProperties(keysType: KeysType, properties: Readonly<Record<st
   return out;
 }
 
-const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION'];
+const AGGREGATIONS: readonly AggregationType[] = ['SUM', 'MIN', 'MAX', 'REPLACE', 'REPLACE_IF_NOT_NULL', 'HLL_UNION', 'BITMAP_UNION', 'QUANTILE_UNION'];
+
+/** Each sketch type's union aggregation. */
+const SKETCH_UNIONS: Readonly<Record<string, AggregationType>> = { BITMAP: 'BITMAP_UNION', HLL: 'HLL_UNION', QUANTILE_STATE: 'QUANTILE_UNION' };
 
 /** Doris's rules for an AUTO_INCREMENT column (its messages, in the order Doris checks them). */
 function checkAutoIncrementColumn(column: ColumnDef, keysType: KeysType): void {
@@ -95,6 +98,18 @@ function checkAutoIncrementColumn(column: ColumnDef, keysType: KeysType): void {
 /** An ARRAY value column of an AGGREGATE KEY table takes only REPLACE / REPLACE_IF_NOT_NULL (Doris). */
 function checkArrayAggregation(type: DataType, aggregation: AggregationType | null): void {
   if (isArrayType(type) && aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') throw bad(`Array column can't support aggregation ${aggregation}`);
+}
+
+/**
+ * BITMAP_UNION, HLL_UNION and QUANTILE_UNION take only their own type, and a sketch value column of an
+ * AGGREGATE KEY table only its union or REPLACE (Doris's AggregateType compatibility).
+ */
+function checkSketchAggregation(type: DataType, aggregation: AggregationType | null): void {
+  if (aggregation === null) return;
+  const incompatible = () => bad(`Aggregate type ${aggregation} is not compatible with primitive type ${typeToSql(type)}`);
+  const unionOf = Object.keys(SKETCH_UNIONS).find((name) => SKETCH_UNIONS[name] === aggregation);
+  if (unionOf !== undefined && type.name !== unionOf) throw incompatible();
+  if (isSketchType(type) && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL' && aggregation !== SKETCH_UNIONS[type.name]) throw incompatible();
 }
 
 /** Build and validate a table schema from CREATE TABLE (Doris's rules). */
@@ -112,7 +127,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
     // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
     for (const column of statement.columns.slice(0, 3)) {
-      if (column.aggregation || isArrayType(column.type) || column.type.name === 'JSON') break;
+      if (column.aggregation || isArrayType(column.type) || column.type.name === 'JSON' || isSketchType(column.type)) break;
       keys.push(column.name);
       if (isStringType(column.type)) break;
     }
@@ -140,13 +155,16 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     }
     if (isKey && (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE')) throw bad(`Float or double can not used as a key, use decimal instead.`);
     checkArrayAggregation(column.type, aggregation);
+    checkSketchAggregation(column.type, aggregation);
+    if (isKey && isSketchType(column.type)) throw bad(`Key column can not set complex type:${column.name}`);
     if (isKey && isArrayType(column.type)) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
     if (isKey && column.type.name === 'JSON') throw bad(`JsonType type should not be used in key column[${column.name}].`);
     if (column.autoIncrement !== null) checkAutoIncrementColumn(column, keysType);
     return {
       name: column.name,
       type: column.type,
-      nullable: column.nullable,
+      // Doris makes an HLL / QUANTILE_STATE column, and a BITMAP one with an aggregation, NOT NULL (an empty sketch instead).
+      nullable: column.nullable && !(column.type.name === 'HLL' || column.type.name === 'QUANTILE_STATE' || (column.type.name === 'BITMAP' && aggregation !== null)),
       isKey,
       aggregation,
       defaultValue: defaultText(column.defaultValue, column),
@@ -184,6 +202,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
       if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
       if (column.type.name === 'JSON') throw bad(`JsonType type should not be used in distribution column[${name}].`);
+      if (isSketchType(column.type)) throw bad(`${typeToSql(column.type)} Type should not be used in distribution column[${name}].`);
     }
     distribution = { type: statement.distribution.type, columns: statement.distribution.columns.map((name) => columns.find((column) => column.name.toLowerCase() === name.toLowerCase())!.name), buckets };
   } else {

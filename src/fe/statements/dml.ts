@@ -12,7 +12,7 @@ import type { QueryProfile } from '../../common/profile';
 import type { StatementResult } from '../../common/result';
 import { DataType, physicalKind } from '../../common/types';
 import type { StatementContext, TaskContext } from '../../exec/context';
-import { castVector, evaluateConstant } from '../../exec/expr';
+import { castVector, evaluateConstant, evaluateConstantVector } from '../../exec/expr';
 import { annVectorChecks, badVectorRows } from '../../load/ann-vector-check';
 import { partitionIdsOfRows, rowsWithoutPartition } from '../../load/partition-check';
 import { ensureAutoPartitions } from '../../load/auto-partition';
@@ -25,7 +25,7 @@ import { DeleteCondition, DeleteConditionOp, isMergeOnWrite } from '../../meta/d
 import type { NewRowset } from '../../meta/meta-store';
 import { rowBinlogEnabled } from '../../meta/row-binlog';
 import { fillGeneratedColumns, isGenerated } from '../generated-columns';
-import { loadAcceptsNull, loadDefaultValue, partitionsNamed, type ColumnSchema } from '../../meta/schema';
+import { hasLoadDefault, loadAcceptsNull, loadDefaultValue, partitionsNamed, type ColumnSchema } from '../../meta/schema';
 import { DeleteStatement, Expr, InsertStatement, LiteralCellKind, LiteralRows, SelectQuery, UpdateStatement } from '../../sql/ast';
 import { literalCellText } from '../../sql/parse-literal-rows';
 import { parseExpression } from '../../sql/parser';
@@ -57,7 +57,7 @@ function conversionError(failure: ParseFailure, column: ColumnSchema, text: stri
 
 /** Raw value of a column's DEFAULT for one row (NULL when the column has none and is nullable or AUTO_INCREMENT). */
 function defaultRaw(column: ColumnSchema): RawValue {
-  if (column.defaultValue === null && !loadAcceptsNull(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
+  if (!hasLoadDefault(column) && !loadAcceptsNull(column)) throw new GaleneError('NO_DEFAULT', [column.name]);
   return loadDefaultValue(column);
 }
 
@@ -100,9 +100,8 @@ function valuesToColumns(session: StatementSession, rows: readonly (readonly Exp
       // An expression: evaluate it, then convert with INSERT rules.
       ctx ??= session.statementContext(profile);
       const bound = bindScalarExpr(cell, ctx);
-      const value = evaluateConstant(bound, ctx);
-      const cast = castVector(vectorFromRaw(bound.type, [value]), column.type, 'insert', column.name, rowNumber);
-      builders[colIdx].append(getRaw(cast, 0));
+      const cast = castVector(evaluateConstantVector(bound, ctx), column.type, 'insert', column.name, rowNumber);
+      builders[colIdx].appendFrom(cast, 0);
     }
   });
   return builders.map((builder) => builder.finish());

@@ -7,7 +7,7 @@ import { formatValue, parseValue } from '../../common/convert';
 import { formatDatetime, MICROS_PER_DAY } from '../../common/datetime';
 import { addTimeUnits } from '../../load/auto-partition';
 import { GaleneError } from '../../common/errors';
-import { isStringType, type DataType } from '../../common/types';
+import { isSketchType, isStringType, type DataType } from '../../common/types';
 import type { Catalog } from '../../meta/catalog';
 import { findPartition, partitionInfoOf, type ColumnSchema, type KeysType, type PartitionBoundValue, type PartitionInfo, type PartitionRecord, type TableSchema } from '../../meta/schema';
 import { compareKeys, parseBoundValue, partitionColumnTypes, partitionDisplayOrder } from '../../storage/partitions';
@@ -48,7 +48,7 @@ function partitionColumns(table: PartitionTableFacts, desc: PartitionDesc): Colu
     const type = column.type;
     if (type.name === 'FLOAT' || type.name === 'DOUBLE') throw bad('Floating point type column can not be partition column');
     if (type.name === 'STRING') throw bad(`String Type should not be used in partition column[${column.name}].`);
-    if (type.name === 'ARRAY' || type.name === 'JSON') throw bad(`Complex type column can't be partition column: ${type.name}`);
+    if (type.name === 'ARRAY' || type.name === 'JSON' || isSketchType(type)) throw bad(`Complex type column can't be partition column: ${type.name}`);
     if (desc.type === 'RANGE' && (isStringType(type) || type.name === 'BOOLEAN')) throw bad(`Invalid range partition column type: ${dorisPartitionTypeName(type)}`);
     if (desc.autoUnit !== null && type.name !== 'DATE' && type.name !== 'DATETIME') throw bad('partition expr date_trunc is illegal! only support DATEV2/DATETIMEV2 type');
     if (desc.autoUnit !== null && type.name === 'DATE' && ['hour', 'minute', 'second'].includes(desc.autoUnit)) throw bad(`partition expr date_trunc of a DATEV2 column does not support unit ${desc.autoUnit}`);

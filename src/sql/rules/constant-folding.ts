@@ -7,7 +7,7 @@
  * has a task control block or a table reader (see foldingContext).
  */
 import { GaleneError } from '../../common/errors';
-import { Types } from '../../common/types';
+import { isSketchType, Types } from '../../common/types';
 import type { BoundExpr } from '../../exec/bound-expr';
 import type { PlanningContext, TaskContext } from '../../exec/context';
 import type { QueryTask } from '../../exec/query-task';
@@ -56,7 +56,8 @@ export function foldExpr(expr: BoundExpr, planning: PlanningContext): BoundExpr 
   return transformExpr(expr, (node) => {
     if (node.kind === 'literal' || node.kind === 'column' || node.kind === 'param') return node;
     const children = exprChildren(node);
-    if (!children.every((child) => child.kind === 'literal') || !isDeterministic(node)) {
+    // A BITMAP / HLL result stays an expression: a literal holds text, and a sketch state is bytes.
+    if (!children.every((child) => child.kind === 'literal') || !isDeterministic(node) || isSketchType(node.type)) {
       return node.kind === 'and' || node.kind === 'or' ? simplifyLogical(node) : node;
     }
     try {

@@ -6,7 +6,7 @@
  * state in locals. Empty groups finalize to NULL, except COUNT (0).
  */
 import { getRaw, RawValue, Vector } from '../../../common/column';
-import { DataType, isNumericType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
+import { DataType, isNumericType, isSketchType, isStringType, physicalKind, Types, typeToSql } from '../../../common/types';
 import { galeneError } from '../../../common/errors';
 import type { AggregateState } from '../../aggregate-state';
 import type { AggregateOrder } from '../../bound-expr';
@@ -584,7 +584,7 @@ class VarianceAccumulator implements AggregateAccumulator {
 const same = (argTypes: readonly DataType[]) => ({ argTypes: [argTypes[0]], returnType: argTypes[0].name === 'NULL' ? Types.TINYINT : argTypes[0] });
 /** MIN / MAX: any scalar type; not arrays. */
 const sameScalar = (name: string) => (argTypes: readonly DataType[]) => {
-  if (argTypes[0].name === 'ARRAY' || argTypes[0].name === 'JSON') throw galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${typeToSql(argTypes[0])})`);
+  if (argTypes[0].name === 'ARRAY' || argTypes[0].name === 'JSON' || isSketchType(argTypes[0])) throw galeneError('TYPE_MISMATCH', `No matching function with signature: ${name}(${typeToSql(argTypes[0])})`);
   return same(argTypes);
 };
 const toDouble = (argTypes: readonly DataType[]) => ({ argTypes: [isNumericType(argTypes[0]) ? argTypes[0] : Types.DOUBLE], returnType: Types.DOUBLE });
