@@ -367,14 +367,16 @@ export const TEXT_FUNCTIONS: readonly FunctionDef[] = [
   }),
   str({
     name: 'to_base64',
+    aliases: ['to_base64_binary'],
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
     kernel: (args, rowCount, site) => mapStrings(args[0], rowCount, site, (bytes, start, end, out) => out.push(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('base64'))),
-    description: 'Base64 encoding of the UTF-8 bytes.',
+    description: 'Base64 encoding of the bytes (to_base64_binary: of a binary value).',
     example: "SELECT to_base64('doris')",
   }),
   str({
     name: 'from_base64',
+    aliases: ['from_base64_binary'],
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
     kernel: (args, rowCount, site) =>
@@ -382,7 +384,7 @@ export const TEXT_FUNCTIONS: readonly FunctionDef[] = [
         const text = raw.replace(/\s+/g, '');
         return !/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1 ? null : Buffer.from(text, 'base64');
       }),
-    description: 'The text a Base64 string encodes; NULL when it is not Base64.',
+    description: 'The bytes a Base64 string encodes, kept as they are; NULL when it is not Base64.',
     example: "SELECT from_base64('ZG9yaXM=')",
   }),
   digestDef('sha1', ['sha'], 'sha1', 'SHA-1 digest as 40 lower-case hex digits.'),
