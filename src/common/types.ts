@@ -19,6 +19,8 @@
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
  * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
+ * | IPV4                   | Float64Array of the address number 0..2^32-1 (common/ip.ts) |
+ * | IPV6                   | bigint[]: the address number - 2^127 (order-preserving, common/ip.ts) |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -40,7 +42,9 @@ export type TypeName =
   | 'VARCHAR'
   | 'STRING'
   | 'ARRAY'
-  | 'JSON';
+  | 'JSON'
+  | 'IPV4'
+  | 'IPV6';
 
 export interface DataType {
   readonly name: TypeName;
@@ -75,6 +79,8 @@ export const Types = Object.freeze({
   DATETIME: simple('DATETIME'),
   STRING: simple('STRING'),
   JSON: simple('JSON'),
+  IPV4: simple('IPV4'),
+  IPV6: simple('IPV6'),
   decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
@@ -130,11 +136,13 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'BIGINT':
       return 'i64';
     case 'LARGEINT':
+    case 'IPV6':
       return 'bigint';
     case 'FLOAT':
       return 'f32';
     case 'DOUBLE':
     case 'DATETIME':
+    case 'IPV4':
       return 'f64';
     case 'DECIMAL':
       return isWideDecimal(t) ? 'bigint' : 'f64';

@@ -96,6 +96,10 @@ function baseWireType(dataType: DataType): ColumnWireType {
     case 'ARRAY': // arrays travel as text, as Doris sends them
     case 'JSON': // JSON travels as its text (a string column to clients, so drivers do not re-parse it)
       return text(VARCHAR_MAX_LENGTH * 16);
+    case 'IPV4': // addresses travel as their text, as Doris sends them
+      return text(15);
+    case 'IPV6':
+      return text(39);
   }
 }
 

@@ -150,6 +150,10 @@ export class DataTypeParser extends ParserBase {
       case 'JSON':
       case 'JSONB':
         return Types.JSON;
+      case 'IPV4':
+        return Types.IPV4;
+      case 'IPV6':
+        return Types.IPV6;
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);
