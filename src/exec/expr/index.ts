@@ -21,7 +21,7 @@ import type { ResolvedFunction } from '../expr-api';
 import { listAggregateFunctions } from './aggregates/aggregate-registry';
 import { listScalarFunctions, resolveFunction as registryResolve } from './function-registry';
 import { ensureFunctionsRegistered } from './functions/all-functions';
-import { WINDOW_FUNCTIONS } from './window-function-list';
+import { GROUPING_FUNCTIONS, WINDOW_FUNCTIONS } from './window-function-list';
 
 export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregate-registry';
 export { castVector } from './cast';
@@ -46,7 +46,7 @@ export function resolveFunction(name: string, argTypes: readonly DataType[]): Re
 export interface FunctionInfo {
   readonly name: string;
   readonly aliases: readonly string[];
-  readonly kind: 'scalar' | 'aggregate' | 'window';
+  readonly kind: 'scalar' | 'aggregate' | 'window' | 'grouping';
   readonly family: string;
   readonly signature: string;
   readonly description: string;
@@ -64,5 +64,6 @@ export function listFunctions(): FunctionInfo[] {
     out.push({ name: def.name, aliases: def.aliases ?? [], kind: 'aggregate', family: 'aggregate', signature: def.signature, description: def.description, example: def.example });
   }
   for (const def of WINDOW_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'window', family: 'window' });
+  for (const def of GROUPING_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'grouping', family: 'grouping' });
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

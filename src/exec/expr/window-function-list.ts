@@ -1,5 +1,6 @@
 /**
- * The window-only functions the window operator computes (exec/operators/window-functions.ts), declared
+ * Functions the binder computes from the query's shape rather than the registry: the window-only
+ * functions the window operator computes (exec/operators/window-functions.ts), declared
  * once for the binder (which refuses them without OVER), SHOW FUNCTIONS and docs/functions.md. Aggregates
  * are window functions too (every one, over any frame) and are listed with the aggregates.
  */
@@ -26,4 +27,10 @@ export const WINDOW_FUNCTIONS: readonly WindowFunctionInfo[] = [
   { name: 'first_value', signature: 'first_value(expr[, ignore_nulls]) OVER (...) -> type of expr', description: 'expr of the first row of the frame.', example: over('first_value(x)') },
   { name: 'last_value', signature: 'last_value(expr[, ignore_nulls]) OVER (...) -> type of expr', description: 'expr of the last row of the frame.', example: over('last_value(x)') },
   { name: 'nth_value', signature: 'nth_value(expr, n) OVER (...) -> type of expr', description: 'expr of the n-th row of the frame, NULL when the frame is shorter.', example: over('nth_value(x, 1)') },
+];
+
+/** GROUPING / GROUPING_ID: which GROUP BY columns a GROUPING SETS / ROLLUP / CUBE row rolled up (sql/bind-grouping-sets.ts). */
+export const GROUPING_FUNCTIONS: readonly WindowFunctionInfo[] = [
+  { name: 'grouping', signature: 'grouping(col) -> BIGINT', description: '1 when the row of a GROUPING SETS / ROLLUP / CUBE aggregate rolled col up, else 0.', example: 'SELECT max(g) FROM (SELECT grouping(x) AS g FROM (SELECT 1 AS x) t GROUP BY ROLLUP(x)) s' },
+  { name: 'grouping_id', signature: 'grouping_id(col, ...) -> BIGINT', description: 'The grouping() bits of the columns as one number, the first column the most significant bit.', example: 'SELECT max(g) FROM (SELECT grouping_id(x) AS g FROM (SELECT 1 AS x) t GROUP BY CUBE(x)) s' },
 ];

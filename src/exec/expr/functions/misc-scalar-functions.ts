@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
-import type { ObjectVector, Vector } from '../../../common/column';
+import type { ObjectVector, RawValue, Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { isIntegerType, Types, type DataType } from '../../../common/types';
 import type { CallSite, FunctionDef } from '../function-registry';
@@ -15,7 +15,8 @@ import { byteSource, mapRanges, mapStrings, valuesOrNulls } from '../kernels';
 import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { badArgs } from '../function-registry';
 import { bytesRows, str } from './text-functions';
-import { fixedVector, StringOut, toBigScaled, toF64, toJsStrings } from '../vector-ops';
+import { fixedVector, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
+import { stringLists } from './regexp-functions';
 
 function num(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
   return defineFunction({ family: 'math', ...decl });
@@ -197,6 +198,24 @@ function shiftKernel(left: boolean) {
 }
 
 export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
+  str({
+    name: 'multi_search_all_positions',
+    args: [arg('haystack', 'STRING'), arg('needles')],
+    returns: Types.array(Types.INT),
+    resolve: () => ({ argTypes: [Types.STRING, Types.array(Types.STRING)], returnType: Types.array(Types.INT) }),
+    kernel: (args, rowCount, site) => {
+      const src = byteSource(args[0]);
+      const lists = stringLists(args[1]);
+      const rows: RawValue[] = new Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const haystack = Buffer.from(src.bytes.buffer, src.bytes.byteOffset + src.starts[rowIdx], src.ends[rowIdx] - src.starts[rowIdx]);
+        rows[rowIdx] = (lists[rowIdx] ?? []).map((needle) => (needle === null ? null : haystack.indexOf(needle) + 1));
+      }
+      return vectorFromValues(site.returnType, rows);
+    },
+    description: 'For each needle, the 1-based byte position of its first occurrence in the string (0 when absent), as an array.',
+    example: "SELECT multi_search_all_positions('Hello, World!', ['hello', '!', 'world'])",
+  }),
   str({
     name: 'bit_length',
     args: [arg('str', 'STRING')],
