@@ -1,7 +1,7 @@
 /**
  * The non-cryptographic hashes Doris exposes as SQL functions, over a byte range: MurmurHash3 x86_32,
  * x64_128 (its first half, murmur_hash3_64_v2) and Doris's own x64_64 variant (murmur_hash3_64:
- * be/src/util/murmur_hash3.cpp), XXH32 and XXH64. 32-bit arithmetic uses Math.imul; 64-bit uses
+ * be/src/util/murmur_hash3.cpp), XXH32 and XXH3-64 (Doris's xxhash_64 is XXH3_64bits_withSeed). 32-bit arithmetic uses Math.imul; 64-bit uses
  * BigInt.asUintN (a few hundred ns a row: these are row functions, not scan kernels).
  */
 
@@ -150,43 +150,139 @@ const P64_3 = 0x165667b19e3779f9n;
 const P64_4 = 0x85ebca77c2b2ae63n;
 const P64_5 = 0x27d4eb2f165667c5n;
 
-const round64 = (acc: bigint, lane: bigint): bigint => u64(rotl64(u64(acc + lane * P64_2), 31n) * P64_1);
-const merge64 = (acc: bigint, val: bigint): bigint => u64((acc ^ round64(0n, val)) * P64_1 + P64_4);
+/** XXH3's default 192-byte secret (xxhash.h's XXH3_kSecret). */
+const XXH3_SECRET = Uint8Array.from([
+  0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+  0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+  0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+  0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+  0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+  0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+  0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+  0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+  0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+  0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+  0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+  0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+]);
 
-/** XXH64 of bytes[start, end) with a 64-bit seed; unsigned. */
-export function xxhash64(bytes: Uint8Array, start: number, end: number, seed: bigint): bigint {
-  const len = end - start;
-  let at = start;
-  let h: bigint;
-  const s = u64(seed);
-  if (len >= 32) {
-    let v1 = u64(s + P64_1 + P64_2);
-    let v2 = u64(s + P64_2);
-    let v3 = s;
-    let v4 = u64(s - P64_1);
-    const limit = end - 32;
-    while (at <= limit) {
-      v1 = round64(v1, readU64(bytes, at));
-      v2 = round64(v2, readU64(bytes, at + 8));
-      v3 = round64(v3, readU64(bytes, at + 16));
-      v4 = round64(v4, readU64(bytes, at + 24));
-      at += 32;
-    }
-    h = u64(rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n));
-    h = merge64(merge64(merge64(merge64(h, v1), v2), v3), v4);
-  } else {
-    h = u64(s + P64_5);
-  }
-  h = u64(h + BigInt(len));
-  for (; at + 8 <= end; at += 8) h = u64(rotl64(h ^ round64(0n, readU64(bytes, at)), 27n) * P64_1 + P64_4);
-  if (at + 4 <= end) {
-    h = u64(rotl64(h ^ u64(BigInt(readU32(bytes, at)) * P64_1), 23n) * P64_2 + P64_3);
-    at += 4;
-  }
-  for (; at < end; at++) h = u64(rotl64(h ^ u64(BigInt(bytes[at]) * P64_5), 11n) * P64_1);
+const PRIME_MX1 = 0x165667919e3779f9n;
+const PRIME_MX2 = 0x9fb21c651e98df25n;
+const P32_1N = 0x9e3779b1n;
+const P32_2N = 0x85ebca77n;
+const P32_3N = 0xc2b2ae3dn;
+
+function mulFold64(a: bigint, b: bigint): bigint {
+  const product = a * b;
+  return (product & M64) ^ (product >> 64n);
+}
+
+function xxh3Avalanche(h: bigint): bigint {
+  h ^= h >> 37n;
+  h = u64(h * PRIME_MX1);
+  return h ^ (h >> 32n);
+}
+
+function xxh64Avalanche(h: bigint): bigint {
   h ^= h >> 33n;
   h = u64(h * P64_2);
   h ^= h >> 29n;
   h = u64(h * P64_3);
   return h ^ (h >> 32n);
+}
+
+const swap32 = (x: bigint): bigint => ((x & 0xffn) << 24n) | ((x & 0xff00n) << 8n) | ((x >> 8n) & 0xff00n) | ((x >> 24n) & 0xffn);
+function swap64(x: bigint): bigint {
+  let out = 0n;
+  for (let byteIdx = 0; byteIdx < 8; byteIdx++) out = (out << 8n) | ((x >> BigInt(byteIdx * 8)) & 0xffn);
+  return out;
+}
+
+const mix16 = (b: Uint8Array, at: number, secret: Uint8Array, sAt: number, seed: bigint): bigint =>
+  mulFold64(readU64(b, at) ^ u64(readU64(secret, sAt) + seed), readU64(b, at + 8) ^ u64(readU64(secret, sAt + 8) - seed));
+
+/** XXH3's long-input path (> 240 bytes): 64-byte stripes into 8 accumulators, scrambled per block. */
+function xxh3Long(b: Uint8Array, start: number, len: number, secret: Uint8Array): bigint {
+  const acc = [P32_3N, P64_1, P64_2, P64_3, P64_4, P32_2N, P64_5, P32_1N];
+  const stripe = (at: number, sAt: number): void => {
+    for (let lane = 0; lane < 8; lane++) {
+      const data = readU64(b, at + lane * 8);
+      const key = data ^ readU64(secret, sAt + lane * 8);
+      acc[lane ^ 1] = u64(acc[lane ^ 1] + data);
+      acc[lane] = u64(acc[lane] + (key & 0xffffffffn) * (key >> 32n));
+    }
+  };
+  const stripesPerBlock = (secret.length - 64) / 8;
+  const blockLen = 64 * stripesPerBlock;
+  const blocks = Math.floor((len - 1) / blockLen);
+  for (let block = 0; block < blocks; block++) {
+    for (let n = 0; n < stripesPerBlock; n++) stripe(start + block * blockLen + n * 64, n * 8);
+    for (let lane = 0; lane < 8; lane++) {
+      let value = acc[lane];
+      value ^= value >> 47n;
+      value ^= readU64(secret, secret.length - 64 + lane * 8);
+      acc[lane] = u64(value * P32_1N);
+    }
+  }
+  const lastStripes = Math.floor((len - 1 - blocks * blockLen) / 64);
+  for (let n = 0; n < lastStripes; n++) stripe(start + blocks * blockLen + n * 64, n * 8);
+  stripe(start + len - 64, secret.length - 64 - 7);
+  let result = u64(BigInt(len) * P64_1);
+  for (let pair = 0; pair < 4; pair++) result = u64(result + mulFold64(acc[pair * 2] ^ readU64(secret, 11 + pair * 16), acc[pair * 2 + 1] ^ readU64(secret, 11 + pair * 16 + 8)));
+  return xxh3Avalanche(result);
+}
+
+/** XXH3_64bits_withSeed of bytes[start, end); unsigned. */
+export function xxh3_64(b: Uint8Array, start: number, end: number, seed: bigint): bigint {
+  const len = end - start;
+  const s = u64(seed);
+  const secret = XXH3_SECRET;
+  if (len === 0) return xxh64Avalanche(s ^ (readU64(secret, 56) ^ readU64(secret, 64)));
+  if (len <= 3) {
+    const combined = (BigInt(b[start]) << 16n) | (BigInt(b[start + (len >> 1)]) << 24n) | BigInt(b[end - 1]) | (BigInt(len) << 8n);
+    const bitflip = u64(BigInt((readU32(secret, 0) ^ readU32(secret, 4)) >>> 0) + s);
+    return xxh64Avalanche(combined ^ bitflip);
+  }
+  if (len <= 8) {
+    const seeded = s ^ (swap32(s & 0xffffffffn) << 32n);
+    const input64 = BigInt(readU32(b, end - 4)) + (BigInt(readU32(b, start)) << 32n);
+    let h = input64 ^ u64((readU64(secret, 8) ^ readU64(secret, 16)) - seeded);
+    h ^= rotl64(h, 49n) ^ rotl64(h, 24n);
+    h = u64(h * PRIME_MX2);
+    h ^= (h >> 35n) + BigInt(len);
+    h = u64(h * PRIME_MX2);
+    return h ^ (h >> 28n);
+  }
+  if (len <= 16) {
+    const lo = readU64(b, start) ^ u64((readU64(secret, 24) ^ readU64(secret, 32)) + s);
+    const hi = readU64(b, end - 8) ^ u64((readU64(secret, 40) ^ readU64(secret, 48)) - s);
+    return xxh3Avalanche(u64(BigInt(len) + swap64(lo) + hi + mulFold64(lo, hi)));
+  }
+  if (len <= 128) {
+    let acc = u64(BigInt(len) * P64_1);
+    const rounds = ((len - 1) >> 5) + 1;
+    for (let round = rounds - 1; round >= 0; round--) {
+      acc = u64(acc + mix16(b, start + round * 16, secret, round * 32, s));
+      acc = u64(acc + mix16(b, end - (round + 1) * 16, secret, round * 32 + 16, s));
+    }
+    return xxh3Avalanche(acc);
+  }
+  if (len <= 240) {
+    let acc = u64(BigInt(len) * P64_1);
+    for (let round = 0; round < 8; round++) acc = u64(acc + mix16(b, start + round * 16, secret, round * 16, s));
+    acc = xxh3Avalanche(acc);
+    const rounds = Math.floor(len / 16);
+    for (let round = 8; round < rounds; round++) acc = u64(acc + mix16(b, start + round * 16, secret, (round - 8) * 16 + 3, s));
+    acc = u64(acc + mix16(b, end - 16, secret, 136 - 17, s));
+    return xxh3Avalanche(acc);
+  }
+  if (s === 0n) return xxh3Long(b, start, len, secret);
+  // A seeded long input hashes with a secret derived from the seed (XXH3_initCustomSecret).
+  const custom = new Uint8Array(192);
+  const view = new DataView(custom.buffer);
+  for (let word = 0; word < 12; word++) {
+    view.setBigUint64(word * 16, u64(readU64(secret, word * 16) + s), true);
+    view.setBigUint64(word * 16 + 8, u64(readU64(secret, word * 16 + 8) - s), true);
+  }
+  return xxh3Long(b, start, len, custom);
 }

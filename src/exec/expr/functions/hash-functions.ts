@@ -1,6 +1,6 @@
 /**
  * Doris's hash and crypto functions over the UTF-8 bytes of their arguments: murmur_hash3_32 / _64 /
- * _64_v2 / _u64_v2, xxhash_32 (several arguments chain: each hash seeds the next), md5sum, sm3, sm3sum,
+ * _64_v2 / _u64_v2, xxhash_32, xxhash_64 (several arguments chain: each hash seeds the next), md5sum, sm3, sm3sum,
  * aes_encrypt / aes_decrypt and sm4_encrypt / sm4_decrypt (node:crypto's OpenSSL). Encryption results
  * are raw bytes, as in Doris: wrap them in to_base64 / hex to print them.
  */
@@ -13,7 +13,7 @@ import { byteSource, type ByteSource } from '../kernels';
 import { arg, opt, rest } from '../signature';
 import { str } from './text-functions';
 import { fixedVector, StringOut } from '../vector-ops';
-import { murmur3x64_128First, murmur3x64_64, murmur3x86_32, xxhash32 } from './hash-algorithms';
+import { murmur3x64_128First, murmur3x64_64, murmur3x86_32, xxh3_64, xxhash32 } from './hash-algorithms';
 
 /** Doris's seed of murmur_hash3_32 (HashUtil::MURMUR3_32_SEED). */
 const MURMUR3_32_SEED = 104729;
@@ -146,6 +146,7 @@ export const HASH_FUNCTIONS: readonly FunctionDef[] = [
   chainedHash('murmur_hash3_64_v2', Types.BIGINT, (args, rowCount) => hash64Rows(args, rowCount, Types.BIGINT, murmur3x64_128First), 'The first 64 bits of MurmurHash3 x64_128 (seed 0), the value other engines give; further arguments chain.', "SELECT murmur_hash3_64_v2('hello')"),
   chainedHash('murmur_hash3_u64_v2', Types.LARGEINT, (args, rowCount) => hash64Rows(args, rowCount, Types.LARGEINT, murmur3x64_128First), 'murmur_hash3_64_v2 read as an unsigned 64-bit number (LARGEINT).', "SELECT murmur_hash3_u64_v2('hello')"),
   chainedHash('xxhash_32', Types.INT, (args, rowCount) => hash32Rows(args, rowCount, 0, xxhash32), 'XXH32 of the bytes (seed 0); each further argument is hashed with the previous hash as seed.', "SELECT xxhash_32('hello'), xxhash_32('hello', 'world')"),
+  chainedHash('xxhash_64', Types.BIGINT, (args, rowCount) => hash64Rows(args, rowCount, Types.BIGINT, xxh3_64), 'XXH3-64 of the bytes (seed 0), the hash Doris computes; each further argument is hashed with the previous hash as seed.', "SELECT xxhash_64('hello'), xxhash_64('hello', 'world')"),
   digestFunction('md5sum', 'md5', true, 'MD5 of the arguments one after another, as 32 hex digits.', "SELECT md5sum('ab', 'cd')"),
   digestFunction('sm3', 'sm3', false, 'The SM3 digest of the bytes, as 64 hex digits.', "SELECT sm3('abc')"),
   digestFunction('sm3sum', 'sm3', true, 'SM3 of the arguments one after another, as 64 hex digits.', "SELECT sm3sum('a', 'bc')"),
