@@ -19,6 +19,14 @@ const NUMBERS_MAX = 1e12;
 
 export const SYSTEM_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['numbers', 'backends', 'frontends']);
 
+/** The table-valued functions Galene has, for docs/functions.md (cli/config-docs.ts). */
+export const TABLE_FUNCTION_DOCS: readonly { name: string; signature: string; description: string; example: string }[] = [
+  { name: 'numbers', signature: 'numbers("number" = "N") -> (number BIGINT)', description: 'A table of N rows, number 0 to N-1, made as the scan reads it.', example: 'SELECT count(*) FROM numbers("number" = "10")' },
+  { name: 'backends', signature: 'backends() -> SHOW BACKENDS columns', description: 'The rows of SHOW BACKENDS as a table (ADMIN_PRIV).', example: 'SELECT count(*) FROM backends()' },
+  { name: 'frontends', signature: 'frontends() -> SHOW FRONTENDS columns', description: 'The rows of SHOW FRONTENDS as a table (ADMIN_PRIV).', example: 'SELECT count(*) FROM frontends()' },
+  { name: 'binlog', signature: 'binlog("db.tbl"[, from_version[, to_version]]) -> the table\'s columns, __op, __version, __seq', description: "A table's row binlog (docs/row-binlog.md).", example: '' },
+];
+
 /** Which functions need ADMIN_PRIV (their SHOW statement does). */
 export const ADMIN_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['backends', 'frontends']);
 
