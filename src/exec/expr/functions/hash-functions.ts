@@ -12,7 +12,7 @@ import type { CallSite, FunctionDef, Kernel } from '../function-registry';
 import { byteSource, type ByteSource } from '../kernels';
 import { arg, opt, rest } from '../signature';
 import { str } from './text-functions';
-import { fixedVector, StringOut } from '../vector-ops';
+import { fixedVector, orNulls, StringOut } from '../vector-ops';
 import { murmur3x64_128First, murmur3x64_64, murmur3x86_32, xxh3_64, xxhash32 } from './hash-algorithms';
 
 /** Doris's seed of murmur_hash3_32 (HashUtil::MURMUR3_32_SEED). */
@@ -93,7 +93,12 @@ function cryptRows(family: 'AES' | 'SM4', decrypt: boolean, args: readonly Vecto
   const modes = sources[3];
   const out = new StringOut(site.returnType, rowCount);
   const decoder = new TextDecoder();
+  const nulls = orNulls(args.map((vec) => vec.nulls), rowCount);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (nulls !== null && nulls[rowIdx] === 1) {
+      out.pushNull();
+      continue;
+    }
     const mode = modes === undefined ? `${family}_128_ECB` : decoder.decode(rangeOf(modes, rowIdx));
     const cipher = cipherOf(family, mode);
     const keyBytes = foldKey(rangeOf(key, rowIdx), cipher.keyBytes);

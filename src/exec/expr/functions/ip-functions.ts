@@ -230,8 +230,9 @@ export const IP_FUNCTIONS: readonly FunctionDef[] = [
       const [addresses, cidrs] = args.map(toJsStrings);
       const out = new Uint8Array(rowCount);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
-        const text = addresses[rowIdx] ?? '';
-        const cidrText = cidrs[rowIdx] ?? '';
+        const text = addresses[rowIdx];
+        const cidrText = cidrs[rowIdx];
+        if (text === null || cidrText === null) continue;
         const v4 = parseIpv4(text);
         const address = v4 !== null ? ipv4AsIpv6(v4)! : parseIpv6(text);
         if (address === null) throw galeneError('INVALID_ARGUMENT', `The arguments of function is_ip_address_in_range are invalid: '${text}' is not an IP address`);

@@ -15,7 +15,7 @@ import { byteSource, mapRanges, mapStrings, valuesOrNulls } from '../kernels';
 import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
 import { badArgs } from '../function-registry';
 import { bytesRows, str } from './text-functions';
-import { fixedVector, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
+import { fixedVector, orNulls, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 import { stringLists } from './regexp-functions';
 
 function num(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
@@ -305,8 +305,13 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
       const values = toF64(args[0]);
       const digits = toF64(args[1]);
       const out = new StringOut(site.returnType, rowCount);
+      const nulls = orNulls(args.map((vec) => vec.nulls), rowCount);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
         const d = digits[rowIdx];
+        if (nulls !== null && nulls[rowIdx] === 1) {
+          out.pushNull();
+          continue;
+        }
         if (d < 0) throw galeneError('INVALID_ARGUMENT', `The second argument is ${d}, it should be an integer greater than or equal to 0`);
         out.push(formatGrouped(values[rowIdx], d));
       }
@@ -336,7 +341,10 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
       const [x, lo, hi] = args.slice(0, 3).map(toF64);
       const buckets = toF64(args[3]);
       const out = new BigInt64Array(rowCount);
+      // NULL rows hold don't-care values: skip them before the argument checks.
+      const nulls = orNulls(args.map((vec) => vec.nulls), rowCount);
       for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (nulls !== null && nulls[rowIdx] === 1) continue;
         const count = buckets[rowIdx];
         if (!(count > 0)) throw galeneError('INVALID_ARGUMENT', `The fourth argument of width_bucket must be a positive integer, got ${count}`);
         const min = lo[rowIdx];
