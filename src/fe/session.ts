@@ -484,13 +484,14 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       getTableFunction: (name, args, properties) => {
         const fn = name.toLowerCase();
         if (ADMIN_TABLE_FUNCTIONS.has(fn)) requireGlobal(this, 'ADMIN_PRIV');
-        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties);
-        if (fn !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
-        return binlogFunctionSchema(catalog, args, (database, table) => {
+        const resolveReadable = (database: string | null, table: string): TableSchema => {
           const schema = this.resolveTable(database, table);
           requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
           return schema;
-        });
+        };
+        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable);
+        if (fn !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
+        return binlogFunctionSchema(catalog, args, resolveReadable);
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
       estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isSystemFunctionSource(schema) ? systemFunctionRowCount(schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),

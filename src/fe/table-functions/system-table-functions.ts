@@ -1,7 +1,8 @@
 /**
  * Doris's table-valued functions over the cluster itself: `numbers("number" = "N")` (a BIGINT column
  * `number`, 0..N-1, generated batch by batch as the scan asks), `backends()` and `frontends()` (the rows of
- * SHOW BACKENDS / SHOW FRONTENDS, ADMIN_PRIV as there). The schema a call binds to carries the function
+ * SHOW BACKENDS / SHOW FRONTENDS, ADMIN_PRIV as there) and `partitions("database" = "db", "table" = "t")`
+ * (SHOW PARTITIONS' rows, SELECT_PRIV on the table). The schema a call binds to carries the function
  * and its arguments in a property, so openTable can rebuild the source from the plan alone.
  */
 import { BATCH_SIZE, type Batch } from '../../common/column';
@@ -12,18 +13,20 @@ import { makeTableSchema, MemoryTable } from '../../exec/memory-table';
 import type { TableSchema } from '../../meta/schema';
 import { BACKEND_COLUMNS, backendRows, FRONTEND_COLUMNS, frontendRows, type ServerFacts } from '../cluster-facts';
 import type { ColumnSpec } from '../statements/result-rows';
+import { PARTITION_COLUMN_SPECS, typedPartitionRows } from '../proc-tree';
 
 const SOURCE_PROPERTY = '__table_function';
 /** numbers() refuses more rows than this (Doris has no bound; a runaway count would only spin). */
 const NUMBERS_MAX = 1e12;
 
-export const SYSTEM_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['numbers', 'backends', 'frontends']);
+export const SYSTEM_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['numbers', 'backends', 'frontends', 'partitions']);
 
 /** The table-valued functions Galene has, for docs/functions.md (cli/config-docs.ts). */
 export const TABLE_FUNCTION_DOCS: readonly { name: string; signature: string; description: string; example: string }[] = [
   { name: 'numbers', signature: 'numbers("number" = "N") -> (number BIGINT)', description: 'A table of N rows, number 0 to N-1, made as the scan reads it.', example: 'SELECT count(*) FROM numbers("number" = "10")' },
   { name: 'backends', signature: 'backends() -> SHOW BACKENDS columns', description: 'The rows of SHOW BACKENDS as a table (ADMIN_PRIV).', example: 'SELECT count(*) FROM backends()' },
   { name: 'frontends', signature: 'frontends() -> SHOW FRONTENDS columns', description: 'The rows of SHOW FRONTENDS as a table (ADMIN_PRIV).', example: 'SELECT count(*) FROM frontends()' },
+  { name: 'partitions', signature: 'partitions("database" = "db", "table" = "t") -> SHOW PARTITIONS columns', description: "The rows of SHOW PARTITIONS FROM db.t as a table (SELECT_PRIV on it).", example: '' },
   { name: 'binlog', signature: 'binlog("db.tbl"[, from_version[, to_version]]) -> the table\'s columns, __op, __version, __seq', description: "A table's row binlog (docs/row-binlog.md).", example: '' },
 ];
 
@@ -37,10 +40,10 @@ function invalid(message: string): GaleneError {
 }
 
 /** The schema of a call: its result columns, and the call itself in a property. */
-export function systemFunctionSchema(name: string, args: readonly unknown[], properties: Readonly<Record<string, string>>): TableSchema {
+export function systemFunctionSchema(name: string, args: readonly unknown[], properties: Readonly<Record<string, string>>, resolveTable: (database: string | null, name: string) => TableSchema): TableSchema {
   const fn = name.toLowerCase();
   const withSource = (schema: TableSchema, source: string): TableSchema => ({ ...schema, properties: { ...schema.properties, [SOURCE_PROPERTY]: source } });
-  if (fn !== 'numbers' && (args.length > 0 || Object.keys(properties).length > 0)) throw invalid(`${fn}() takes no arguments`);
+  if (fn !== 'numbers' && fn !== 'partitions' && (args.length > 0 || Object.keys(properties).length > 0)) throw invalid(`${fn}() takes no arguments`);
   switch (fn) {
     case 'numbers': {
       if (args.length > 0) throw invalid('numbers() takes its arguments as properties: numbers("number" = "N")');
@@ -54,6 +57,14 @@ export function systemFunctionSchema(name: string, args: readonly unknown[], pro
       return withSource(makeTableSchema('', 'backends', specColumns(BACKEND_COLUMNS)), 'backends');
     case 'frontends':
       return withSource(makeTableSchema('', 'frontends', specColumns(FRONTEND_COLUMNS)), 'frontends');
+    case 'partitions': {
+      // partitions("catalog" = "internal", "database" = "db", "table" = "t"): SHOW PARTITIONS FROM db.t.
+      for (const key of Object.keys(properties)) if (!['catalog', 'database', 'table'].includes(key)) throw invalid(`Unknown partitions() property '${key}'`);
+      if ((properties.catalog ?? 'internal').toLowerCase() !== 'internal') throw invalid(`partitions(): catalog ${properties.catalog} does not exist`);
+      if (args.length > 0 || properties.table === undefined) throw invalid('partitions() takes its arguments as properties: partitions("database" = "db", "table" = "t")');
+      const table = resolveTable(properties.database ?? null, properties.table);
+      return withSource(makeTableSchema('', 'partitions', specColumns(PARTITION_COLUMN_SPECS)), `partitions:${table.id}`);
+    }
     default:
       throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
   }
@@ -88,6 +99,11 @@ class NumbersSource implements TableSource {
 export function openSystemFunction(schema: TableSchema, facts: ServerFacts): TableSource {
   const source = schema.properties[SOURCE_PROPERTY];
   if (source.startsWith('numbers:')) return new NumbersSource(schema, Number(source.slice('numbers:'.length)));
+  if (source.startsWith('partitions:')) {
+    const state = facts.catalog.getTableById(Number(source.slice('partitions:'.length)));
+    if (state === undefined) throw new GaleneError('UNKNOWN_TABLE', ['partitions()']);
+    return MemoryTable.fromRows(schema, typedPartitionRows(state));
+  }
   return MemoryTable.fromRows(schema, source === 'backends' ? backendRows(facts) : frontendRows(facts));
 }
 
