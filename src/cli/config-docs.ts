@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SETTINGS } from '../common/config';
 import { listFunctions } from '../exec/expr';
+import { TABLE_FUNCTION_DOCS } from '../fe/table-functions/system-table-functions';
 import { DORIS_BUILD_VERSION, DORIS_RELEASE, SERVER_VERSION, SESSION_VARIABLES, VERSION_COMMENT } from '../fe/session-variables';
 import { TABLE_PROPERTIES } from '../fe/statements/table-properties';
 
@@ -62,7 +63,7 @@ export function configurationMarkdown(): string {
 
 /** docs/functions.md, generated from the function registry (`node bin/galene.js functions-docs`). */
 export function functionsMarkdown(): string {
-  const functions = listFunctions();
+  const functions = [...listFunctions(), ...TABLE_FUNCTION_DOCS.map((fn) => ({ ...fn, aliases: [] as string[], kind: 'table' }))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const lines = [
     '# Built-in functions',
     '',

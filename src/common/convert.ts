@@ -7,6 +7,7 @@ import { canonicalJsonText } from './json-value';
 import { RawArray, RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
 import { DataType, elementType, isWideDecimal } from './types';
+import { formatIpv4, formatIpv6, ipv4AsIpv6, ipv6FromStored, ipv6ToStored, parseIpv4, parseIpv6 } from './ip';
 import { jsCharCount } from './utf8';
 
 const POW10: number[] = [];
@@ -71,6 +72,10 @@ export function formatValue(type: DataType, value: RawValue): string | null {
       return formatDatetime(value as number, type.scale ?? 0);
     case 'ARRAY':
       return formatArray(type, value as RawArray);
+    case 'IPV4':
+      return formatIpv4(value as number);
+    case 'IPV6':
+      return formatIpv6(ipv6FromStored(value as bigint));
     default:
       return String(value);
   }
@@ -347,6 +352,15 @@ export function parseValue(type: DataType, text: string): ParseResult {
     case 'JSON': {
       const canonical = canonicalJsonText(text);
       return canonical === null ? fail('invalid') : ok(canonical);
+    }
+    case 'IPV4': {
+      const address = parseIpv4(text.trim());
+      return address === null ? fail('invalid') : ok(address);
+    }
+    case 'IPV6': {
+      const trimmed = text.trim();
+      const address = parseIpv6(trimmed) ?? ipv4AsIpv6(parseIpv4(trimmed));
+      return address === null ? fail('invalid') : ok(ipv6ToStored(address));
     }
     case 'BITMAP':
     case 'HLL':

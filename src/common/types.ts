@@ -20,6 +20,8 @@
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
  * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
  * | BITMAP / HLL / QUANTILE_STATE | StringVector of serialized bytes (bitmap-value.ts, hll-value.ts, quantile-state.ts) |
+ * | IPV4                   | Float64Array of the address number 0..2^32-1 (common/ip.ts) |
+ * | IPV6                   | bigint[]: the address number - 2^127 (order-preserving, common/ip.ts) |
  *
  * Imports nothing: common/ is the bottom layer.
  */
@@ -44,7 +46,9 @@ export type TypeName =
   | 'JSON'
   | 'BITMAP'
   | 'HLL'
-  | 'QUANTILE_STATE';
+  | 'QUANTILE_STATE'
+  | 'IPV4'
+  | 'IPV6';
 
 export interface DataType {
   readonly name: TypeName;
@@ -82,6 +86,8 @@ export const Types = Object.freeze({
   BITMAP: simple('BITMAP'),
   HLL: simple('HLL'),
   QUANTILE_STATE: simple('QUANTILE_STATE'),
+  IPV4: simple('IPV4'),
+  IPV6: simple('IPV6'),
   decimal: (precision: number, scale: number): DataType => Object.freeze({ name: 'DECIMAL', precision, scale }),
   varchar: (length: number): DataType => Object.freeze({ name: 'VARCHAR', length }),
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
@@ -145,11 +151,13 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'BIGINT':
       return 'i64';
     case 'LARGEINT':
+    case 'IPV6':
       return 'bigint';
     case 'FLOAT':
       return 'f32';
     case 'DOUBLE':
     case 'DATETIME':
+    case 'IPV4':
       return 'f64';
     case 'DECIMAL':
       return isWideDecimal(t) ? 'bigint' : 'f64';

@@ -154,7 +154,7 @@ export interface PlanningContext {
    * The schema of a table-valued function's rows (`FROM binlog("db.tbl", 2)`), its arguments evaluated to
    * constants; the schema carries what `openTable` needs to read them. Throws for an unknown function.
    */
-  getTableFunction?(name: string, args: readonly RawValue[]): TableSchema;
+  getTableFunction?(name: string, args: readonly RawValue[], properties: Readonly<Record<string, string>>): TableSchema;
   /** Row count estimate of a table at the version the statement reads (join sides, parallelism), from metadata. */
   estimatedRowCount(schema: TableSchema): number;
   /** Column statistics of a table (ANALYZE TABLE), null when none were collected: filter selectivity for join order. */

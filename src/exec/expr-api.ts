@@ -19,7 +19,7 @@
  *   literalValue(lit: LiteralExpr): { type: DataType; value: RawValue }
  *       the typed value of a literal (integers get the smallest of TINYINT..BIGINT/LARGEINT that holds them,
  *       '1.50' DECIMAL(3,2), '1e3' DOUBLE, strings VARCHAR(len) as Doris types string literals, DATE/DATETIME literals).
- *   evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue
+ *   evaluateConstant(expr: BoundExpr, ctx: TaskContext, exactOnly?: boolean): RawValue
  */
 import type { Batch, Vector } from '../common/column';
 import type { DataType } from '../common/types';

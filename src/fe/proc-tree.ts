@@ -14,6 +14,8 @@ import { partitionInfoOf } from '../meta/schema';
 import { tablePartitions } from './partition-facts';
 import { BACKEND_COLUMNS, backendRows, dbQuota, formatBytes, FRONTEND_COLUMNS, frontendRows, lastUpdateTime, runningLoads, ServerFacts, tableSize, timeText } from './cluster-facts';
 import { streamLoadRecords, STREAM_LOAD_COLUMNS } from './load-records';
+import { Types } from '../common/types';
+import type { ColumnSpec } from './statements/result-rows';
 
 /** A PROC result: titles and rows, every value as text (Doris's ProcResult). */
 export interface ProcResult {
@@ -62,6 +64,14 @@ const dbTables = (facts: ServerFacts, db: DatabaseRecord) => facts.catalog.listT
 export const PARTITION_COLUMNS = ['PartitionId', 'PartitionName', 'VisibleVersion', 'VisibleVersionTime', 'State', 'PartitionKey', 'Range', 'DistributionKey', 'Buckets', 'ReplicationNum', 'StorageMedium', 'CooldownTime', 'RemoteStoragePolicy', 'LastConsistencyCheckTime', 'DataSize', 'IsInMemory', 'ReplicaAllocation', 'IsMutable', 'SyncWithBaseTables', 'UnsyncTables', 'CommittedVersion', 'RowCount'];
 
 /** One row per partition of `state` (partition-facts.ts), in PARTITION_COLUMNS' order. */
+/** SHOW PARTITIONS' columns with their types (the counts and ids BIGINT, the rest text): SHOW and partitions(). */
+export const PARTITION_COLUMN_SPECS: readonly ColumnSpec[] = PARTITION_COLUMNS.map((name) => [name, ['PartitionId', 'VisibleVersion', 'Buckets', 'ReplicationNum', 'CommittedVersion', 'RowCount'].includes(name) ? Types.BIGINT : undefined] as ColumnSpec);
+
+/** partitionRows with the numbers as the BIGINTs PARTITION_COLUMN_SPECS declares. */
+export function typedPartitionRows(state: TableState): RawValue[][] {
+  return partitionRows(state).map((row) => row.map((value) => (typeof value === 'number' ? BigInt(value) : value)));
+}
+
 export function partitionRows(state: TableState): RawValue[][] {
   const dist = state.schema.distribution;
   const key = partitionInfoOf(state.schema)?.columns.join(', ') ?? '';

@@ -14,6 +14,7 @@ import type { ParamValue, SessionFacts, StatementContext, TableSource } from '..
 import { QueryTask } from '../exec/query-task';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource } from './table-functions/binlog-table-function';
+import { ADMIN_TABLE_FUNCTIONS, isSystemFunctionSource, openSystemFunction, SYSTEM_TABLE_FUNCTIONS, systemFunctionRowCount, systemFunctionSchema } from './table-functions/system-table-functions';
 import type { TableSchema } from '../meta/schema';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
@@ -27,7 +28,7 @@ import { informationSchemaRowCount, informationSchemaTable, openInformationSchem
 import { coerceVariable, findSessionVariable, variableRaw, variableType } from './session-variables';
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { runStatement } from './statements';
-import { requireTable, requireVisibleDatabase } from './statements/statement-privileges';
+import { requireGlobal, requireTable, requireVisibleDatabase } from './statements/statement-privileges';
 import type { Account } from './users';
 import type { SessionWarning, StatementSession } from './statements/statement-session';
 
@@ -480,22 +481,27 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         if (view !== null && !inView) requireTable(this, 'SELECT_PRIV', 'SELECT', dbName, view.name);
         return view;
       },
-      getTableFunction: (name, args) => {
-        if (name.toLowerCase() !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
-        return binlogFunctionSchema(catalog, args, (database, table) => {
+      getTableFunction: (name, args, properties) => {
+        const fn = name.toLowerCase();
+        if (ADMIN_TABLE_FUNCTIONS.has(fn)) requireGlobal(this, 'ADMIN_PRIV');
+        const resolveReadable = (database: string | null, table: string): TableSchema => {
           const schema = this.resolveTable(database, table);
           requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
           return schema;
-        });
+        };
+        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable);
+        if (fn !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
+        return binlogFunctionSchema(catalog, args, resolveReadable);
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
-      columnStats: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) ? null : catalog.meta.getTableStats(schema.id)),
-      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) ? 0 : olapTable(schema).scanDegree()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isSystemFunctionSource(schema) ? systemFunctionRowCount(schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
+      columnStats: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) ? null : catalog.meta.getTableStats(schema.id)),
+      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) ? 0 : olapTable(schema).scanDegree()),
       // One reader per table for the whole statement: every operator reading it sees the same version set
       // (a lazily materialized TopN reads a table twice, the second time by the first read's row ids).
       openTable: (schema): TableSource => {
         if (schema.databaseName === INFORMATION_SCHEMA) return openInformationSchemaTable(schemaFacts, schema);
+        if (isSystemFunctionSource(schema)) return openSystemFunction(schema, this.fe);
         const binlog = isBinlogSource(schema);
         const key = `${binlog ? 'binlog:' : ''}${schema.databaseName}.${schema.name}`.toLowerCase();
         let source = opened.get(key);

@@ -100,6 +100,10 @@ function baseWireType(dataType: DataType): ColumnWireType {
     case 'HLL':
     case 'QUANTILE_STATE':
       return text(VARCHAR_MAX_LENGTH * 16);
+    case 'IPV4': // addresses travel as their text, as Doris sends them
+      return text(15);
+    case 'IPV6':
+      return text(39);
   }
 }
 

@@ -313,6 +313,11 @@ export class ExprBinder {
     if (ast.args.length === 2 && second.kind === 'interval' && ['date_add', 'adddate', 'date_sub', 'subdate'].includes(name)) {
       return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);
     }
+    if (ast.args.length === 2 && second.kind === 'interval' && (name === 'date_floor' || name === 'date_ceil')) {
+      // DATE_FLOOR(d, INTERVAL n unit): the unit rides as a string argument of the one registry function.
+      const unit: BoundExpr = { kind: 'literal', type: Types.varchar(second.unit.length), value: second.unit };
+      return this.call(name, [this.bind(ast.args[0], env), this.bind(second.value, env), unit]);
+    }
     const first = ast.args[0];
     if ((name === 'timestampdiff' || name === 'timestampadd') && first?.kind === 'column' && first.qualifier.length === 0 && isIntervalUnit(first.name.toUpperCase())) {
       // TIMESTAMPDIFF(MONTH, a, b): the unit keyword arrives as a bare name; the registry takes it as a string.

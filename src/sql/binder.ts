@@ -346,14 +346,21 @@ export class QueryBinder implements SubqueryPlanner {
 
   /** A table-valued function: constant arguments, then a scan of the rows the context's function names. */
   private bindTableFunction(ref: TableRef & { kind: 'tableFunction' }): BoundRelation {
-    const args = ref.args.map((arg) => {
+    const constant = (arg: Expr) => {
       const bound = this.exprs.bind(arg, { scope: Scope.EMPTY, clause: 'field list' });
       if (bound.kind !== 'literal') throw new GaleneError('SYNTAX_ERROR', [`the arguments of table function ${ref.name} must be constants`]);
       return bound.value;
+    };
+    // Doris's property form, numbers("number" = "10"): a quoted key = a constant value.
+    const properties: Record<string, string> = {};
+    const args = ref.args.flatMap((arg) => {
+      if (arg.kind !== 'binary' || arg.op !== '=' || arg.left.kind !== 'literal' || typeof arg.left.value !== 'string') return [constant(arg)];
+      properties[arg.left.value.toLowerCase()] = String(constant(arg.right));
+      return [];
     });
     const resolve = this.session.ctx.getTableFunction;
     if (resolve === undefined) throw new GaleneError('UNSUPPORTED', [`table function ${ref.name}`]);
-    const table = resolve.call(this.session.ctx, ref.name, args);
+    const table = resolve.call(this.session.ctx, ref.name, args, properties);
     const alias = ref.alias ?? ref.name.toLowerCase();
     const schema: PlanColumn[] = table.columns.map((column) => ({ name: column.name, type: column.type, nullable: column.nullable, table: alias, orgTable: table.name, orgName: column.name, database: table.databaseName }));
     const plan: LogicalPlan = { kind: 'scan', table, alias, columns: table.columns.map((column) => column.name), predicates: [], limit: null, schema };

@@ -156,6 +156,10 @@ export class DataTypeParser extends ParserBase {
         return Types.HLL;
       case 'QUANTILE_STATE':
         return Types.QUANTILE_STATE;
+      case 'IPV4':
+        return Types.IPV4;
+      case 'IPV6':
+        return Types.IPV6;
       case 'BINARY':
         if (!forCast) break;
         if (this.isOp('(')) this.parseTypeArgs(1);

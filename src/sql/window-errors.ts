@@ -5,23 +5,12 @@
  * from bind-window.ts so the expression binder can refuse them without importing the window binder.
  */
 import { GaleneError } from '../common/errors';
+import { WINDOW_FUNCTIONS } from '../exec/expr/window-function-list';
 import type { FunctionCallExpr } from './ast';
 import type { Clause } from './binder-scope';
 
 /** Functions that exist only as window functions (aggregates are window functions too, with OVER). */
-export const WINDOW_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
-  'row_number',
-  'rank',
-  'dense_rank',
-  'percent_rank',
-  'cume_dist',
-  'ntile',
-  'lag',
-  'lead',
-  'first_value',
-  'last_value',
-  'nth_value',
-]);
+export const WINDOW_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(WINDOW_FUNCTIONS.map((fn) => fn.name));
 
 export function isWindowOnlyFunction(name: string): boolean {
   return WINDOW_ONLY_FUNCTIONS.has(name.toLowerCase());

@@ -26,6 +26,8 @@ import { showCreateUnderTestStorage, TEST_STORAGE } from '../helpers/storage-mat
 
 const CORPUS_DIR = path.join(PROJECT_ROOT, 'test', 'sql');
 const COMPLETE = process.env.SLT_COMPLETE === '1';
+/** SLT_ONLY=fragment runs only the corpus files whose path contains it (a quick loop over one file). */
+const ONLY = process.env.SLT_ONLY;
 if (COMPLETE && TEST_STORAGE === 's3') throw new Error('SLT_COMPLETE=1 rewrites the corpus from the local directory only');
 const SHOW_CREATE_TABLE = /^\s*SHOW\s+CREATE\s+TABLE\b/i;
 
@@ -101,7 +103,7 @@ describe('SQL corpus', () => {
     await server?.stop();
   });
 
-  for (const file of findCorpusFiles(CORPUS_DIR)) {
+  for (const file of findCorpusFiles(CORPUS_DIR).filter((file) => ONLY === undefined || file.includes(ONLY))) {
     const name = path.relative(CORPUS_DIR, file);
     test(name, async () => {
       const text = fs.readFileSync(file, 'utf8');

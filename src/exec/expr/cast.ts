@@ -13,13 +13,14 @@ import { compactArray, decodeUtf8, getRaw, newFixedArray, RawValue, Vector, Vect
 import { formatValue, parseDecimalScaled, ParseFailure, parseValue, pow10 } from '../../common/convert';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
+import { ipv4AsIpv6, ipv6ToStored } from '../../common/ip';
 import { canonicalJsonText, quoteJsonString } from '../../common/json-value';
 import { jsCharCount } from '../../common/utf8';
 import { DataType, isIntegerType, isSketchType, isStringType, isWideDecimal, physicalKind, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
-import { bigDivRound, i64FromNumbers, nullVector, StringOut, toJsStrings } from './vector-ops';
+import { bigDivRound, i64FromNumbers, nullVector, StringOut, toF64, toJsStrings } from './vector-ops';
 
-type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string' | 'array';
+type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string' | 'array' | 'ip';
 
 function familyOf(t: DataType): Family {
   switch (t.name) {
@@ -44,6 +45,9 @@ function familyOf(t: DataType): Family {
       return 'datetime';
     case 'ARRAY':
       return 'array';
+    case 'IPV4':
+    case 'IPV6':
+      return 'ip';
     default:
       return 'string';
   }
@@ -76,6 +80,8 @@ function valueWord(t: DataType): string {
       return 'string';
     case 'array':
       return 'array';
+    case 'ip':
+      return t.name.toLowerCase();
     default:
       return 'integer';
   }
@@ -144,12 +150,46 @@ export function castVector(vec: Vector, target: DataType, mode: CastMode = 'sql'
   if (isSketchType(vec.type) || isSketchType(target) || (srcFamily === 'array' && dstFamily !== 'string') || (dstFamily === 'array' && srcFamily !== 'string')) {
     throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
   }
+  if ((srcFamily === 'ip' || dstFamily === 'ip') && srcFamily !== 'string' && dstFamily !== 'string') return castIp(vec, target);
   const sink = new FailureSink(mode, target, columnName, firstRowNumber, vec.nulls, length);
   if (target.name === 'JSON') return castToJson(vec, target, sink);
   if (vec.type.name === 'JSON' && dstFamily === 'string') return castToString({ ...vec, type: Types.STRING } as Vector, target, sink);
   if (dstFamily === 'string') return castToString(vec, target, sink);
   if (srcFamily === 'string') return castFromString(vec, target, sink);
   return castBetweenNonStrings(vec, target, sink);
+}
+
+/**
+ * Casts of an address type to or from a non-string: IPV4 -> IPV6 (IPv4-mapped), IPV4 <-> integers
+ * (the address number); anything else is Doris's cast error.
+ */
+function castIp(vec: Vector, target: DataType): Vector {
+  const length = vec.length;
+  if (vec.type.name === 'IPV4' && target.name === 'IPV6') {
+    const values = toF64(vec);
+    const out: bigint[] = new Array(length);
+    for (let rowIdx = 0; rowIdx < length; rowIdx++) out[rowIdx] = ipv6ToStored(ipv4AsIpv6(values[rowIdx])!);
+    return { kind: 'object', type: target, length, values: out, nulls: vec.nulls };
+  }
+  if (vec.type.name === 'IPV4' && (target.name === 'BIGINT' || target.name === 'LARGEINT')) {
+    return castVector({ ...vec, type: Types.DOUBLE } as Vector, target);
+  }
+  if (target.name === 'IPV4' && familyOf(vec.type) === 'int') {
+    const wide = castVector(vec, Types.DOUBLE);
+    const values = toF64(wide);
+    const out = new Float64Array(length);
+    let nulls = wide.nulls;
+    for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+      const value = values[rowIdx];
+      if (value >= 0 && value <= 0xffffffff) out[rowIdx] = value;
+      else {
+        nulls = nulls === null ? new Uint8Array(length) : nulls === wide.nulls ? Uint8Array.from(nulls) : nulls;
+        nulls[rowIdx] = 1;
+      }
+    }
+    return { kind: 'fixed', type: target, length, values: out, nulls };
+  }
+  throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
 }
 
 /** ARRAY<x> to ARRAY<y>: the elements convert (offsets and the rows' null map stay). */

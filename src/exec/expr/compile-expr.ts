@@ -61,8 +61,8 @@ function batchConstNode(type: DataType, computeOne: (ctx: TaskContext) => Vector
     eval(batch, ctx) {
       if (lastCtx !== ctx || lastVec === null || lastVec.length !== batch.length) {
         const one = computeOne(ctx);
-        // A BITMAP / HLL state repeats as bytes: its raw value would be text.
-        lastVec = isSketchType(type) ? takeRows(one, new Int32Array(batch.length)) : constantVector(type, getRaw(one, 0), batch.length);
+        // A BITMAP / HLL state or non-UTF-8 bytes repeat as bytes: their raw value would be text.
+        lastVec = isSketchType(type) || holdsBinary(one) ? takeRows(one, new Int32Array(batch.length)) : constantVector(type, getRaw(one, 0), batch.length);
         lastCtx = ctx;
       }
       return lastVec;
@@ -130,10 +130,25 @@ function foldIfConstant(node: Node, inputs: readonly Node[], volatility: 'pure' 
   if (volatility === 'row') return node;
   if (volatility === 'pure' && inputs.every((input) => input.constness === 'static') && !isSketchType(node.type)) {
     const vec = node.eval(EMPTY_BATCH_1, FOLDING_CONTEXT);
-    return staticNode(node.type, getRaw(vec, 0));
+    // A static value is a JS string: raw bytes that are not UTF-8 (aes_encrypt, unhex) stay a vector.
+    if (!holdsBinary(vec)) return staticNode(node.type, getRaw(vec, 0));
+    return batchConstNode(node.type, () => vec);
   }
   if (inputs.every((input) => input.constness !== 'rows')) return batchConstNode(node.type, (ctx) => node.eval(EMPTY_BATCH_1, ctx));
   return node;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether row 0 of a string vector has bytes that are not UTF-8 (so a JS string would change them). */
+function holdsBinary(vec: Vector): boolean {
+  if (vec.kind !== 'string' || (vec.nulls !== null && vec.nulls[0] === 1)) return false;
+  try {
+    STRICT_UTF8.decode(vec.bytes.subarray(vec.offsets[0], vec.offsets[1]));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Constant folding runs without a statement: a pure function never reads the context. */
@@ -492,9 +507,12 @@ export function compileExpr(expr: BoundExpr, options: CompileOptions = {}): Comp
 }
 
 /** Evaluate an expression without input rows (SELECT without FROM, LIMIT ?, DEFAULT values). */
-export function evaluateConstant(expr: BoundExpr, ctx: TaskContext): RawValue {
+export function evaluateConstant(expr: BoundExpr, ctx: TaskContext, exactOnly = false): RawValue {
   const node = compileNode(expr);
-  return getRaw(node.eval(EMPTY_BATCH_1, ctx), 0);
+  const vec = node.eval(EMPTY_BATCH_1, ctx);
+  // Plan-time folding (exactOnly) must not turn raw bytes into a JS string: such a node stays unfolded.
+  if (exactOnly && holdsBinary(vec)) throw galeneError('INTERNAL', 'a binary constant is not folded');
+  return getRaw(vec, 0);
 }
 
 /** A constant expression's value as a one-row vector (kept as bytes: BITMAP / HLL states have no raw value). */

@@ -21,6 +21,7 @@ import type { ResolvedFunction } from '../expr-api';
 import { listAggregateFunctions } from './aggregates/aggregate-registry';
 import { listScalarFunctions, resolveFunction as registryResolve } from './function-registry';
 import { ensureFunctionsRegistered } from './functions/all-functions';
+import { GROUPING_FUNCTIONS, WINDOW_FUNCTIONS } from './window-function-list';
 
 export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregate-registry';
 export { castVector } from './cast';
@@ -45,14 +46,14 @@ export function resolveFunction(name: string, argTypes: readonly DataType[]): Re
 export interface FunctionInfo {
   readonly name: string;
   readonly aliases: readonly string[];
-  readonly kind: 'scalar' | 'aggregate';
+  readonly kind: 'scalar' | 'aggregate' | 'window' | 'grouping';
   readonly family: string;
   readonly signature: string;
   readonly description: string;
   readonly example: string;
 }
 
-/** Every scalar and aggregate function, sorted by name (SHOW FUNCTIONS, docs). */
+/** Every scalar, aggregate and window-only function, sorted by name (SHOW FUNCTIONS, docs). */
 export function listFunctions(): FunctionInfo[] {
   ensureFunctionsRegistered();
   const out: FunctionInfo[] = [];
@@ -62,5 +63,7 @@ export function listFunctions(): FunctionInfo[] {
   for (const def of listAggregateFunctions()) {
     out.push({ name: def.name, aliases: def.aliases ?? [], kind: 'aggregate', family: 'aggregate', signature: def.signature, description: def.description, example: def.example });
   }
+  for (const def of WINDOW_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'window', family: 'window' });
+  for (const def of GROUPING_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'grouping', family: 'grouping' });
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

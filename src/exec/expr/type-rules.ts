@@ -63,6 +63,8 @@ function isComparisonContext(context: string): boolean {
   return /compar|^in$|^in |between|^(=|!=|<>|<|<=|>|>=|<=>)$|^eq|^ne$|^lt|^le|^gt|^ge/i.test(context);
 }
 
+const isIpType = (t: DataType): boolean => t.name === 'IPV4' || t.name === 'IPV6';
+
 function pairSuperType(a: DataType, b: DataType, context: string): DataType {
   if (a.name === 'NULL') return b;
   if (b.name === 'NULL') return a;
@@ -81,6 +83,14 @@ function pairSuperType(a: DataType, b: DataType, context: string): DataType {
   if (a.name === 'ARRAY' || b.name === 'ARRAY') {
     // ARRAY<x> meets ARRAY<y> as ARRAY<common(x, y)>; `[]` (ARRAY<NULL>) takes the other's element.
     if (a.name === 'ARRAY' && b.name === 'ARRAY') return Types.array(pairSuperType(a.element ?? Types.NULL, b.element ?? Types.NULL, context));
+    throw galeneError('TYPE_MISMATCH', `can not find a common type of ${typeToSql(a)} and ${typeToSql(b)} in ${context}`);
+  }
+  if (isIpType(a) || isIpType(b)) {
+    // Doris: an address meets text as the address type (ip = '10.0.0.1'), IPV4 meets IPV6 as IPV6.
+    if (a.name === b.name) return a;
+    if (isIpType(a) && isIpType(b)) return Types.IPV6;
+    const other = isIpType(a) ? b : a;
+    if (isStringType(other)) return isComparisonContext(context) ? (isIpType(a) ? a : b) : Types.STRING;
     throw galeneError('TYPE_MISMATCH', `can not find a common type of ${typeToSql(a)} and ${typeToSql(b)} in ${context}`);
   }
   if (a.name === b.name) {

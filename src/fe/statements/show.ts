@@ -27,7 +27,7 @@ import type { ShowHandler } from './show-filter';
 import { ADMIN_SHOW_HANDLERS, shaped } from './show-admin';
 import { BUILD_INDEX_SHOW_HANDLERS } from './build-index';
 import { STORAGE_VAULT_SHOW_HANDLERS } from './show-storage-vault';
-import { PARTITION_COLUMNS, partitionRows, transactionRow } from '../proc-tree';
+import { PARTITION_COLUMN_SPECS, typedPartitionRows, transactionRow } from '../proc-tree';
 import { partitionClauseText } from './partition-ddl';
 
 const quoteIdent = (name: string): string => '`' + name.replace(/`/g, '``') + '`';
@@ -235,9 +235,7 @@ const SHOW_HANDLERS: Record<string, ShowHandler> = {
   partitions: (session, statement) => {
     const schema = session.resolveTable(statement.target?.database ?? statement.database, statement.target!.name);
     const state = session.fe.catalog.getTableById(schema.id)!;
-    const columns: ColumnSpec[] = PARTITION_COLUMNS.map((name) => [name, ['PartitionId', 'VisibleVersion', 'Buckets', 'ReplicationNum', 'CommittedVersion', 'RowCount'].includes(name) ? Types.BIGINT : undefined] as ColumnSpec);
-    const rows = partitionRows(state).map((row) => row.map((value) => (typeof value === 'number' ? BigInt(value) : value)));
-    return result(statement, columns, rows);
+    return result(statement, PARTITION_COLUMN_SPECS, typedPartitionRows(state));
   },
   'query profile': showQueryProfile,
   tablets: showTablets,

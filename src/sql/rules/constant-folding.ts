@@ -61,7 +61,7 @@ export function foldExpr(expr: BoundExpr, planning: PlanningContext): BoundExpr 
       return node.kind === 'and' || node.kind === 'or' ? simplifyLogical(node) : node;
     }
     try {
-      return literal(node.type, evaluateConstant(node, ctx));
+      return literal(node.type, evaluateConstant(node, ctx, true));
     } catch {
       return node;
     }

@@ -301,6 +301,7 @@ export const COLLECT_AGGREGATES: readonly AggregateDef[] = [
   },
   {
     name: 'percentile_array',
+    aliases: ['percentile_approx_array'],
     signature: 'percentile_array(x, [p1, p2, ...]) -> ARRAY<DOUBLE>',
     minArgs: 2,
     maxArgs: 2,

@@ -265,18 +265,20 @@ class WeightedAvgAccumulator implements AggregateAccumulator {
 
 // ---------------------------------------------------------------- bool_and / bool_or
 
-function boolDef(isAnd: boolean): AggregateDef {
-  const name = isAnd ? 'bool_and' : 'bool_or';
+const BOOL_WORDS: Record<BitOp, string> = { and: 'every non-NULL value of the group is true (non-zero)', or: 'some non-NULL value of the group is true (non-zero)', xor: 'an odd number of the non-NULL values of the group are true (non-zero)' };
+
+function boolDef(op: BitOp): AggregateDef {
+  const name = `bool_${op}`;
   return {
     name,
-    aliases: [isAnd ? 'booland_agg' : 'boolor_agg'],
+    aliases: [`bool${op}_agg`],
     signature: `${name}(x) -> BOOLEAN`,
     minArgs: 1,
     maxArgs: 1,
     resolve: () => ({ argTypes: [Types.BOOLEAN], returnType: Types.BOOLEAN }),
-    // On 0 / 1 truth values, AND and OR of the bits.
-    create: () => new BitAccumulator(isAnd ? 'and' : 'or', Types.BOOLEAN),
-    description: `Whether ${isAnd ? 'every' : 'some'} non-NULL value of the group is true (non-zero); NULL when there are none.`,
+    // On 0 / 1 truth values, AND, OR and XOR of the bits.
+    create: () => new BitAccumulator(op, Types.BOOLEAN),
+    description: `Whether ${BOOL_WORDS[op]}; NULL when there are none.`,
     example: `SELECT ${name}(x > 1) FROM (SELECT 1 AS x UNION ALL SELECT 2) t`,
   };
 }
@@ -496,8 +498,9 @@ export const STATISTICAL_AGGREGATES: readonly AggregateDef[] = [
     description: 'Weighted mean sum(x * weight) / sum(weight) over the rows where both are non-NULL.',
     example: 'SELECT avg_weighted(x, w) FROM (SELECT 1 AS x, 3 AS w UNION ALL SELECT 5, 1) t',
   },
-  boolDef(true),
-  boolDef(false),
+  boolDef('and'),
+  boolDef('or'),
+  boolDef('xor'),
   {
     name: 'retention',
     signature: 'retention(condition1, ..., conditionN) -> ARRAY<BOOLEAN>',

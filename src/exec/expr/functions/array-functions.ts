@@ -126,6 +126,12 @@ const COSINE: DistanceLoop = (x, xStart, y, yStart, dim) => {
   return 1 - dot / Math.sqrt(squaredX * squaredY);
 };
 
+/** Doris's cosine_similarity: 1 - cosine_distance, 0 when a vector is all zeros. */
+const COSINE_SIMILARITY: DistanceLoop = (x, xStart, y, yStart, dim) => {
+  const distance = COSINE(x, xStart, y, yStart, dim);
+  return distance === 2 ? 0 : 1 - distance;
+};
+
 /** The FLOAT child of an ARRAY<FLOAT> argument, checked for NULL arrays and NULL elements (Doris's errors). */
 function floatChild(vec: Vector, rowCount: number, which: string, name: string): { offsets: Int32Array; values: Float32Array } {
   const list = vec as ArrayVector;
@@ -272,6 +278,7 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
   distance('l2_distance', L2, 'Euclidean (L2) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l2_distance([4, 5], [6, 8])', 'l2Squared'),
   distance('inner_product', INNER_PRODUCT, 'Inner (dot) product of two numeric arrays of one length, as FLOAT.', 'SELECT inner_product([1, 2], [3, 4])', 'dotProduct'),
   distance('cosine_distance', COSINE, '1 - cosine similarity of two numeric arrays of one length, as FLOAT (2 when a vector is all zeros).', 'SELECT cosine_distance([1, 2], [2, 4])'),
+  distance('cosine_similarity', COSINE_SIMILARITY, 'Cosine similarity of two numeric arrays of one length, as FLOAT (0 when a vector is all zeros).', 'SELECT cosine_similarity([1, 2], [2, 4])'),
   // The ANN forms: the same values; the ann_index_pushdown rule (src/sql/rules/ann-index-pushdown.ts) answers
   // them from an ANN index of the column with the same metric, and they are computed exactly anywhere else.
   distance('l2_distance_approximate', L2, 'l2_distance, answered from an ANN index (metric l2_distance) of the column where the query shape allows (ORDER BY ... LIMIT, range predicates); exact elsewhere.', 'SELECT l2_distance_approximate([4, 5], [6, 8])'),

@@ -13,7 +13,7 @@ import { isNumericType, Types } from '../../../common/types';
 import type { FunctionDef } from '../function-registry';
 import { NullsOut } from '../kernels';
 import { arg, opt } from '../signature';
-import { fixedVector, toF64 } from '../vector-ops';
+import { fixedVector, toF64, toJsStrings } from '../vector-ops';
 import { civil, civilOut, dt, microsOf, MICROS_PER_HOUR, MICROS_PER_MINUTE, temporalArg } from './datetime-fields';
 
 type RoundUnit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute' | 'second';
@@ -92,4 +92,42 @@ function roundDef(unit: RoundUnit, ceil: boolean): FunctionDef {
 
 const ROUND_UNITS: readonly RoundUnit[] = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
 
-export const DATETIME_ROUNDING_FUNCTIONS: readonly FunctionDef[] = ROUND_UNITS.flatMap((unit) => [roundDef(unit, false), roundDef(unit, true)]);
+/** date_floor / date_ceil count periods from 0001-01-01 00:00:00 (Doris's DATE_FLOOR). */
+const YEAR_ONE = daysFromCivil(1, 1, 1) * MICROS_PER_DAY;
+
+/**
+ * date_floor(datetime, INTERVAL n unit) / date_ceil: the binder passes the unit as a third, string
+ * argument (`date_floor(d, n, 'DAY')`), so one declaration covers every unit.
+ */
+function dateRoundDef(ceil: boolean): FunctionDef {
+  const name = ceil ? 'date_ceil' : 'date_floor';
+  return dt({
+    name,
+    args: [arg('datetime'), arg('period', 'INT'), arg('unit', 'STRING')],
+    returns: 'DATE|DATETIME',
+    signature: `${name}(datetime, INTERVAL period unit) -> DATETIME`,
+    resolve: (types) => ({ argTypes: [temporalArg(types[0]), Types.INT, Types.STRING], returnType: Types.datetime(temporalArg(types[0]).scale ?? 0) }),
+    kernel: (args, rowCount, site) => {
+      const values = microsOf(args[0]);
+      const periods = toF64(args[1]);
+      const units = toJsStrings(args[2]);
+      const out = new Float64Array(rowCount);
+      const nulls = new NullsOut(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        if (args.some((vec) => vec.nulls !== null && vec.nulls[rowIdx] === 1)) continue;
+        const unit = (units[rowIdx] ?? '').toLowerCase() as RoundUnit;
+        if (!ROUND_UNITS.includes(unit)) throw galeneError('INVALID_ARGUMENT', `${name} does not support the unit ${units[rowIdx]}`);
+        const period = Math.trunc(periods[rowIdx]);
+        if (!(period >= 1)) throw galeneError('INVALID_ARGUMENT', `Operation ${name} of ${period} out of range`);
+        const result = roundToPeriod(values[rowIdx], unit, period, YEAR_ONE, ceil);
+        if (result >= MIN_MICROS && result <= MAX_MICROS) out[rowIdx] = result;
+        else nulls.setNull(rowIdx);
+      }
+      return fixedVector(site.returnType, out, nulls.map);
+    },
+    description: `Rounds ${ceil ? 'up' : 'down'} to a multiple of the interval counted from 0001-01-01 00:00:00 (units YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND).`,
+    example: `SELECT ${name}('2023-07-13 22:28:18', INTERVAL 5 MINUTE)`,
+  });
+}
+
+export const DATETIME_ROUNDING_FUNCTIONS: readonly FunctionDef[] = [...ROUND_UNITS.flatMap((unit) => [roundDef(unit, false), roundDef(unit, true)]), dateRoundDef(false), dateRoundDef(true)];

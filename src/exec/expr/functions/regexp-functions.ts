@@ -3,6 +3,7 @@
  * (like-functions.ts): regexp_count, regexp_extract_or_null, regexp_extract_all, regexp_replace_one
  * and split_by_regexp. Patterns are RE2 (linear time), compiled once per call site.
  */
+import { getRaw, type Vector } from '../../../common/column';
 import { Types } from '../../../common/types';
 import type { FunctionDef } from '../function-registry';
 import { arg, opt } from '../signature';
@@ -10,7 +11,30 @@ import { str } from './text-functions';
 import { fixedVector, StringOut, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 import { jsReplacement, regexFor } from './like-functions';
 
+/** The constant-or-per-row ARRAY<STRING> argument of the multi_* functions, as JS strings per row. */
+export function stringLists(vec: Vector): (readonly (string | null)[] | null)[] {
+  return Array.from({ length: vec.length }, (_v, rowIdx) => getRaw(vec, rowIdx) as readonly (string | null)[] | null);
+}
+
 export const REGEXP_FUNCTIONS: readonly FunctionDef[] = [
+  str({
+    name: 'multi_match_any',
+    args: [arg('haystack', 'STRING'), arg('patterns')],
+    returns: Types.TINYINT,
+    resolve: (types) => ({ argTypes: [Types.STRING, Types.array(Types.STRING)], returnType: Types.TINYINT }),
+    kernel: (args, rowCount, site) => {
+      const texts = toJsStrings(args[0]);
+      const lists = stringLists(args[1]);
+      const out = new Int8Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const text = texts[rowIdx] ?? '';
+        out[rowIdx] = (lists[rowIdx] ?? []).some((pattern) => pattern !== null && regexFor(site, pattern).test(text)) ? 1 : 0;
+      }
+      return fixedVector(Types.TINYINT, out);
+    },
+    description: 'Whether any of the RE2 patterns matches somewhere in the string, as 1 or 0.',
+    example: "SELECT multi_match_any('Hello, World!', ['hello', '!', 'world'])",
+  }),
   str({
     name: 'regexp_count',
     args: [arg('str', 'STRING'), arg('pattern', 'STRING')],

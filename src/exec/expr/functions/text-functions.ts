@@ -30,6 +30,23 @@ export function stringRows(args: readonly Vector[], rowCount: number, site: Call
   return out.finish();
 }
 
+const EMPTY_BUFFER = Buffer.alloc(0);
+
+/**
+ * Raw bytes decoded from each row's text (unhex, from_base64: Doris keeps them as they are, so that
+ * aes_decrypt(from_base64(...)) gets the ciphertext); null makes the row NULL.
+ */
+export function bytesRows(args: readonly Vector[], rowCount: number, site: CallSite, decode: (text: string) => Uint8Array | null): Vector {
+  const texts = toJsStrings(args[0]);
+  const out = new StringOut(site.returnType, rowCount);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const bytes = decode(texts[rowIdx] ?? '');
+    if (bytes === null) out.pushNull();
+    else out.pushBytes(bytes, 0, bytes.length);
+  }
+  return out.finish();
+}
+
 /** An INT result row by row from the decoded string arguments. */
 function intRows(args: readonly Vector[], rowCount: number, fn: (texts: readonly (string | null)[][], rowIdx: number) => number): Vector {
   const texts = args.map(toJsStrings);
@@ -344,34 +361,30 @@ export const TEXT_FUNCTIONS: readonly FunctionDef[] = [
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
     kernel: (args, rowCount, site) =>
-      stringRows(args, rowCount, site, ([texts], rowIdx) => {
-        const text = texts[rowIdx] ?? '';
-        if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return '';
-        return decodeUtf8(Buffer.from(text, 'hex'), 0, text.length / 2);
-      }),
+      bytesRows(args, rowCount, site, (text) => (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text) ? EMPTY_BUFFER : Buffer.from(text, 'hex'))),
     description: "The bytes that pairs of hex digits denote; '' for an odd length or a non-hex character.",
     example: "SELECT unhex('616263')",
   }),
   str({
     name: 'to_base64',
+    aliases: ['to_base64_binary'],
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
     kernel: (args, rowCount, site) => mapStrings(args[0], rowCount, site, (bytes, start, end, out) => out.push(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('base64'))),
-    description: 'Base64 encoding of the UTF-8 bytes.',
+    description: 'Base64 encoding of the bytes (to_base64_binary: of a binary value).',
     example: "SELECT to_base64('doris')",
   }),
   str({
     name: 'from_base64',
+    aliases: ['from_base64_binary'],
     args: [arg('str', 'STRING')],
     returns: Types.STRING,
     kernel: (args, rowCount, site) =>
-      stringRows(args, rowCount, site, ([texts], rowIdx) => {
-        const text = (texts[rowIdx] ?? '').replace(/\s+/g, '');
-        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
-        const bytes = Buffer.from(text, 'base64');
-        return decodeUtf8(bytes, 0, bytes.length);
+      bytesRows(args, rowCount, site, (raw) => {
+        const text = raw.replace(/\s+/g, '');
+        return !/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1 ? null : Buffer.from(text, 'base64');
       }),
-    description: 'The text a Base64 string encodes; NULL when it is not Base64.',
+    description: 'The bytes a Base64 string encodes, kept as they are; NULL when it is not Base64.',
     example: "SELECT from_base64('ZG9yaXM=')",
   }),
   digestDef('sha1', ['sha'], 'sha1', 'SHA-1 digest as 40 lower-case hex digits.'),
