@@ -13,7 +13,7 @@ import { refuseJsonKey } from './refuse-json-key';
 import { GaleneError } from '../common/errors';
 import { isStringType, typesEqual, Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
+import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, lookupTableFunction, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, ColumnRefExpr, ExistsExpr, Expr, FunctionCallExpr, InSubqueryExpr, IntervalExpr, Span, SubqueryExpr } from './ast';
@@ -309,6 +309,7 @@ export class ExprBinder {
     if (ast.distinct) throw new GaleneError('SYNTAX_ERROR', [`DISTINCT is not valid in ${ast.name}()`]);
     if (ast.args.some((arg) => arg.kind === 'star')) throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
     if (isMatchFunction(name)) return bindMatch(this, ast, env);
+    if (lookupTableFunction(name) !== undefined) throw new GaleneError('ANALYSIS_ERROR', [`table function ${name} can only be used in LATERAL VIEW`]);
     const second = ast.args[1];
     if (ast.args.length === 2 && second.kind === 'interval' && ['date_add', 'adddate', 'date_sub', 'subdate'].includes(name)) {
       return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);

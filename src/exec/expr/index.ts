@@ -21,6 +21,7 @@ import type { ResolvedFunction } from '../expr-api';
 import { listAggregateFunctions } from './aggregates/aggregate-registry';
 import { listScalarFunctions, resolveFunction as registryResolve } from './function-registry';
 import { ensureFunctionsRegistered } from './functions/all-functions';
+import { listTableFunctions } from './table-functions/all-table-functions';
 
 export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregate-registry';
 export { castVector } from './cast';
@@ -30,6 +31,8 @@ export { intervalFunctionName, isIntervalUnit } from './functions/datetime-funct
 export { matchLike } from './functions/like-functions';
 export type { IntervalUnit } from './functions/datetime-functions';
 export { commonSuperType, literalValue } from './type-rules';
+export { lookupTableFunction } from './table-functions/all-table-functions';
+export type { TableFunctionDef } from './table-functions/table-function-registry';
 
 /**
  * Resolve a scalar function or operator by registry name (case-insensitive, aliases allowed) for these
@@ -45,14 +48,14 @@ export function resolveFunction(name: string, argTypes: readonly DataType[]): Re
 export interface FunctionInfo {
   readonly name: string;
   readonly aliases: readonly string[];
-  readonly kind: 'scalar' | 'aggregate';
+  readonly kind: 'scalar' | 'aggregate' | 'table';
   readonly family: string;
   readonly signature: string;
   readonly description: string;
   readonly example: string;
 }
 
-/** Every scalar and aggregate function, sorted by name (SHOW FUNCTIONS, docs). */
+/** Every scalar, aggregate and table function, sorted by name (SHOW FUNCTIONS, docs). */
 export function listFunctions(): FunctionInfo[] {
   ensureFunctionsRegistered();
   const out: FunctionInfo[] = [];
@@ -61,6 +64,9 @@ export function listFunctions(): FunctionInfo[] {
   }
   for (const def of listAggregateFunctions()) {
     out.push({ name: def.name, aliases: def.aliases ?? [], kind: 'aggregate', family: 'aggregate', signature: def.signature, description: def.description, example: def.example });
+  }
+  for (const def of listTableFunctions()) {
+    out.push({ name: def.name, aliases: def.aliases ?? [], kind: 'table', family: 'table', signature: def.signature, description: def.description, example: def.example });
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
