@@ -36,6 +36,7 @@ export type Expr =
   | SubqueryExpr
   | ExistsExpr
   | InSubqueryExpr
+  | LambdaExpr
   | DefaultExpr;
 
 /**
@@ -192,6 +193,13 @@ export interface InSubqueryExpr extends Span {
   readonly operand: Expr;
   readonly query: QueryExpr;
   readonly negated: boolean;
+}
+
+/** `x -> body` or `(x, y) -> body`: only as an argument of an array higher-order function (array_map ...). */
+export interface LambdaExpr extends Span {
+  readonly kind: 'lambda';
+  readonly params: readonly string[];
+  readonly body: Expr;
 }
 
 // ---------------------------------------------------------------- queries
