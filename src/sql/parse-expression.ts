@@ -575,12 +575,11 @@ export abstract class ExpressionParser extends DataTypeParser {
       const starExpr: StarExpr = { kind: 'star', qualifier: [], pos: star.pos, end: star.end };
       return this.finishCallArgs(nameToken, [starExpr], distinct);
     }
-    return this.finishCallArgs(nameToken, [this.parseArgument()], distinct);
+    return this.finishCallArgs(nameToken, [this.startsLambda() ? this.parseLambda() : this.parseExpr()], distinct);
   }
 
-  /** One argument of a call: an expression, or a lambda (`x -> ...`, `(x, y) -> ...`). */
-  private parseArgument(): Expr {
-    if (!this.startsLambda()) return this.parseExpr();
+  /** A lambda argument (`x -> ...`, `(x, y) -> ...`); callers test startsLambda() inline, so plain arguments add no stack frame. */
+  private parseLambda(): Expr {
     const start = this.tok;
     const params: string[] = [];
     if (this.acceptOp('(')) {
@@ -615,7 +614,7 @@ export abstract class ExpressionParser extends DataTypeParser {
 
   /** Remaining `, arg ...` [ORDER BY ...] [SEPARATOR 's'] `)` of a call whose first arguments are parsed. */
   private finishCallArgs(nameToken: Token, args: Expr[], distinct: boolean): Expr {
-    while (this.acceptOp(',')) args.push(this.parseArgument());
+    while (this.acceptOp(',')) args.push(this.startsLambda() ? this.parseLambda() : this.parseExpr());
     let orderBy: OrderByItem[] | undefined;
     let separator: string | undefined;
     if (nameToken.upper === 'GROUP_CONCAT') {
