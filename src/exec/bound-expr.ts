@@ -15,7 +15,8 @@ export type BoundExpr =
   | BoundCase
   | BoundInList
   | BoundLogical
-  | BoundIsNull;
+  | BoundIsNull
+  | BoundLambda;
 
 /** Column `index` of the input batch. */
 export interface BoundColumn {
@@ -83,6 +84,23 @@ export interface BoundIsNull {
   readonly kind: 'isnull';
   readonly operand: BoundExpr;
   readonly negated: boolean;
+  readonly type: DataType;
+}
+
+/**
+ * `(x, y) -> body` as the first argument of array_map / array_sort (the binder rewrites every other
+ * higher-order function into one over array_map, as Doris does). The body is evaluated over a batch of
+ * its own: columns 0 .. params-1 are the lambda's parameters (the arrays' elements, flattened), columns
+ * params .. are `captures` — expressions over the outer row, repeated once per element. Walkers see the
+ * captures as the node's children; the body is opaque to them (its column numbers are its own).
+ */
+export interface BoundLambda {
+  readonly kind: 'lambda';
+  readonly params: readonly string[];
+  readonly paramTypes: readonly DataType[];
+  readonly captures: readonly BoundExpr[];
+  readonly body: BoundExpr;
+  /** The body's type. */
   readonly type: DataType;
 }
 

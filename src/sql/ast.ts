@@ -36,6 +36,7 @@ export type Expr =
   | SubqueryExpr
   | ExistsExpr
   | InSubqueryExpr
+  | LambdaExpr
   | DefaultExpr;
 
 /**
@@ -194,6 +195,13 @@ export interface InSubqueryExpr extends Span {
   readonly negated: boolean;
 }
 
+/** `x -> body` or `(x, y) -> body`: only as an argument of an array higher-order function (array_map ...). */
+export interface LambdaExpr extends Span {
+  readonly kind: 'lambda';
+  readonly params: readonly string[];
+  readonly body: Expr;
+}
+
 // ---------------------------------------------------------------- queries
 
 export interface SelectItem extends Span {
@@ -208,7 +216,7 @@ export interface OrderByItem extends Span {
   readonly nulls: 'FIRST' | 'LAST' | null;
 }
 
-export type TableRef = BaseTableRef | SubqueryTableRef | JoinTableRef | TableFunctionRef;
+export type TableRef = BaseTableRef | SubqueryTableRef | JoinTableRef | TableFunctionRef | LateralViewRef;
 
 export interface BaseTableRef extends Span {
   readonly kind: 'table';
@@ -246,6 +254,18 @@ export interface TableFunctionRef extends Span {
   readonly name: string;
   readonly args: readonly Expr[];
   readonly alias: string | null;
+}
+
+/**
+ * `input LATERAL VIEW fn(args) alias AS c1[, c2 ...]` (Doris / Hive): each row of `input` joined with the
+ * rows the table function generates from it; several LATERAL VIEWs nest, the first innermost.
+ */
+export interface LateralViewRef extends Span {
+  readonly kind: 'lateralView';
+  readonly input: TableRef;
+  readonly fn: FunctionCallExpr;
+  readonly alias: string;
+  readonly columns: readonly string[];
 }
 
 export interface SelectQuery extends Span {

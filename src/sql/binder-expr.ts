@@ -13,11 +13,12 @@ import { refuseJsonKey } from './refuse-json-key';
 import { GaleneError } from '../common/errors';
 import { isStringType, typesEqual, Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
-import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
+import { commonSuperType, intervalFunctionName, isAggregateFunctionName, isIntervalUnit, literalValue, lookupTableFunction, operatorFunctionName, resolveAggregate, resolveFunction } from '../exec/expr';
 import type { AggregateSpec } from '../exec/plan/physical-plan';
 import type { PlanningContext } from '../exec/context';
 import type { BinaryOp, ColumnRefExpr, ExistsExpr, Expr, FunctionCallExpr, InSubqueryExpr, IntervalExpr, Span, SubqueryExpr } from './ast';
 import { bindMatch, isMatchFunction } from './bind-match';
+import { bindHigherOrderCall, hasLambdaArgument, misplacedLambda } from './bind-lambda';
 import { isWindowOnlyFunction, windowNotAllowed } from './window-errors';
 import { unknownColumn, type Clause, type Scope } from './binder-scope';
 import { CASE_INSENSITIVE_COMPARISONS, readsInformationSchema } from './information-schema-collation';
@@ -80,6 +81,9 @@ export function astChildren(expr: Expr): Expr[] {
       return [expr.value];
     case 'insubquery':
       return [expr.operand];
+    case 'lambda':
+      // Its body binds in a scope of its own (bind-lambda.ts).
+      return [];
   }
 }
 
@@ -140,6 +144,11 @@ export class ExprBinder {
   sourceText(node: Span): string | null {
     if (this.sql === undefined || node.end <= node.pos || node.end > this.sql.length) return null;
     return this.sql.slice(node.pos, node.end);
+  }
+
+  /** The same binder, resolving names its scope lacks through `outer` (a lambda's body: bind-lambda.ts). */
+  withOuter(outer: OuterColumnResolver): ExprBinder {
+    return new ExprBinder(this.ctx, this.subqueries, this.sql, outer);
   }
 
   /** A scalar function call with casts to the argument types the registry asks for. */
@@ -235,6 +244,8 @@ export class ExprBinder {
         return this.bindBinary(ast.op, ast.left, ast.right, env);
       case 'call':
         return this.bindCall(ast, env);
+      case 'lambda':
+        throw misplacedLambda(this.sourceText(ast) ?? 'this expression');
       case 'cast': {
         const operand = this.bind(ast.operand, env);
         if (typesEqual(operand.type, ast.targetType)) return operand;
@@ -309,6 +320,8 @@ export class ExprBinder {
     if (ast.distinct) throw new GaleneError('SYNTAX_ERROR', [`DISTINCT is not valid in ${ast.name}()`]);
     if (ast.args.some((arg) => arg.kind === 'star')) throw new GaleneError('SYNTAX_ERROR', [`${ast.name}(*) is not valid`]);
     if (isMatchFunction(name)) return bindMatch(this, ast, env);
+    if (hasLambdaArgument(ast)) return bindHigherOrderCall(this, ast, env);
+    if (lookupTableFunction(name) !== undefined) throw new GaleneError('ANALYSIS_ERROR', [`table function ${name} can only be used in LATERAL VIEW`]);
     const second = ast.args[1];
     if (ast.args.length === 2 && second.kind === 'interval' && ['date_add', 'adddate', 'date_sub', 'subdate'].includes(name)) {
       return this.intervalCall(this.bind(ast.args[0], env), second, name === 'date_sub' || name === 'subdate', env);

@@ -18,7 +18,7 @@ import { GaleneError } from '../common/errors';
 import { Types, type DataType } from '../common/types';
 import type { BoundExpr } from '../exec/bound-expr';
 import type { PlanningContext } from '../exec/context';
-import { commonSuperType, literalValue } from '../exec/expr';
+import { commonSuperType, literalValue, lookupTableFunction } from '../exec/expr';
 import { collectColumns, exprKey, exprToString } from '../exec/plan/bound-expr-utils';
 import { JOIN_SHAPES } from '../exec/plan/join-types';
 import type { AggregateSpec, JoinType, OutputColumn, PhysicalPlan, SortKey, SubqueryPlan } from '../exec/plan/physical-plan';
@@ -341,7 +341,33 @@ export class QueryBinder implements SubqueryPlanner {
         return this.bindJoin(ref);
       case 'tableFunction':
         return this.bindTableFunction(ref);
+      case 'lateralView':
+        return this.bindLateralView(ref);
     }
+  }
+
+  /** `input LATERAL VIEW fn(args) alias AS cols`: a generate node over the input, its columns after the input's. */
+  private bindLateralView(ref: TableRef & { kind: 'lateralView' }): BoundRelation {
+    const input = this.bindFrom(ref.input);
+    const def = lookupTableFunction(ref.fn.name);
+    if (def === undefined) throw new GaleneError('ANALYSIS_ERROR', [`Can not find the table function: ${ref.fn.name}`]);
+    const env: BindEnv = { scope: input.scope, clause: 'field list' };
+    const args = ref.fn.args.map((arg) => this.exprs.bind(arg, env));
+    if (args.length < def.minArgs || args.length > def.maxArgs) throw new GaleneError('WRONG_ARG_COUNT', [def.name]);
+    const resolution = def.resolve(args.map((arg) => arg.type));
+    if (ref.columns.length !== resolution.columns.length) {
+      throw new GaleneError('ANALYSIS_ERROR', [`${def.name} generates ${resolution.columns.length} column(s) but LATERAL VIEW ${ref.alias} names ${ref.columns.length}`]);
+    }
+    const generated: PlanColumn[] = ref.columns.map((name, colIdx) => ({ name, type: resolution.columns[colIdx], nullable: true, table: ref.alias }));
+    const plan: LogicalPlan = {
+      kind: 'generate',
+      input: input.plan,
+      function: def.name,
+      args: args.map((arg, argIdx) => castTo(arg, resolution.argTypes[argIdx])),
+      columnTypes: resolution.columns,
+      schema: [...input.plan.schema, ...generated],
+    };
+    return { plan, scope: input.scope.concat(Scope.of(generated, ref.alias, null)) };
   }
 
   /** A table-valued function: constant arguments, then a scan of the rows the context's function names. */

@@ -81,6 +81,9 @@ export function estimateRows(plan: LogicalPlan, ctx: PlanningContext): number {
     case 'sort':
     case 'window':
       return estimateRows(plan.input, ctx);
+    case 'generate':
+      // Unknown fan-out: a few rows per input row.
+      return estimateRows(plan.input, ctx) * 4;
     case 'recursiveCte':
       // Rounds are unknown before running: a guess of a few rounds of the anchor's size.
       return estimateRows(plan.anchor, ctx) * 10;

@@ -7,6 +7,7 @@
 import type { BoundExpr } from '../exec/bound-expr';
 import type { AggregateSpec, AnnScanSpec, InvertedScanSpec, JoinType, OutputColumn, ScoreScanSpec, SortKey, WindowFunctionSpec } from '../exec/plan/physical-plan';
 import type { TableSchema } from '../meta/schema';
+import type { DataType } from '../common/types';
 import type { ScanPredicate } from '../common/scan-predicate';
 
 export type PlanColumn = OutputColumn;
@@ -24,6 +25,7 @@ export type LogicalPlan =
   | LogicalUnion
   | LogicalApply
   | LogicalWindow
+  | LogicalGenerate
   | LogicalRecursiveCte
   | LogicalWorkTable
   | LogicalCteAnchor;
@@ -161,6 +163,22 @@ export interface LogicalWindow {
 }
 
 /**
+ * LATERAL VIEW fn(args) alias AS c1, ...: the input's columns, then the columns the table function
+ * generates; each input row is repeated once per generated row (none: the row is dropped, unless the
+ * function is an `_outer` twin, which generates a row of NULLs).
+ */
+export interface LogicalGenerate {
+  readonly kind: 'generate';
+  readonly input: LogicalPlan;
+  /** Registry name of the table function. */
+  readonly function: string;
+  /** Over the input's schema. */
+  readonly args: readonly BoundExpr[];
+  readonly columnTypes: readonly DataType[];
+  readonly schema: readonly PlanColumn[];
+}
+
+/**
  * WITH RECURSIVE (sql/binder-recursive-cte.ts): the anchor's rows, then `recursive` run again and again
  * over the rows the previous round added (its `workTable` leaves), until a round adds none. `distinct`
  * (UNION) drops rows seen before; UNION ALL keeps every row.
@@ -279,6 +297,8 @@ export function mapPlanExprs(plan: LogicalPlan, fn: (expr: BoundExpr) => BoundEx
       };
     case 'apply':
       return { ...plan, operand: plan.operand ? fn(plan.operand) : null, correlation: plan.correlation.map((corr) => ({ ...corr, expr: fn(corr.expr) })) };
+    case 'generate':
+      return { ...plan, args: plan.args.map(fn) };
     case 'window':
       return {
         ...plan,

@@ -14,6 +14,7 @@
  */
 import type {
   CaseExpr, Expr, FrameBoundAst, FunctionCallExpr, LiteralExpr, OrderByItem, QueryExpr, StarExpr, WindowFrameAst, WindowSpecAst,
+  LambdaExpr,
 } from './ast';
 import { GaleneError } from '../common/errors';
 import { INTERVAL_UNITS, isReservedWord, MATCH_OPERATORS, NILADIC_FUNCTIONS } from './keywords';
@@ -569,13 +570,30 @@ export abstract class ExpressionParser extends DataTypeParser {
     let distinct = false;
     if (this.acceptWord('DISTINCT') || this.acceptWord('DISTINCTROW')) distinct = true;
     else if (this.isWord('ALL') && !this.isOpAt(1, ')') && !this.isOpAt(1, ',')) this.advance();
-    if (this.startsLambda()) throw new GaleneError('UNSUPPORTED', [`lambda expressions in ${nameToken.text}()`]);
     if (this.isOp('*') && this.isOpAt(1, ')')) {
       const star = this.advance();
       const starExpr: StarExpr = { kind: 'star', qualifier: [], pos: star.pos, end: star.end };
       return this.finishCallArgs(nameToken, [starExpr], distinct);
     }
-    return this.finishCallArgs(nameToken, [this.parseExpr()], distinct);
+    return this.finishCallArgs(nameToken, [this.startsLambda() ? this.parseLambda() : this.parseExpr()], distinct);
+  }
+
+  /** A lambda argument (`x -> ...`, `(x, y) -> ...`); callers test startsLambda() inline, so plain arguments add no stack frame. */
+  private parseLambda(): Expr {
+    const start = this.tok;
+    const params: string[] = [];
+    if (this.acceptOp('(')) {
+      do params.push(this.parseIdent());
+      while (this.acceptOp(','));
+      this.expectOp(')');
+    } else {
+      params.push(this.parseIdent());
+    }
+    this.expectOp('-');
+    this.expectOp('>');
+    const body = this.parseExpr();
+    const lambda: LambdaExpr = { kind: 'lambda', params, body, pos: start.pos, end: this.lastEnd };
+    return lambda;
   }
 
   /** `x -> ...` or `(x, y) -> ...` next (Doris's lambda arguments of array_map, array_filter ...). */
@@ -596,7 +614,7 @@ export abstract class ExpressionParser extends DataTypeParser {
 
   /** Remaining `, arg ...` [ORDER BY ...] [SEPARATOR 's'] `)` of a call whose first arguments are parsed. */
   private finishCallArgs(nameToken: Token, args: Expr[], distinct: boolean): Expr {
-    while (this.acceptOp(',')) args.push(this.parseExpr());
+    while (this.acceptOp(',')) args.push(this.startsLambda() ? this.parseLambda() : this.parseExpr());
     let orderBy: OrderByItem[] | undefined;
     let separator: string | undefined;
     if (nameToken.upper === 'GROUP_CONCAT') {

@@ -254,8 +254,39 @@ export abstract class QueryParser extends ExpressionParser {
     return left;
   }
 
+  /** `LATERAL VIEW` next: not a table alias. */
+  private atLateralView(): boolean {
+    return this.isWord('LATERAL') && this.isWordAt(1, 'VIEW');
+  }
+
+  /** An alias may follow (an identifier that does not start LATERAL VIEW). */
+  private atAlias(): boolean {
+    return this.isIdent() && !this.atLateralView();
+  }
+
+  /** `LATERAL VIEW fn(args) alias AS col[, col ...]` clauses after a table factor, each wrapping the one before. */
+  private parseLateralViews(input: TableRef): TableRef {
+    let ref = input;
+    while (this.atLateralView()) {
+      this.advance();
+      this.advance();
+      const fnStart = this.tok;
+      const fn = this.parseExpr();
+      if (fn.kind !== 'call' || fn.over !== undefined) throw this.error('expected a table function call after LATERAL VIEW', fnStart);
+      const alias = this.parseIdent();
+      this.expectWord('AS');
+      const columns = [this.parseIdent()];
+      while (this.isOp(',') && this.isIdent(this.peek(1)) && !this.isQueryKeyword(this.peek(1))) {
+        this.advance();
+        columns.push(this.parseIdent());
+      }
+      ref = { kind: 'lateralView', input: ref, fn, alias, columns, pos: input.pos, end: this.lastEnd };
+    }
+    return ref;
+  }
+
   private parseJoinedTable(): TableRef {
-    let left = this.parseTableFactor();
+    let left = this.parseLateralViews(this.parseTableFactor());
     while (true) {
       let joinType: JoinKeyword;
       const token = this.tok;
@@ -286,7 +317,7 @@ export abstract class QueryParser extends ExpressionParser {
       } else {
         return left;
       }
-      const right = this.parseTableFactor();
+      const right = this.parseLateralViews(this.parseTableFactor());
       let on: Expr | null = null;
       let using: string[] | null = null;
       if (natural) {
@@ -316,7 +347,7 @@ export abstract class QueryParser extends ExpressionParser {
         this.expectOp(')');
         let alias: string;
         if (this.acceptWord('AS')) alias = this.parseIdent();
-        else if (this.isIdent()) alias = this.advance().text;
+        else if (this.atAlias()) alias = this.advance().text;
         else alias = `__subquery_${++this.derivedCount}`;
         return { kind: 'subqueryTable', query, alias, pos: start.pos, end: this.lastEnd };
       }
@@ -338,7 +369,7 @@ export abstract class QueryParser extends ExpressionParser {
       }
       let fnAlias: string | null = null;
       if (this.acceptWord('AS')) fnAlias = this.parseIdent();
-      else if (this.isIdent()) fnAlias = this.advance().text;
+      else if (this.atAlias()) fnAlias = this.advance().text;
       return { kind: 'tableFunction', name, args, alias: fnAlias, pos: start.pos, end: this.lastEnd };
     }
     let partitions: string[] | undefined;
@@ -349,7 +380,7 @@ export abstract class QueryParser extends ExpressionParser {
     }
     let alias: string | null = null;
     if (this.acceptWord('AS')) alias = this.parseIdent();
-    else if (this.isIdent()) alias = this.advance().text;
+    else if (this.atAlias()) alias = this.advance().text;
     return { kind: 'table', database, name, alias, ...(partitions ? { partitions } : {}), pos: start.pos, end: this.lastEnd };
   }
 

@@ -86,6 +86,15 @@ const MAPPERS: { readonly [K in LogicalKind]: Mapper<K> } = {
     const presorted = keys.length > 0 && orderingCovers(nodeProperties(child).ordering, keys);
     return { kind: 'Window', id, output: plan.schema, children: [child], partitionBy: plan.partitionBy, orderBy: plan.orderBy, functions: plan.functions, ...(presorted ? { presorted } : {}) };
   },
+  generate: (plan, pctx) => ({
+    kind: 'Generate',
+    id: pctx.nextId(),
+    output: plan.schema,
+    children: [toPhysical(plan.input, pctx)],
+    function: plan.function,
+    args: plan.args,
+    columnTypes: plan.columnTypes,
+  }),
   union: (plan, pctx) => ({ kind: 'UnionAll', id: pctx.nextId(), output: plan.schema, children: plan.inputs.map((input) => toPhysical(input, pctx)) }),
   recursiveCte: (plan, pctx) => ({
     kind: 'RecursiveCte',

@@ -43,7 +43,8 @@ test('every function example runs', async () => {
       if (stmt.kind !== 'query') throw new Error('not a query');
       const result = await runQuery(stmt.query, ctx, fn.example);
       const rows = result.batches.reduce((sum, batch) => sum + batch.length, 0);
-      if (rows !== 1) throw new Error(`${rows} rows`);
+      // A table function's example generates its rows; every other example answers one row.
+      if (fn.kind === 'table' ? rows === 0 : rows !== 1) throw new Error(`${rows} rows`);
     } catch (err) {
       failures.push(`${fn.name}: ${fn.example}: ${(err as Error).message}`);
     }

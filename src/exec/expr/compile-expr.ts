@@ -14,10 +14,12 @@
  *   dictionary vector). So `city = 'x'`, `upper(city)` or `city LIKE 'a%'` cost one pass over int codes.
  */
 import { compareRawValues } from '../../common/row-order';
-import { Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
+import { ArrayVector, Batch, constantVector, FixedVector, getRaw, RawValue, StringVector, takeRows, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, isSketchType, isStringType, physicalKind, typesEqual, Types } from '../../common/types';
-import type { BoundExpr } from '../bound-expr';
+import type { BoundExpr, BoundLambda } from '../bound-expr';
+import { isDeterministic } from '../plan/bound-expr-utils';
+import { arrayMapKernel, arraySortLambdaKernel } from './lambda-kernels';
 import type { TaskContext } from '../context';
 import type { CompiledExpr } from '../expr-api';
 import { castRaw, castVector } from './cast';
@@ -105,6 +107,8 @@ function compileNode(expr: BoundExpr): Node {
     }
     case 'call': {
       const name = expr.name.toLowerCase();
+      const lambda = expr.args[0];
+      if (lambda?.kind === 'lambda') return compileLambdaCall(name, lambda, expr.args.slice(1).map(compileNode), expr.type);
       if (name === 'and' || name === 'or' || name === 'not') return compileLogical(name, expr.args.map(compileNode), expr.type);
       return compileCall(expr.name, expr.args.map(compileNode), expr.type);
     }
@@ -122,7 +126,27 @@ function compileNode(expr: BoundExpr): Node {
       );
     case 'in':
       return compileIn(compileNode(expr.operand), expr.list.map(compileNode), expr.negated, expr.type);
+    case 'lambda':
+      throw galeneError('INTERNAL', 'a lambda outside array_map / array_sort');
   }
+}
+
+/** array_map(lambda, arrays...) / array_sort(lambda, array): the body compiled once, run per batch (lambda-kernels.ts). */
+function compileLambdaCall(name: string, lambda: BoundLambda, arrays: readonly Node[], type: DataType): Node {
+  const body = compileNode(lambda.body);
+  const captures = lambda.captures.map(compileNode);
+  const evalBody = (inner: Batch, ctx: TaskContext): Vector => body.eval(inner, ctx);
+  const node: Node = {
+    type,
+    constness: 'rows',
+    eval(batch, ctx) {
+      const lists = arrays.map((array) => array.eval(batch, ctx) as ArrayVector);
+      const captured = captures.map((capture) => capture.eval(batch, ctx));
+      if (name === 'array_sort') return arraySortLambdaKernel(evalBody, lists[0], captured, batch.length, type, ctx);
+      return arrayMapKernel(evalBody, lists, captured, batch.length, type, ctx);
+    },
+  };
+  return foldIfConstant(node, [...arrays, ...captures], isDeterministic(lambda.body) ? 'pure' : 'row');
 }
 
 /** Fold a node whose inputs are all 'static' (or all constant) into a static / batch node. */

@@ -22,6 +22,7 @@ import { listAggregateFunctions } from './aggregates/aggregate-registry';
 import { listScalarFunctions, resolveFunction as registryResolve } from './function-registry';
 import { ensureFunctionsRegistered } from './functions/all-functions';
 import { GROUPING_FUNCTIONS, WINDOW_FUNCTIONS } from './window-function-list';
+import { listTableFunctions } from './table-functions/all-table-functions';
 
 export { isAggregateFunctionName, resolveAggregate } from './aggregates/aggregate-registry';
 export { castVector } from './cast';
@@ -31,6 +32,8 @@ export { intervalFunctionName, isIntervalUnit } from './functions/datetime-funct
 export { matchLike } from './functions/like-functions';
 export type { IntervalUnit } from './functions/datetime-functions';
 export { commonSuperType, literalValue } from './type-rules';
+export { lookupTableFunction } from './table-functions/all-table-functions';
+export type { TableFunctionDef } from './table-functions/table-function-registry';
 
 /**
  * Resolve a scalar function or operator by registry name (case-insensitive, aliases allowed) for these
@@ -46,14 +49,14 @@ export function resolveFunction(name: string, argTypes: readonly DataType[]): Re
 export interface FunctionInfo {
   readonly name: string;
   readonly aliases: readonly string[];
-  readonly kind: 'scalar' | 'aggregate' | 'window' | 'grouping';
+  readonly kind: 'scalar' | 'aggregate' | 'window' | 'grouping' | 'table';
   readonly family: string;
   readonly signature: string;
   readonly description: string;
   readonly example: string;
 }
 
-/** Every scalar, aggregate and window-only function, sorted by name (SHOW FUNCTIONS, docs). */
+/** Every scalar, aggregate, window-only, grouping and table function, sorted by name (SHOW FUNCTIONS, docs). */
 export function listFunctions(): FunctionInfo[] {
   ensureFunctionsRegistered();
   const out: FunctionInfo[] = [];
@@ -65,5 +68,8 @@ export function listFunctions(): FunctionInfo[] {
   }
   for (const def of WINDOW_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'window', family: 'window' });
   for (const def of GROUPING_FUNCTIONS) out.push({ ...def, aliases: [], kind: 'grouping', family: 'grouping' });
+  for (const def of listTableFunctions()) {
+    out.push({ name: def.name, aliases: def.aliases ?? [], kind: 'table', family: 'table', signature: def.signature, description: def.description, example: def.example });
+  }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

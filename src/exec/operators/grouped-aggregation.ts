@@ -50,6 +50,8 @@ export function isRowSafe(expr: BoundExpr): boolean {
       return expr.args.every(isRowSafe);
     case 'isnull':
       return isRowSafe(expr.operand);
+    case 'lambda':
+      return false;
   }
 }
 

@@ -61,6 +61,8 @@ export function exprKey(expr: BoundExpr): string {
       return `${expr.kind}(${expr.args.map(exprKey).join(',')})`;
     case 'isnull':
       return `${expr.negated ? 'isnotnull' : 'isnull'}(${exprKey(expr.operand)})`;
+    case 'lambda':
+      return `lambda(${expr.params.length}:${exprKey(expr.body)};${expr.captures.map(exprKey).join(',')})`;
   }
 }
 
@@ -88,6 +90,8 @@ export function exprChildren(expr: BoundExpr): BoundExpr[] {
     case 'or':
     case 'not':
       return [...expr.args];
+    case 'lambda':
+      return [...expr.captures];
   }
 }
 
@@ -114,6 +118,8 @@ export function withExprChildren(expr: BoundExpr, children: readonly BoundExpr[]
     case 'or':
     case 'not':
       return { ...expr, args: children };
+    case 'lambda':
+      return { ...expr, captures: children };
   }
 }
 
@@ -161,7 +167,7 @@ export function remapColumns(expr: BoundExpr, mapping: (index: number) => number
 }
 
 export function isDeterministic(expr: BoundExpr): boolean {
-  return !anyExpr(expr, (node) => node.kind === 'call' && NON_DETERMINISTIC_FUNCTIONS.has(node.name));
+  return !anyExpr(expr, (node) => (node.kind === 'call' && NON_DETERMINISTIC_FUNCTIONS.has(node.name)) || (node.kind === 'lambda' && !isDeterministic(node.body)));
 }
 
 /** The AND-ed parts of a predicate, flattened. */
@@ -221,5 +227,7 @@ export function exprToString(expr: BoundExpr): string {
       return `NOT ${exprToString(expr.args[0])}`;
     case 'isnull':
       return `${exprToString(expr.operand)} IS ${expr.negated ? 'NOT ' : ''}NULL`;
+    case 'lambda':
+      return `${expr.params.length === 1 ? expr.params[0] : `(${expr.params.join(', ')})`} -> ${exprToString(expr.body)}`;
   }
 }

@@ -44,6 +44,7 @@ export function nodeProperties(node: PhysicalNode): NodeProperties {
     case 'Project':
     case 'Limit':
     case 'Materialize':
+    case 'Generate':
       return KEEPS_ORDER;
     case 'NestedLoopJoin':
       // The left input's order, unless build rows are output after it (RIGHT / FULL / RIGHT SEMI / ANTI).

@@ -8,6 +8,7 @@
 import type { Batch } from '../../common/column';
 import type { PartialAggregate } from '../aggregate-state';
 import { explainFilter, openFilter } from '../operators/filter';
+import { explainGenerate, openGenerate } from '../operators/generate';
 import { explainHashAggregate, openHashAggregate } from '../operators/hash-aggregate';
 import { explainHashJoin, openHashJoin } from '../operators/hash-join';
 import { explainLimit, openLimit } from '../operators/limit';
@@ -58,6 +59,7 @@ export const OPERATORS: { readonly [K in OperatorKind]: OperatorDef<NodeOf<K>> }
   UnionAll: { label: 'UNION ALL', explain: explainUnionAll, open: openUnionAll },
   Materialize: { label: 'MATERIALIZE', explain: explainMaterialize, open: openMaterialize },
   Window: { label: 'ANALYTIC', explain: explainWindow, open: openWindow },
+  Generate: { label: 'TABLE FUNCTION', explain: explainGenerate, open: openGenerate },
   RecursiveCte: { label: 'RECURSIVE CTE', explain: explainRecursiveCte, open: openRecursiveCte },
   WorkTableScan: { label: 'WORK TABLE SCAN', explain: explainWorkTableScan, open: openWorkTableScan },
   CteAnchor: { label: 'CTE ANCHOR', explain: explainCteAnchor, open: openCteAnchor },

@@ -38,6 +38,7 @@ export type OperatorKind =
   | 'UnionAll'
   | 'Materialize'
   | 'Window'
+  | 'Generate'
   | 'RecursiveCte'
   | 'WorkTableScan'
   | 'CteAnchor';
@@ -57,6 +58,7 @@ export type PhysicalNode =
   | UnionAllNode
   | MaterializeNode
   | WindowNode
+  | GenerateNode
   | RecursiveCteNode
   | WorkTableScanNode
   | CteAnchorNode;
@@ -460,6 +462,19 @@ export interface WindowNode extends PlanNodeBase {
    * with the same leading keys, node-properties.ts orderingCovers): the node does not sort again.
    */
   readonly presorted?: boolean;
+}
+
+/**
+ * Generate (operators/generate.ts, EXPLAIN: TABLE FUNCTION): a LATERAL VIEW. Each input row is repeated
+ * once per row its table function generates from `args` (evaluated over the input), with the generated
+ * columns appended: the input columns first, then `columnTypes.length` generated ones.
+ */
+export interface GenerateNode extends PlanNodeBase {
+  readonly kind: 'Generate';
+  /** Registry name of the table function (exec/expr/table-functions), `_outer` twins included. */
+  readonly function: string;
+  readonly args: readonly BoundExpr[];
+  readonly columnTypes: readonly DataType[];
 }
 
 /**

@@ -112,6 +112,8 @@ function pull(plan: LogicalPlan, slots: Slots): Pulled {
       throw unsupported('a nested subquery reading it');
     case 'window':
       throw unsupported('a window function');
+    case 'generate':
+      throw unsupported('a LATERAL VIEW');
     case 'recursiveCte':
     case 'workTable':
     case 'cteAnchor':

@@ -46,6 +46,8 @@ function nodeExprs(plan: LogicalPlan): { exprs: BoundExpr[]; width: number }[] {
     case 'sort':
     case 'topn':
       return [{ exprs: plan.keys.map((key) => key.expr), width: plan.input.schema.length }];
+    case 'generate':
+      return [{ exprs: [...plan.args], width: plan.input.schema.length }];
     case 'window':
       return [{ exprs: [...plan.partitionBy, ...plan.orderBy.map((key) => key.expr), ...plan.functions.flatMap((spec) => spec.args)], width: plan.input.schema.length }];
     case 'join':
@@ -88,6 +90,8 @@ function expectedWidth(plan: LogicalPlan): number | null {
       return plan.body.schema.length;
     case 'window':
       return plan.input.schema.length + plan.functions.length;
+    case 'generate':
+      return plan.input.schema.length + plan.columnTypes.length;
     case 'values':
       return plan.rows[0]?.length ?? plan.schema.length;
   }

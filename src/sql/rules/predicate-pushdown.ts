@@ -80,6 +80,12 @@ function pushDown(plan: LogicalPlan, preds: readonly BoundExpr[]): LogicalPlan {
       }
       return wrap(predicates.length === plan.predicates.length ? plan : { ...plan, predicates }, preds);
     }
+    case 'generate': {
+      // Conjuncts over the input's columns only filter input rows before they are repeated.
+      const width = plan.input.schema.length;
+      const below = preds.filter((pred) => isDeterministic(pred) && [...collectColumns(pred)].every((index) => index < width));
+      return wrap({ ...plan, input: pushDown(plan.input, below) }, preds.filter((pred) => !below.includes(pred)));
+    }
     case 'limit':
     case 'topn':
     case 'window':

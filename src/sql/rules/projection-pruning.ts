@@ -166,6 +166,16 @@ function prune(plan: LogicalPlan, required: Set<number>): Pruned {
         map,
       };
     }
+    case 'generate': {
+      // Every generated column is kept (the function makes them together); the input keeps what is read.
+      const width = plan.input.schema.length;
+      const child = prune(plan.input, usedBy(plan.args, new Set([...required].filter((idx) => idx < width))));
+      const newWidth = child.plan.schema.length;
+      const map = new Int32Array(plan.schema.length).fill(-1);
+      for (let idx = 0; idx < width; idx++) map[idx] = child.map[idx];
+      for (let idx = width; idx < plan.schema.length; idx++) map[idx] = newWidth + idx - width;
+      return { plan: { ...plan, input: child.plan, args: plan.args.map(remapWith(child.map)), schema: [...child.plan.schema, ...plan.schema.slice(width)] }, map };
+    }
     case 'union': {
       const inputs = plan.inputs.map((input) => prune(input, all(input.schema.length)).plan);
       return { plan: { ...plan, inputs }, map: identity(plan.schema.length) };

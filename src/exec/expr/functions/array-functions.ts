@@ -194,6 +194,29 @@ function distanceKernel(loop: DistanceLoop, batchKind?: DistanceKernelKind) {
   };
 }
 
+/** cross_product(a, b): the 3-vector cross product as ARRAY<FLOAT>, with the distances' NULL and size errors. */
+function crossProductKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  const left = floatChild(args[0], rowCount, 'First', site.name);
+  const right = floatChild(args[1], rowCount, 'Second', site.name);
+  const values = new Float32Array(rowCount * 3);
+  const offsets = new Int32Array(rowCount + 1);
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    const xStart = left.offsets[rowIdx];
+    const yStart = right.offsets[rowIdx];
+    const dim = left.offsets[rowIdx + 1] - xStart;
+    const otherDim = right.offsets[rowIdx + 1] - yStart;
+    if (dim !== otherDim) throw galeneError('INVALID_ARGUMENT', `function ${site.name} have different input element sizes of array: ${dim} and ${otherDim}`);
+    if (dim !== 3) throw galeneError('INVALID_ARGUMENT', `function ${site.name} requires arrays of size 3`);
+    const [x1, x2, x3] = [left.values[xStart], left.values[xStart + 1], left.values[xStart + 2]];
+    const [y1, y2, y3] = [right.values[yStart], right.values[yStart + 1], right.values[yStart + 2]];
+    values[rowIdx * 3] = x2 * y3 - x3 * y2;
+    values[rowIdx * 3 + 1] = x3 * y1 - x1 * y3;
+    values[rowIdx * 3 + 2] = x1 * y2 - x2 * y1;
+    offsets[rowIdx + 1] = (rowIdx + 1) * 3;
+  }
+  return { kind: 'array', type: FLOAT_ARRAY, length: rowCount, offsets, child: { kind: 'fixed', type: Types.FLOAT, length: rowCount * 3, values, nulls: null }, nulls: null };
+}
+
 /** Distances take numeric arrays (cast to ARRAY<FLOAT>, as Doris does) or their text, and return FLOAT. */
 function resolveDistance(name: string) {
   return (types: readonly DataType[]): Resolution => {
@@ -273,6 +296,18 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
     kernel: containsKernel,
     description: 'Whether the array has an element equal to the value (a NULL value finds a NULL element); NULL for a NULL array.',
     example: "SELECT array_contains(['a', 'b'], 'b')",
+  }),
+  defineFunction({
+    name: 'array_cross_product',
+    aliases: ['cross_product'],
+    family: 'array',
+    args: [arg('arr1'), arg('arr2')],
+    returns: FLOAT_ARRAY,
+    resolve: (types) => ({ argTypes: resolveDistance('array_cross_product')(types).argTypes, returnType: FLOAT_ARRAY }),
+    nulls: 'custom',
+    kernel: crossProductKernel,
+    description: 'The cross product of two numeric arrays of 3 elements, as ARRAY<FLOAT>; a NULL array or element, or another size, is an error.',
+    example: 'SELECT array_cross_product([1, 2, 3], [2, 3, 4])',
   }),
   distance('l1_distance', L1, 'Manhattan (L1) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l1_distance([4, 5], [6, 8])'),
   distance('l2_distance', L2, 'Euclidean (L2) distance of two numeric arrays of one length, as FLOAT.', 'SELECT l2_distance([4, 5], [6, 8])', 'l2Squared'),
