@@ -158,6 +158,10 @@ export const ERROR_CODES = {
   CORRUPTION: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CORRUPTION] {0}', 'io'),
   INTERNAL: entry(1105, 'HY000', 'errCode = 2, detailMessage = internal error: {0}', 'internal'),
   SCAN_WORKER_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = scan worker failed: {0}', 'internal'),
+  // remote scans (a cluster FE reading through the BEs of its compute group)
+  NO_BACKEND_AVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = There is no scanNode Backend available.[{0}]', 'resource'),
+  BACKEND_UNREACHABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [RPC_ERROR]failed to reach backend {0}: {1}', 'io'),
+  BACKEND_SCAN_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]backend {0} failed after it had sent rows of tablet {1}; the query cannot resume elsewhere: {2}', 'io'),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
