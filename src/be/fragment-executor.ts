@@ -12,6 +12,7 @@ import type { Batch, Vector } from '../common/column';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import type { FetchRequest, ScanRequest } from '../exec/context';
+import { batchFromWire, batchToWire, fragmentResultFromWire, fragmentResultToWire } from '../exec/parallel/fragment-wire';
 import { runFragment } from '../exec/parallel/run-fragment';
 import type { FragmentResult, FragmentSpec } from '../exec/plan/fragment-spec';
 import { openS3Vault } from '../io/vault-object-store';
@@ -100,4 +101,22 @@ async function* inThreadFragment(source: OlapTableSource, request: ScanRequest, 
 export function executeFetch(backend: Backend, call: FetchCall, profile: QueryProfile): Promise<Vector[]> {
   const request: FetchRequest = { columns: call.columns, rowIds: call.rowIds, profile };
   return openDescriptor(backend, call.table).fetchRows(request);
+}
+
+/** A scan item as bytes (one message of the scan stream): a tag byte, then the batch or the result. */
+export function scanItemToWire(item: ScanItem): Buffer {
+  const body = item.kind === 'batch' ? batchToWire(item.batch) : fragmentResultToWire(item.result);
+  return Buffer.concat([Buffer.of(item.kind === 'batch' ? 0 : 1), body]);
+}
+
+/** The item `scanItemToWire` wrote (CORRUPTION when damaged). */
+export function scanItemFromWire(bytes: Uint8Array): ScanItem {
+  if (bytes.length < 1 || bytes[0] > 1) throw new GaleneError('CORRUPTION', ['scan stream: unknown message tag']);
+  const body = bytes.subarray(1);
+  return bytes[0] === 0 ? { kind: 'batch', batch: batchFromWire(body) } : { kind: 'result', result: fragmentResultFromWire(body) };
+}
+
+/** The counters a BE sends when its stream ends: what the call added to its own profile. */
+export function profileCounters(profile: QueryProfile): { counters: [string, number][]; columnReads: [string, number, number][] } {
+  return { counters: [...profile.counters], columnReads: [...profile.columnStats].map(([column, stats]): [string, number, number] => [column, stats.rows, stats.bytes]) };
 }

@@ -77,9 +77,14 @@ export interface FragmentTransport {
   fetchRows(backend: BackendEndpoint, call: FetchCall, options: CallOptions): Promise<{ vectors: Vector[]; profile: BackendProfile }>;
 }
 
-export interface RemoteSourceOptions {
+/** How a cluster FE reaches the BEs that read its tables (the placement and the fragment transport). */
+export interface RemoteScanRoute {
   readonly router: BackendRouter;
   readonly transport: FragmentTransport;
+}
+
+export interface RemoteSourceOptions extends RemoteScanRoute {
+  /** The session's compute group: its BEs read the tablets. */
   readonly computeGroup: string;
   /** The statement's control block: its deadline and abort signal go with every call. */
   readonly task: QueryTask;
