@@ -174,6 +174,37 @@ function invertedTaskFields(segment: SegmentRecord, fragment: FragmentSpec): { i
   return records === undefined ? {} : { invertedIndexes: records };
 }
 
+/** Rows of the table state that are visible (its rowsets' rows minus the delete bitmap's), from metadata alone. */
+export function visibleRowCount(table: TableState): number {
+  const bitmap = table.deleteBitmap ?? DeleteBitmap.EMPTY;
+  return table.rowsets.reduce((sum, rowset) => sum + rowset.numRows - bitmap.deletedInRowset(rowset.id), 0);
+}
+
+/**
+ * The tablets a scan with these (must-hold) predicates reads, in the table's tablet order: with every HASH
+ * distribution column pinned by `=` / IN, only the buckets the values hash to (bucket-pruning.ts), and of a
+ * partitioned table only the partitions the predicates can match.
+ */
+export function tabletsToRead(table: TableState, predicates: readonly ScanPredicate[]): readonly TabletRecord[] {
+  const all = table.tablets;
+  const schema = table.schema;
+  const info = partitionInfoOf(schema);
+  if (info === null) {
+    const buckets = prunedBuckets(schema, all.length, predicates);
+    return buckets === null ? all : buckets.map((bucket) => all[bucket]);
+  }
+  // A partitioned table: the partitions the predicates can match, then the buckets of each.
+  const layout = partitionTablets(info, all);
+  const partitions = prunedPartitions(schema, predicates) ?? info.partitions.map((_, idx) => idx);
+  const tablets: TabletRecord[] = [];
+  for (const partitionIdx of partitions) {
+    const positions = layout[partitionIdx];
+    const buckets = prunedBuckets(schema, positions.length, predicates);
+    for (const bucket of buckets ?? positions.keys()) if (positions[bucket] >= 0) tablets.push(all[positions[bucket]]);
+  }
+  return tablets;
+}
+
 export class OlapTableSource implements TableSource {
   readonly schema: TableSchema;
   private readonly deleteBitmap: DeleteBitmap;
@@ -197,7 +228,7 @@ export class OlapTableSource implements TableSource {
   }
 
   estimatedRowCount(): number {
-    return this.table.rowsets.reduce((sum, rowset) => sum + rowset.numRows - this.deleteBitmap.deletedInRowset(rowset.id), 0);
+    return visibleRowCount(this.table);
   }
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {
@@ -297,22 +328,7 @@ export class OlapTableSource implements TableSource {
   }
 
   private prunedTablets(predicates: readonly ScanPredicate[]): readonly TabletRecord[] {
-    const all = this.table.tablets;
-    const info = partitionInfoOf(this.schema);
-    if (info === null) {
-      const buckets = prunedBuckets(this.schema, all.length, predicates);
-      return buckets === null ? all : buckets.map((bucket) => all[bucket]);
-    }
-    // A partitioned table: the partitions the predicates can match, then the buckets of each.
-    const layout = partitionTablets(info, all);
-    const partitions = prunedPartitions(this.schema, predicates) ?? info.partitions.map((_, idx) => idx);
-    const tablets: TabletRecord[] = [];
-    for (const partitionIdx of partitions) {
-      const positions = layout[partitionIdx];
-      const buckets = prunedBuckets(this.schema, positions.length, predicates);
-      for (const bucket of buckets ?? positions.keys()) if (positions[bucket] >= 0) tablets.push(all[positions[bucket]]);
-    }
-    return tablets;
+    return tabletsToRead(this.table, predicates);
   }
 
   private countTablets(tablets: readonly TabletRecord[], profile: ProfileSink): readonly TabletRecord[] {

@@ -158,6 +158,17 @@ export const ERROR_CODES = {
   CORRUPTION: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CORRUPTION] {0}', 'io'),
   INTERNAL: entry(1105, 'HY000', 'errCode = 2, detailMessage = internal error: {0}', 'internal'),
   SCAN_WORKER_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = scan worker failed: {0}', 'internal'),
+  // internal RPC between FE and BEs (io/rpc): {0} the method, {1} the endpoint; bracketed words are Doris's status codes
+  RPC_TIMEOUT: entry(1105, 'HY000', 'errCode = 2, detailMessage = [TIMEOUT]rpc {0} to {1} timed out after {2} ms', 'resource'),
+  RPC_CANCELLED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [CANCELLED]rpc {0} to {1} was cancelled', 'resource'),
+  RPC_UNAVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [NETWORK_ERROR]failed to send brpc {0} to {1}: {2}', 'io'),
+  RPC_MESSAGE_TOO_LARGE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [EXCEEDED_LIMIT]rpc {0} to {1}: {2} (brpc_max_body_size)', 'resource'),
+  RPC_INVALID_REQUEST: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]rpc {0} to {1}: {2}'),
+  RPC_UNIMPLEMENTED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [NOT_IMPLEMENTED_ERROR]rpc {0} is not served by {1}', 'internal'),
+  RPC_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]rpc {0} to {1} failed: {2}', 'internal'),
+  // remote scans (a cluster FE reading through the BEs of its compute group)
+  NO_BACKEND_AVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = There is no scanNode Backend available.[{0}]', 'resource'),
+  BACKEND_SCAN_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]backend {0} failed after it had sent rows of tablet {1}; the query cannot resume elsewhere: {2}', 'io'),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -175,10 +186,11 @@ export class GaleneError extends Error {
   readonly category: ErrorCategory;
   readonly span?: ErrorSpan;
 
-  constructor(code: ErrorCode, args: readonly (string | number)[] = [], options: { span?: ErrorSpan; cause?: unknown } = {}) {
+  /** `options.message`: the text as another process built it (an error received over RPC keeps its sender's words). */
+  constructor(code: ErrorCode, args: readonly (string | number)[] = [], options: { span?: ErrorSpan; cause?: unknown; message?: string } = {}) {
     const def: ErrorCodeEntry = ERROR_CODES[code];
     super(
-      def.template.replace(/\{(\d+)\}/g, (_m, idx: string) => String(args[Number(idx)] ?? '')),
+      options.message ?? def.template.replace(/\{(\d+)\}/g, (_m, idx: string) => String(args[Number(idx)] ?? '')),
       options.cause !== undefined ? { cause: options.cause } : undefined,
     );
     this.name = 'GaleneError';

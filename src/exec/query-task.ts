@@ -27,7 +27,10 @@ export class QueryTask {
   readonly startedAt = Date.now();
   state: TaskState = 'Planning';
   private cancelError: GaleneError | null = null;
-  private readonly deadline: number;
+  /** Aborted by cancel(): waits that no checkpoint interrupts (a remote BE's stream) stop at once. */
+  private readonly aborter = new AbortController();
+  /** Epoch milliseconds the statement must end by (Infinity: no limit); remote calls carry it as their deadline. */
+  readonly deadline: number;
   private readonly slice = new SliceClock();
   private heldBytes = 0;
   /** Largest `heldBytes` seen (peak memory of the statement's operators). */
@@ -44,7 +47,14 @@ export class QueryTask {
 
   /** Stop the statement at its next checkpoint with `error` (the first cancel wins). */
   cancel(error: GaleneError): void {
-    if (this.cancelError === null) this.cancelError = error;
+    if (this.cancelError !== null) return;
+    this.cancelError = error;
+    this.aborter.abort(error);
+  }
+
+  /** Aborted (with the cancel error as its reason) when the task is cancelled. */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
   }
 
   /** Throws when the task was cancelled or is past its deadline. */

@@ -8,6 +8,8 @@ import type { ObjectStore } from '../io/object-store';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
+import { LoopbackFragmentTransport, LoopbackRouter } from './loopback-fragment-transport';
+import type { RemoteScanRoute } from './remote-table-source';
 import { createBeMetrics, LoadCounts, ScanCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
 import type { Registry } from '../common/metrics';
@@ -50,6 +52,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   /** Progress of the Stream Loads running now (reported by the Stream Load service). */
   readonly loadProgress = new LoadProgress();
   readonly startTime = Date.now();
+  /** OLAP tables read through BEs (debug_remote_scan_backends: loopback backends in this process); null: read directly. */
+  readonly remoteScan: RemoteScanRoute | null;
 
   private constructor(
     readonly config: Config,
@@ -59,6 +63,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
     readonly backend: Backend,
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
+    const loopbackBackends = config.getInt('debug_remote_scan_backends');
+    this.remoteScan = loopbackBackends > 0 ? { router: new LoopbackRouter(loopbackBackends), transport: new LoopbackFragmentTransport(backend, config) } : null;
     this.auditLog = auditLogFor(config.getString('data_dir'));
     this.metrics = new FeMetrics(this);
     this.serverLog = new ServerLog(config, 'fe');

@@ -15,6 +15,7 @@ import type { Catalog } from '../meta/catalog';
 import type { AuditLog } from './audit-log';
 import type { FeMetrics } from './fe-metrics';
 import type { LoadProgress } from './load-progress';
+import type { RemoteScanRoute } from './remote-table-source';
 import type { UserManager } from './users';
 
 /** One open session as SHOW PROCESSLIST shows it and KILL reaches it. */
@@ -44,6 +45,8 @@ export interface ServerServices {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly backend: Backend;
+  /** Set when OLAP tables are read through BEs (a cluster FE, or debug_remote_scan_backends): every scan goes through RemoteTableSource. */
+  readonly remoteScan: RemoteScanRoute | null;
   readonly users: UserManager;
   /** SET GLOBAL values, by variable name (unset = the registry's default). */
   readonly globalVariables: Map<string, string | number | boolean>;

@@ -12,6 +12,9 @@ import { isStreamed, type ResultColumn, type RowsResult, type StatementResult } 
 import { DataType, Types } from '../common/types';
 import type { ParamValue, SessionFacts, StatementContext, TableSource } from '../exec/context';
 import { QueryTask } from '../exec/query-task';
+import type { OlapTableSource } from '../be/olap-table-source';
+import { tableVaultId } from '../meta/storage-vaults';
+import { RemoteTableSource } from './remote-table-source';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource } from './table-functions/binlog-table-function';
 import { ADMIN_TABLE_FUNCTIONS, isSystemFunctionSource, openSystemFunction, SYSTEM_TABLE_FUNCTIONS, systemFunctionRowCount, systemFunctionSchema } from './table-functions/system-table-functions';
@@ -450,7 +453,14 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
    */
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
-    const olapTable = (schema: TableSchema) => this.fe.backend.openTable(catalog.getTable(schema.databaseName, schema.name));
+    const remote = this.fe.remoteScan;
+    const olapTable = (schema: TableSchema): OlapTableSource | RemoteTableSource => {
+      const table = catalog.getTable(schema.databaseName, schema.name);
+      if (remote === null) return this.fe.backend.openTable(table);
+      const vaultId = tableVaultId(table.schema);
+      const vault = vaultId === null ? undefined : catalog.vaults?.list().find((candidate) => candidate.id === vaultId);
+      return new RemoteTableSource(table, { ...remote, computeGroup: 'default_compute_group', task: this.currentTask ?? QueryTask.unlimited(profile.queryId), ...(vault === undefined ? {} : { vault }) });
+    };
     const opened = new Map<string, TableSource>();
     // The account's view is built only when a statement reads information_schema (not on every point query).
     const session = this;
