@@ -168,6 +168,7 @@ export const ERROR_CODES = {
   RPC_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]rpc {0} to {1} failed: {2}', 'internal'),
   // remote scans (a cluster FE reading through the BEs of its compute group)
   NO_BACKEND_AVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = There is no scanNode Backend available.[{0}]', 'resource'),
+  BACKEND_UNREACHABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [RPC_ERROR]failed to reach backend {0}: {1}', 'io'),
   BACKEND_SCAN_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]backend {0} failed after it had sent rows of tablet {1}; the query cannot resume elsewhere: {2}', 'io'),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
