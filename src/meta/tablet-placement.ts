@@ -7,6 +7,8 @@
  * it (ownerOf / previousOwnerOf); the coordinator routes fragments with it.
  */
 
+import { mix32 } from '../common/bucket-hash';
+
 /** What placement needs to know of a BE. */
 export interface PlacementBackend {
   readonly id: number;
@@ -19,12 +21,7 @@ export interface PlacementBackend {
 function score(tabletId: number, backendId: number): number {
   let h = Math.imul(tabletId | 0, 0x9e3779b1) ^ Math.imul((tabletId / 0x100000000) | 0, 0x85ebca77);
   h ^= Math.imul(backendId | 0, 0xc2b2ae3d);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return mix32(h);
 }
 
 /** The owner of `tabletId` among `backendIds` (null when there are none); ties go to the lower id. */
