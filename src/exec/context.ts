@@ -129,6 +129,8 @@ export interface SessionFacts {
   readonly statementStartMillis: number;
   /** The session's `time_zone` (validated by SET); absent outside a session (loads): the server's zone. */
   readonly timeZone?: string;
+  /** The query id of the session's previous statement (last_query_id()); absent or null when there is none. */
+  readonly lastQueryId?: string | null;
 }
 
 /** What planning one statement may ask (the binder, the optimizer rules, the physical planner). */

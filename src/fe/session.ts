@@ -358,9 +358,16 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     this.audit(profile, err, isQuery, result, statementId);
   }
 
+  /** The query ids of this session's latest statement and the one before it (last_query_id()). */
+  private currentQueryId: string | null = null;
+  private previousQueryId: string | null = null;
+
   newProfile(sql: string): QueryProfile {
     // Profiles (SHOW QUERY PROFILE, the audit log) never keep a password typed in the statement.
     const profile = new QueryProfile(this.fe.newQueryId(), redactSecrets(sql), this.user, this.database ?? '');
+    // last_query_id() answers the statement before the one asking.
+    this.previousQueryId = this.currentQueryId;
+    this.currentQueryId = profile.queryId;
     profile.fileCache = this.fileCachePolicy();
     return profile;
   }
@@ -442,7 +449,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
 
   /** What functions read of this session during one statement (user, connection, database, clock). */
   private sessionFacts(): SessionFacts {
-    return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now(), timeZone: String(this.getVariable('time_zone')) };
+    return { user: this.user, host: this.host, accountHost: this.account.host, connectionId: this.connectionId, version: this.fe.serverVersion, database: this.database, statementStartMillis: Date.now(), timeZone: String(this.getVariable('time_zone')), lastQueryId: this.previousQueryId };
   }
 
   /**

@@ -57,7 +57,7 @@ const PREC_BITXOR = 11;
 const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set([
   'IF', 'LEFT', 'RIGHT', 'REPLACE', 'INSERT', 'CHAR', 'DATABASE', 'SCHEMA', 'CURRENT_USER', 'CURRENT_DATE',
   'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'LOCALTIME', 'LOCALTIMESTAMP', 'UTC_DATE', 'UTC_TIME', 'UTC_TIMESTAMP',
-  'VALUES', 'MOD', 'DEFAULT', 'CONVERT',
+  'VALUES', 'MOD', 'DEFAULT', 'CONVERT', 'INTERVAL',
 ]);
 
 /** Operator-position tokens: precedence and AST operator. */
@@ -399,6 +399,7 @@ export abstract class ExpressionParser extends DataTypeParser {
         return { kind: 'exists', query, negated: false, pos: token.pos, end: this.lastEnd };
       }
       case 'INTERVAL': {
+        if (nextIsParen && this.intervalIsFunctionCall()) return this.parseFunctionCall();
         this.advance();
         const value = this.parseExpr();
         const unitToken = this.tok;
@@ -594,6 +595,25 @@ export abstract class ExpressionParser extends DataTypeParser {
     const body = this.parseExpr();
     const lambda: LambdaExpr = { kind: 'lambda', params, body, pos: start.pos, end: this.lastEnd };
     return lambda;
+  }
+
+  /**
+   * `INTERVAL (` starts the function interval(N, N1, ...) rather than an interval literal when the
+   * parentheses hold a top-level comma or no unit follows them (`INTERVAL (1 + 1) DAY` stays a literal).
+   */
+  private intervalIsFunctionCall(): boolean {
+    let depth = 0;
+    for (let ahead = 1; ; ahead++) {
+      const token = this.peek(ahead);
+      if (token.kind === TokenKind.EOF) return false;
+      if (token.kind !== TokenKind.Op) continue;
+      if (token.text === '(') depth++;
+      else if (token.text === ',' && depth === 1) return true;
+      else if (token.text === ')' && --depth === 0) {
+        const after = this.peek(ahead + 1);
+        return after.kind !== TokenKind.Word || !INTERVAL_UNITS.has(after.upper);
+      }
+    }
   }
 
   /** `x -> ...` or `(x, y) -> ...` next (Doris's lambda arguments of array_map, array_filter ...). */

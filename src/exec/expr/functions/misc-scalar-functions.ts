@@ -3,7 +3,8 @@
  * bitcount, bitshiftleft, bitshiftright), number formatting and rounding (round_bankers, format_round,
  * money_format, width_bucket, normal_cdf, uniform), 128-bit ids (uuid_numeric, int_to_uuid),
  * parse_data_size, MySQL's compress / uncompress, the binary functions over a string's bytes (to_hex,
- * from_hex, to_base64_binary, from_base64_binary, sub_binary) and format ({fmt} placeholders).
+ * from_hex, to_base64_binary, from_base64_binary, sub_binary), format ({fmt} placeholders) and MySQL's
+ * interval(N, N1, N2, ...).
  */
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -358,6 +359,31 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
     },
     description: 'The bucket (1..buckets) of expr in buckets equal-width buckets over [min, max); 0 below min, buckets + 1 at or above max.',
     example: 'SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5)',
+  }),
+  num({
+    name: 'interval',
+    args: [arg('n', 'BIGINT'), rest('threshold', 'BIGINT')],
+    returns: Types.INT,
+    kernel: (args, rowCount) => {
+      const values = toBigScaled(args[0], 0);
+      const thresholds = args.slice(1).map((vec) => toBigScaled(vec, 0));
+      const out = new Int32Array(rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        // Binary search for the first threshold above n, as Doris and MySQL do (the thresholds are meant ascending).
+        const value = values[rowIdx];
+        let lo = 0;
+        let hi = thresholds.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (thresholds[mid][rowIdx] <= value) lo = mid + 1;
+          else hi = mid;
+        }
+        out[rowIdx] = lo;
+      }
+      return fixedVector(Types.INT, out);
+    },
+    description: 'The 0-based position of the first threshold greater than n (the thresholds in ascending order), the number of thresholds when none is; NULL when any argument is NULL.',
+    example: 'SELECT interval(3, 1, 10, 100), interval(0, 1, 10, 100), interval(500, 1, 10, 100)',
   }),
   num({
     name: 'normal_cdf',

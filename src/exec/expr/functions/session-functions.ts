@@ -1,5 +1,6 @@
 /**
- * Functions that read the session: version(), database(), user(), current_user(), connection_id().
+ * Functions that read the session: version(), database(), user(), current_user(), connection_id(),
+ * last_query_id().
  * They are constant within a statement (volatility 'statement'): evaluated once per batch.
  */
 import { constantVector } from '../../../common/column';
@@ -34,5 +35,6 @@ export const SESSION_FUNCTIONS: readonly FunctionDef[] = [
   sessionFunction('user', ['session_user', 'system_user'], Types.STRING, (ctx) => `${ctx.sessionInfo.user}@${ctx.sessionInfo.host}`, 'The connected user and the host it connected from, as user@host (e.g. root@127.0.0.1).'),
   sessionFunction('current_user', [], Types.STRING, (ctx) => `${ctx.sessionInfo.user}@${ctx.sessionInfo.accountHost ?? '%'}`, "The account the session authenticated as, user@host-pattern (e.g. root@%)."),
   sessionFunction('connection_id', [], Types.BIGINT, (ctx) => ctx.sessionInfo.connectionId, 'The id of this connection.'),
+  sessionFunction('last_query_id', [], Types.STRING, (ctx) => ctx.sessionInfo.lastQueryId ?? null, "The query id of this session's previous statement (as SHOW QUERY PROFILE and the audit log show it); NULL when there is none."),
   sessionFunction('current_catalog', [], Types.STRING, () => 'internal', "The current catalog (always 'internal')."),
 ];
