@@ -98,7 +98,7 @@ export function statesVector(type: DataType, states: readonly ({ serialize(): Ui
   return out.finish();
 }
 
-function bigintsOut(values: readonly (bigint | number | null)[]): Vector {
+export function bigintsOut(values: readonly (bigint | number | null)[]): Vector {
   const out = new BigInt64Array(values.length);
   let nulls: Uint8Array | null = null;
   values.forEach((value, rowIdx) => {

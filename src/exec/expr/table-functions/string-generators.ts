@@ -1,10 +1,12 @@
 /**
- * Table functions over scalars: explode_split (a string cut at each occurrence of a delimiter) and
- * explode_numbers (0 .. n-1). A NULL argument, and explode_numbers of n <= 0, generate no row.
+ * Table functions over scalars: explode_split (a string cut at each occurrence of a delimiter),
+ * explode_numbers (0 .. n-1) and explode_bitmap (a BITMAP's values in ascending order). A NULL argument,
+ * explode_numbers of n <= 0 and an empty bitmap generate no row.
  */
 import { VectorBuilder, type Vector } from '../../../common/column';
 import { Types } from '../../../common/types';
 import { badArgs } from '../function-registry';
+import { bigintsOut, bitmapsOf } from '../functions/bitmap-functions';
 import { castForClass } from '../signature';
 import { rawReader, toJsStrings } from '../vector-ops';
 import type { GeneratedRows, TableFunctionDecl } from './table-function-registry';
@@ -68,6 +70,19 @@ function numbersKernel(args: readonly Vector[], rowCount: number): GeneratedRows
   return { parentRows, columns: [{ kind: 'fixed', type: Types.INT, length: total, values, nulls: null }] };
 }
 
+function bitmapKernel(args: readonly Vector[], rowCount: number): GeneratedRows {
+  const bitmaps = bitmapsOf(args[0], rowCount);
+  const parents = growable(rowCount);
+  const values: (bigint | number)[] = [];
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    bitmaps[rowIdx]?.forEach((value) => {
+      parents.push(rowIdx);
+      values.push(value);
+    });
+  }
+  return { parentRows: parents.view().slice(), columns: [bigintsOut(values)] };
+}
+
 export const SCALAR_TABLE_FUNCTIONS: readonly TableFunctionDecl[] = [
   {
     name: 'explode_split',
@@ -96,5 +111,19 @@ export const SCALAR_TABLE_FUNCTIONS: readonly TableFunctionDecl[] = [
     kernel: numbersKernel,
     description: 'The integers 0 .. n-1, one per row (no row for n <= 0).',
     example: 'SELECT e FROM (SELECT 1) t LATERAL VIEW explode_numbers(3) tmp AS e',
+  },
+  {
+    name: 'explode_bitmap',
+    outer: true,
+    signature: 'explode_bitmap(bitmap) -> BIGINT',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: (types) => {
+      if (types[0].name !== 'BITMAP' && types[0].name !== 'NULL') throw badArgs('explode_bitmap', types);
+      return { argTypes: [Types.BITMAP], columns: [Types.BIGINT] };
+    },
+    kernel: bitmapKernel,
+    description: 'One row per value of the bitmap, in ascending order (no row for an empty or NULL bitmap).',
+    example: "SELECT e FROM (SELECT 1) t LATERAL VIEW explode_bitmap(bitmap_from_string('1,3,2')) tmp AS e",
   },
 ];
