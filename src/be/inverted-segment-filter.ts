@@ -88,6 +88,15 @@ export function invertedRecordsFor(records: readonly SegmentIndexRecord[] | unde
   return found.length > 0 ? found : undefined;
 }
 
+/** Whether a segment has a file of every index the filter names (else it filters exactly, reading columns). */
+export function hasEveryInvertedIndex(records: readonly SegmentIndexRecord[] | undefined, filter: InvertedFilter): boolean {
+  if (filter.exactOnly || records === undefined) return false;
+  for (const name of indexNames(filter.predicate, new Set())) {
+    if (!records.some((record) => record.kind === 'inverted' && record.name === name)) return false;
+  }
+  return true;
+}
+
 function leavesOf(node: InvertedFilterNode, into: (InvertedFilterNode & { kind: 'leaf' })[] = []): (InvertedFilterNode & { kind: 'leaf' })[] {
   if (node.kind === 'leaf') into.push(node);
   else if (node.kind === 'not') leavesOf(node.arg, into);

@@ -164,6 +164,19 @@ test('index-only: a column only index predicates read is not read; COUNT(*) read
   assert.equal(counter(off, 'Column.body.RowsRead'), SEGMENTS * SEGMENT_ROWS);
 });
 
+test('a COUNT(*) the indexes answer alone runs on the main thread; reading a column or another filter goes to the workers', async () => {
+  const where = "body MATCH_ANY 'vector' AND tag != 'oltp'";
+  const [[count]] = await queryRows(conn, `SELECT count(*) FROM t WHERE ${where}`);
+  assert.equal(Number(count), expectedIds((row) => and(row.body === null ? null : row.body.includes('vector'), cmp(row.tag, (v) => v !== 'oltp'))).length);
+  const alone = await lastQueryProfile(conn);
+  assert.equal(counter(alone, 'ParallelScanTasks'), 0, 'no scan task for the workers');
+  assert.equal(counter(alone, 'InvertedIndexSegmentsAnswered'), SEGMENTS);
+  await queryRows(conn, `SELECT sum(id) FROM t WHERE ${where}`);
+  assert.ok(counter(await lastQueryProfile(conn), 'ParallelScanTasks') > 0, 'a column to read: the workers');
+  await queryRows(conn, `SELECT count(*) FROM t WHERE ${where} AND id % 2 = 0`);
+  assert.ok(counter(await lastQueryProfile(conn), 'ParallelScanTasks') > 0, 'a filter the index cannot answer: the workers');
+});
+
 test('EXPLAIN shows the index predicates on the scan; the Filter keeps the rest; off keeps them in the Filter', async () => {
   const plan = await explain("SELECT id FROM t WHERE tag = 'olap' AND id % 2 = 0 AND NOT (n < 5 OR n IS NULL)");
   assert.match(plan, /inverted index predicates: tag = 'olap' AND NOT \(n < 5 OR n IS NULL\)\n\s+inverted indexes: \[idx_tag, idx_n\], exact fallback reads: \[tag, n\]/);
