@@ -32,7 +32,7 @@ import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { valuesOrNulls } from '../kernels';
 import { likePredicate } from './like-functions';
 import { arg, defineFunction, FunctionDecl, opt, rest } from '../signature';
-import { fixedVector, rawReader, StringOut, toJsStrings } from '../vector-ops';
+import { fixedVector, rawReader, StringOut, toJsStrings, vectorFromValues } from '../vector-ops';
 import type { Vector } from '../../../common/column';
 
 function json(name: string, decl: Omit<FunctionDecl, 'name' | 'family'>): FunctionDef {
@@ -177,6 +177,13 @@ function bigintOf(value: JsonValue | undefined): bigint | null {
   return null;
 }
 
+function largeintOf(value: JsonValue | undefined): bigint | null {
+  // Integer text beyond 2^53 parses as a bigint; a number here beyond that was written as a double.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'bigint' && value >= -(2n ** 127n) && value < 2n ** 127n) return value;
+  return null;
+}
+
 /** The typed extractors: json_extract_<type> and get_json_<type> share them. */
 const typedExtract = {
   string: (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
@@ -190,6 +197,10 @@ const typedExtract = {
   bigint: (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
     const found = extractAt(args, rowCount, site);
     return bigintResult(rowCount, (rowIdx) => bigintOf(found[rowIdx]));
+  },
+  largeint: (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const found = extractAt(args, rowCount, site);
+    return vectorFromValues(Types.LARGEINT, Array.from({ length: rowCount }, (_v, rowIdx) => largeintOf(found[rowIdx])));
   },
   double: (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
     const found = extractAt(args, rowCount, site);
@@ -424,6 +435,7 @@ export const JSON_FUNCTIONS: readonly FunctionDef[] = [
   typedDecl('json_extract_string', ['jsonb_extract_string'], typedExtract.string, Types.STRING, 'The value at a path as text: strings without their quotes, other values as JSON text.', `SELECT json_extract_string('{"k":"v"}', '$.k')`),
   typedDecl('json_extract_int', ['jsonb_extract_int'], typedExtract.int, Types.INT, 'The INT at a path; NULL when the value there is not an integer in INT range.', `SELECT json_extract_int('{"k":12}', '$.k')`),
   typedDecl('json_extract_bigint', ['jsonb_extract_bigint'], typedExtract.bigint, Types.BIGINT, 'The BIGINT at a path; NULL when the value there is not an integer in BIGINT range.', `SELECT json_extract_bigint('{"k":12345678901}', '$.k')`),
+  typedDecl('json_extract_largeint', ['jsonb_extract_largeint'], typedExtract.largeint, Types.LARGEINT, 'The LARGEINT (128-bit integer) at a path; NULL when the value there is not an integer in LARGEINT range.', `SELECT json_extract_largeint('{"k":170141183460469231731687303715884105727}', '$.k')`),
   typedDecl('json_extract_double', ['jsonb_extract_double'], typedExtract.double, Types.DOUBLE, 'The number at a path as DOUBLE; NULL when the value there is not a number.', `SELECT json_extract_double('{"k":1.5}', '$.k')`),
   typedDecl('json_extract_bool', ['jsonb_extract_bool'], typedExtract.bool, Types.BOOLEAN, 'The boolean at a path; NULL when the value there is not true or false.', `SELECT json_extract_bool('{"k":true}', '$.k')`),
   typedDecl('json_extract_isnull', ['jsonb_extract_isnull'], typedExtract.isnull, Types.BOOLEAN, 'Whether the value at a path is JSON null; NULL when the path matches nothing.', `SELECT json_extract_isnull('{"k":null}', '$.k')`),
