@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ObjectVector, RawValue, Vector } from '../../../common/column';
+import { formatValue } from '../../../common/convert';
 import { galeneError } from '../../../common/errors';
 import { isIntegerType, Types, type DataType } from '../../../common/types';
 import type { CallSite, FunctionDef } from '../function-registry';
@@ -18,6 +19,15 @@ import { badArgs } from '../function-registry';
 import { bytesRows, str } from './text-functions';
 import { fixedVector, orNulls, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 import { stringLists } from './regexp-functions';
+
+/** format_number's units, largest first. */
+const NUMBER_UNITS: readonly [number, string][] = [[1e15, 'Q'], [1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']];
+
+function withUnitSymbol(value: number): string {
+  const magnitude = Math.abs(value);
+  for (const [scale, symbol] of NUMBER_UNITS) if (magnitude >= scale) return `${(value / scale).toFixed(2)}${symbol}`;
+  return formatValue(Types.DOUBLE, value) ?? String(value);
+}
 
 function num(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
   return defineFunction({ family: 'math', ...decl });
@@ -320,6 +330,19 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
     },
     description: "x rounded to d decimals (half away from zero) and written '#,###,###.##'.",
     example: 'SELECT format_round(17014116, 2), format_round(1123.456, 2), format_round(1123.4, 2)',
+  }),
+  str({
+    name: 'format_number',
+    args: [arg('val', 'DOUBLE')],
+    returns: Types.STRING,
+    kernel: (args, rowCount, site) => {
+      const values = toF64(args[0]);
+      const out = new StringOut(site.returnType, rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(withUnitSymbol(values[rowIdx]));
+      return out.finish();
+    },
+    description: 'The number with a unit symbol and two decimals: K (thousand), M (million), B (billion), T (trillion), Q (quadrillion); below 1000 as it is.',
+    example: 'SELECT format_number(1500), format_number(5000000), format_number(999)',
   }),
   str({
     name: 'money_format',
