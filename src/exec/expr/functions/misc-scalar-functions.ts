@@ -20,6 +20,16 @@ import { bytesRows, str } from './text-functions';
 import { fixedVector, orNulls, StringOut, toBigScaled, toF64, toJsStrings, vectorFromValues } from '../vector-ops';
 import { stringLists } from './regexp-functions';
 
+/** A kernel writing each DOUBLE argument as the text `format` makes of it. */
+function doublesAsText(format: (value: number) => string): FunctionDef['kernel'] {
+  return (args, rowCount, site) => {
+    const values = toF64(args[0]);
+    const out = new StringOut(site.returnType, rowCount);
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(format(values[rowIdx]));
+    return out.finish();
+  };
+}
+
 /** format_number's units, largest first. */
 const NUMBER_UNITS: readonly [number, string][] = [[1e15, 'Q'], [1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']];
 
@@ -335,12 +345,7 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
     name: 'format_number',
     args: [arg('val', 'DOUBLE')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => {
-      const values = toF64(args[0]);
-      const out = new StringOut(site.returnType, rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(withUnitSymbol(values[rowIdx]));
-      return out.finish();
-    },
+    kernel: doublesAsText(withUnitSymbol),
     description: 'The number with a unit symbol and two decimals: K (thousand), M (million), B (billion), T (trillion), Q (quadrillion); below 1000 as it is.',
     example: 'SELECT format_number(1500), format_number(5000000), format_number(999)',
   }),
@@ -348,12 +353,7 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
     name: 'money_format',
     args: [arg('x', 'DOUBLE')],
     returns: Types.STRING,
-    kernel: (args, rowCount, site) => {
-      const values = toF64(args[0]);
-      const out = new StringOut(site.returnType, rowCount);
-      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(formatGrouped(values[rowIdx], 2));
-      return out.finish();
-    },
+    kernel: doublesAsText((value) => formatGrouped(value, 2)),
     description: "x as money: two decimals (half away from zero), thousands grouped ('17,014,116.67').",
     example: 'SELECT money_format(17014116.67), money_format(-123.456), money_format(1123.4)',
   }),
