@@ -136,3 +136,55 @@ export function addMonthsToDays(days: number, months: number): number {
   const nm = total - ny * 12 + 1;
   return daysFromCivil(ny, nm, Math.min(d, daysInMonth(ny, nm)));
 }
+
+/** `date_trunc(value, unit)` of a DATE (days) or DATETIME (micros) value. */
+export function truncTime(type: { readonly name: string }, value: number, unit: string): number {
+  const micros = type.name === 'DATETIME';
+  const days = micros ? Math.floor(value / MICROS_PER_DAY) : value;
+  const fromDays = (next: number): number => (micros ? next * MICROS_PER_DAY : next);
+  const [year, month] = civilFromDays(days);
+  switch (unit) {
+    case 'year':
+      return fromDays(daysFromCivil(year, 1, 1));
+    case 'quarter':
+      return fromDays(daysFromCivil(year, month - ((month - 1) % 3), 1));
+    case 'month':
+      return fromDays(daysFromCivil(year, month, 1));
+    case 'week':
+      return fromDays(days - ((((days + 3) % 7) + 7) % 7)); // Monday (1970-01-01 was a Thursday)
+    case 'day':
+      return fromDays(days);
+    case 'hour':
+      return micros ? value - (((value % 3_600_000_000) + 3_600_000_000) % 3_600_000_000) : value;
+    case 'minute':
+      return micros ? value - (((value % 60_000_000) + 60_000_000) % 60_000_000) : value;
+    default:
+      return micros ? value - (((value % 1_000_000) + 1_000_000) % 1_000_000) : value;
+  }
+}
+
+/** `value` (a DATE's days or a DATETIME's micros) plus `count` units. */
+export function addTimeUnits(type: { readonly name: string }, value: number, unit: string, count: number): number {
+  const micros = type.name === 'DATETIME';
+  const days = micros ? Math.floor(value / MICROS_PER_DAY) : value;
+  const within = micros ? value - days * MICROS_PER_DAY : 0;
+  const fromDays = (next: number): number => (micros ? next * MICROS_PER_DAY + within : next);
+  switch (unit) {
+    case 'year':
+      return fromDays(addMonthsToDays(days, 12 * count));
+    case 'quarter':
+      return fromDays(addMonthsToDays(days, 3 * count));
+    case 'month':
+      return fromDays(addMonthsToDays(days, count));
+    case 'week':
+      return fromDays(days + 7 * count);
+    case 'day':
+      return fromDays(days + count);
+    case 'hour':
+      return value + count * 3_600_000_000;
+    case 'minute':
+      return value + count * 60_000_000;
+    default:
+      return value + count * 1_000_000;
+  }
+}

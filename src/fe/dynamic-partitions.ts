@@ -14,7 +14,7 @@ import { GaleneError } from '../common/errors';
 import type { Config } from '../common/config';
 import type { Catalog, TableState } from '../meta/catalog';
 import { partitionInfoOf, type PartitionRecord, type TableSchema } from '../meta/schema';
-import { addTimeUnits, truncTime } from '../load/auto-partition';
+import { addTimeUnits, truncTime } from '../common/datetime';
 import { compareKeys, parseBoundValue, partitionColumnTypes, type KeyValue } from '../storage/partitions';
 
 const bad = (message: string): GaleneError => new GaleneError('INVALID_TABLE_DEFINITION', [message]);

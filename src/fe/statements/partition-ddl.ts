@@ -5,7 +5,7 @@
  */
 import { formatValue, parseValue } from '../../common/convert';
 import { formatDatetime, MICROS_PER_DAY } from '../../common/datetime';
-import { addTimeUnits } from '../../load/auto-partition';
+import { addTimeUnits } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
 import { isSketchType, isStringType, type DataType } from '../../common/types';
 import type { Catalog } from '../../meta/catalog';

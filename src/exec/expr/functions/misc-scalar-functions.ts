@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ObjectVector, RawValue, Vector } from '../../../common/column';
 import { formatValue } from '../../../common/convert';
+import { formatDatetime, parseDatetime, truncTime } from '../../../common/datetime';
+import { listPartitionName, rangePartitionName } from '../../../meta/auto-partition-names';
 import { galeneError } from '../../../common/errors';
 import { isIntegerType, Types, type DataType } from '../../../common/types';
 import type { CallSite, FunctionDef } from '../function-registry';
@@ -28,6 +30,20 @@ function doublesAsText(format: (value: number) => string): FunctionDef['kernel']
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(format(values[rowIdx]));
     return out.finish();
   };
+}
+
+const RANGE_NAME_UNITS = new Set(['year', 'month', 'day', 'hour', 'minute', 'second']);
+
+/** auto_partition_name of one row's argument texts (mode first), as an AUTO PARTITION load names it. */
+function autoPartitionName([mode, ...values]: readonly string[]): string {
+  const kind = mode.toLowerCase();
+  if (kind === 'list') return listPartitionName(values, values.map(() => true));
+  if (kind !== 'range') throw galeneError('INVALID_ARGUMENT', `function auto_partition_name must accept range|list for 1st argument, got '${mode}'`);
+  const unit = (values[0] ?? '').toLowerCase();
+  if (values.length !== 2 || !RANGE_NAME_UNITS.has(unit)) throw galeneError('INVALID_ARGUMENT', `range auto_partition_name must accept year|month|day|hour|minute|second for 2nd argument, got '${values[0] ?? ''}'`);
+  const micros = parseDatetime(values[1]);
+  if (micros === null) throw galeneError('INVALID_ARGUMENT', `range auto_partition_name needs a datetime for 3rd argument, got '${values[1]}'`);
+  return rangePartitionName(formatDatetime(truncTime(Types.DATETIME, micros, unit)));
 }
 
 /** format_number's units, largest first. */
@@ -340,6 +356,22 @@ export const MISC_SCALAR_FUNCTIONS: readonly FunctionDef[] = [
     },
     description: "x rounded to d decimals (half away from zero) and written '#,###,###.##'.",
     example: 'SELECT format_round(17014116, 2), format_round(1123.456, 2), format_round(1123.4, 2)',
+  }),
+  str({
+    name: 'auto_partition_name',
+    args: [arg('mode', 'STRING'), rest('value', 'STRING')],
+    signature: "auto_partition_name('range', unit, datetime) | auto_partition_name('list', value[, value ...]) -> VARCHAR",
+    returns: Types.STRING,
+    kernel: (args, rowCount, site) => {
+      const texts = args.map(toJsStrings);
+      const out = new StringOut(site.returnType, rowCount);
+      // NULL rows hold don't-care values: skip them before the argument checks.
+      const nulls = orNulls(args.map((vec) => vec.nulls), rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) out.push(nulls !== null && nulls[rowIdx] === 1 ? '' : autoPartitionName(texts.map((column) => column[rowIdx] ?? '')));
+      return out.finish();
+    },
+    description: "The name AUTO PARTITION gives the partition of a value: RANGE — p + the datetime truncated to unit (year, month, day, hour, minute, second) as yyyyMMddHHmmss; LIST — p + the values (other characters than letters and digits as hex code points), each followed by its length.",
+    example: "SELECT auto_partition_name('range', 'day', '2022-12-12 19:20:30'), auto_partition_name('list', 'helloworld')",
   }),
   str({
     name: 'format_number',
