@@ -170,9 +170,16 @@ function csvBody(corpus: TextCorpus, vectors: Float32Array, first: number, count
   return { body: out.subarray(0, pos), textBytes };
 }
 
-/** Index files of `indexName` under the data directory (`<segment>.<indexName>.idx`) and their bytes. */
-function indexFiles(dataDir: string, indexName: string): { files: number; bytes: number } {
-  const files = indexFilesUnder(dataDir).filter((file) => file.endsWith(`.${indexName}.idx`));
+/**
+ * Index files of `indexName` of the table's live rowsets (`<txn>_<n>.<indexName>.idx` with a `txn` that
+ * information_schema.rowsets lists) and their bytes: the files of segments compaction replaced stay on
+ * disk for a grace period (queries may still read them) and are not the table's.
+ */
+function indexFiles(dataDir: string, indexName: string, liveTxns: ReadonlySet<number>): { files: number; bytes: number } {
+  const files = indexFilesUnder(dataDir).filter((file) => {
+    const match = new RegExp(`(\\d+)_\\d+\\.${indexName}\\.idx$`).exec(file);
+    return match !== null && liveTxns.has(Number(match[1]));
+  });
   return { files: files.length, bytes: files.reduce((sum, file) => sum + fs.statSync(file).size, 0) };
 }
 
@@ -224,8 +231,11 @@ async function loadCorpus(server: GaleneProcess, conn: mysql.Connection, config:
     }
     process.stderr.write(`text: loaded ${first + count} rows (load ${Math.round(loadMs / 1000)} s${config.peerLoad ? `, without indexes ${Math.round(plainMs / 1000)} s` : ''})\n`);
   }
-  const inverted = indexFiles(server.dataDir, 'idx_text');
-  const ann = indexFiles(server.dataDir, 'idx_embedding');
+  // Only docs has index files: the live transactions of every table's rowsets are enough to tell its live files.
+  const [txnRows] = await conn.query({ sql: 'SELECT TXN_ID FROM information_schema.rowsets', rowsAsArray: true });
+  const liveTxns = new Set((txnRows as unknown[][]).map(([txn]) => Number(txn)));
+  const inverted = indexFiles(server.dataDir, 'idx_text', liveTxns);
+  const ann = indexFiles(server.dataDir, 'idx_embedding', liveTxns);
   if (inverted.files === 0) notes.push('no inverted index files (*.idx_text.idx) were written: the inverted-index build is not on this build');
   const rowsPerS = (ms: number): number => Math.round(config.rows / (ms / 1000));
   const rows: Row[] = [

@@ -5,12 +5,12 @@
  * Stream Load's progress in SHOW LOAD and the process list, CANCEL LOAD, SHOW STREAM LOAD, HELP.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Connection } from 'mysql2/promise';
 import { curl, run } from '../helpers/cli';
-import { GaleneProcess, startGalene } from '../helpers/galene-process';
+import { GaleneProcess, indexFilesUnder, startGalene } from '../helpers/galene-process';
 import { connect, queryRecords, queryRows } from '../helpers/mysql-client';
 
 const MARIADB = '/usr/bin/mariadb';
@@ -173,6 +173,19 @@ describe('admin surface', () => {
     const tabletRows = await queryRows(root, 'SHOW TABLETS FROM adm.large');
     const rowsetTablets = await queryRows(root, `SELECT TABLET_ID, sum(ROWSET_NUM_ROWS) FROM information_schema.rowsets WHERE TABLET_ID IN (${tabletRows.map((row) => row[0]).join(',')}) GROUP BY TABLET_ID ORDER BY TABLET_ID`);
     assert.deepEqual(rowsetTablets, tabletRows.filter((row) => row[3] !== '0').map((row) => [row[0], row[3]]).sort((a, b) => Number(a[0]) - Number(b[0])));
+    // INDEX_DISK_SIZE: the bytes of a rowset's index files (here the inverted index's; in a database of its own
+    // so that adm keeps its two tables).
+    await root.query('CREATE DATABASE adm_idx');
+    await root.query(`CREATE TABLE adm_idx.indexed (k INT NOT NULL, body STRING, INDEX ib (body) USING INVERTED PROPERTIES("parser" = "english"))
+      DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`);
+    await root.query("INSERT INTO adm_idx.indexed VALUES (1, 'olap engine'), (2, 'vector search')");
+    const [[indexedTablet]] = await queryRows(root, 'SHOW TABLETS FROM adm_idx.indexed');
+    const [[indexBytes]] = await queryRows(root, `SELECT sum(INDEX_DISK_SIZE) FROM information_schema.rowsets WHERE TABLET_ID = ${indexedTablet}`);
+    assert.ok(Number(indexBytes) > 0, `INDEX_DISK_SIZE ${indexBytes}`);
+    if (process.env.GALENE_TEST_STORAGE !== 's3') {
+      const onDisk = indexFilesUnder(server.dataDir).filter((file) => file.includes(`/${indexedTablet}/`)).reduce((sum, file) => sum + statSync(file).size, 0);
+      assert.equal(Number(indexBytes), onDisk);
+    }
     const [[status, text]] = await queryRows(root, 'SELECT QUERY_STATUS, `SQL` FROM information_schema.active_queries');
     assert.equal(status, 'EXECUTING');
     assert.match(text!, /active_queries/);

@@ -11,6 +11,7 @@ import { BACKEND_COLUMNS, BACKEND_ID, backendRows, FRONTEND_COLUMNS, frontendRow
 import type { ColumnSpec } from '../statements/result-rows';
 import { variableRows } from '../variable-rows';
 import { tablePartitions } from '../partition-facts';
+import type { RowsetRecord } from '../../meta/meta-store';
 import { partitionInfoOf } from '../../meta/schema';
 import { columns, SchemaFacts, VirtualTable } from './schema-facts';
 
@@ -30,6 +31,8 @@ const showTable = (specs: readonly ColumnSpec[], rows: VirtualTable['rows']): Vi
 });
 
 const datetime = (ms: number): RawValue => ms * 1000;
+/** Bytes of a rowset's index files (inverted, ANN, primary key), Doris's INDEX_DISK_SIZE. */
+const rowsetIndexBytes = (rowset: RowsetRecord): number => rowset.segments.reduce((sum, segment) => sum + (segment.indexes ?? []).reduce((bytes, index) => bytes + index.size, 0), 0);
 
 export const LIVE_TABLES: Record<string, VirtualTable> = {
   partitions: {
@@ -84,7 +87,7 @@ export const LIVE_TABLES: Record<string, VirtualTable> = {
       allTables(facts).flatMap((table) =>
         table.rowsets.map((rowset) => [
           BigInt(BACKEND_ID), String(rowset.id), BigInt(rowset.tabletId), BigInt(rowset.numRows), BigInt(rowset.txnId), BigInt(rowset.segments.length), BigInt(rowset.version), BigInt(rowset.version),
-          0n, BigInt(rowset.dataSize), datetime(rowset.createTime), datetime(rowset.createTime), BigInt(table.schema.schemaVersion),
+          BigInt(rowsetIndexBytes(rowset)), BigInt(rowset.dataSize), datetime(rowset.createTime), datetime(rowset.createTime), BigInt(table.schema.schemaVersion),
         ]),
       ),
   },
