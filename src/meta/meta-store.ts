@@ -129,6 +129,7 @@ CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id
 CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
 CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
 CREATE TABLE IF NOT EXISTS table_stats (table_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS backends (id INTEGER PRIMARY KEY, info TEXT NOT NULL);
 `;
 
 interface RowsetRow {
@@ -808,6 +809,20 @@ export class MetaStore {
 
   dropView(id: number): void {
     this.db.prepare('DELETE FROM views WHERE id = ?').run(id);
+  }
+
+  // ------------------------------------------------------------ cluster membership (meta/cluster-membership.ts owns it)
+
+  listBackendRows(): string[] {
+    return (this.cached('SELECT info FROM backends ORDER BY id').all() as { info: string }[]).map((row) => row.info);
+  }
+
+  putBackendRow(id: number, info: string): void {
+    this.cached('INSERT INTO backends (id, info) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET info = excluded.info').run(id, info);
+  }
+
+  deleteBackendRow(id: number): void {
+    this.cached('DELETE FROM backends WHERE id = ?').run(id);
   }
 
   // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)
