@@ -39,15 +39,17 @@ export interface RunningBackend {
   stop(): Promise<void>;
 }
 
+/** Retry pauses while the FE does not answer: 200 ms doubling to 5 s. */
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5000;
+
+/** What FrontendService.RegisterBackend answers (heartbeat.proto). */
 interface RegisterResponse {
   readonly backend_id: number;
   readonly compute_group: string;
   readonly heartbeat_interval_ms: number;
+  readonly fe_start_time: number;
 }
-
-/** Retry pauses while the FE does not answer: 200 ms doubling to 5 s. */
-const RETRY_FIRST_MS = 200;
-const RETRY_MAX_MS = 5000;
 
 /** The BE's lasting identity: made on first start, kept under data_dir. */
 function uniqueIdOf(dataDir: string): string {
@@ -108,6 +110,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
           }, { signal: stopSignal.signal });
           identity.backendId = response.backend_id;
           identity.computeGroup = response.compute_group;
+          identity.feStartTime = response.fe_start_time;
           options.onRegistered?.(response.backend_id);
           log(`registered with FE ${options.fe} as backend ${response.backend_id} in compute group ${response.compute_group}`);
           return;

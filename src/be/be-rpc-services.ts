@@ -41,7 +41,7 @@ export interface BackendIdentity {
   backendId: number;
   computeGroup: string;
   decommissioned: boolean;
-  /** The fe_start_time of the last heartbeat (0: none yet). */
+  /** The start time of the FE this BE registered with (or, without --fe, of the last heartbeat; 0: none yet). */
   feStartTime: number;
   lastHeartbeat: number;
 }

@@ -39,7 +39,7 @@ function checkRequest(request: RegisterBackendRequest): void {
   if (request.compute_group !== '') checkComputeGroupName(request.compute_group);
 }
 
-export function frontendRpcService(membership: ClusterMembership, heartbeatIntervalMs: () => number): RpcServiceBinding {
+export function frontendRpcService(membership: ClusterMembership, heartbeatIntervalMs: () => number, feStartTime: number): RpcServiceBinding {
   return {
     service: FRONTEND_SERVICE,
     handlers: {
@@ -50,7 +50,7 @@ export function frontendRpcService(membership: ClusterMembership, heartbeatInter
           { host: request.host, heartbeatPort: request.heartbeat_port, bePort: request.be_port, httpPort: request.http_port, brpcPort: request.brpc_port, startTime: request.start_time, version: request.version },
           request.compute_group || DEFAULT_COMPUTE_GROUP,
         );
-        return { backend_id: backend.id, compute_group: backend.computeGroup, heartbeat_interval_ms: heartbeatIntervalMs() };
+        return { backend_id: backend.id, compute_group: backend.computeGroup, heartbeat_interval_ms: heartbeatIntervalMs(), fe_start_time: feStartTime };
       },
     },
   };

@@ -401,6 +401,7 @@ export type Statement =
   | BuildIndexStatement
   | CancelBuildIndexStatement
   | StorageVaultStatement
+  | AlterSystemStatement
   | ViewStatement;
 
 /** A column label of CREATE VIEW v (a COMMENT '...', b). */
@@ -825,6 +826,19 @@ export type StorageVaultAction =
   | { readonly op: 'alter'; readonly name: string; readonly properties: Readonly<Record<string, string>> }
   | { readonly op: 'setDefault'; readonly name: string }
   | { readonly op: 'unsetDefault' };
+
+/**
+ * Cluster membership (parse-alter-system.ts): `ALTER SYSTEM ADD|DROP|DECOMMISSION BACKEND 'host:port'
+ * [, ...] [PROPERTIES (...)]`, `ALTER SYSTEM RENAME COMPUTE GROUP old new`.
+ */
+export type AlterSystemAction =
+  | { readonly op: 'addBackend' | 'dropBackend' | 'decommissionBackend'; readonly endpoints: readonly string[]; readonly properties: Readonly<Record<string, string>> }
+  | { readonly op: 'renameComputeGroup'; readonly oldName: string; readonly newName: string };
+
+export interface AlterSystemStatement extends Span {
+  readonly kind: 'alterSystem';
+  readonly action: AlterSystemAction;
+}
 
 export interface StorageVaultStatement extends Span {
   readonly kind: 'storageVault';

@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { StatsParser } from './parse-stats';
+import { AlterSystemParser } from './parse-alter-system';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -98,7 +98,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends StatsParser {
+class StatementParser extends AlterSystemParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -179,6 +179,7 @@ class StatementParser extends StatsParser {
       case 'ALTER':
         this.advance();
         if (this.isWord('USER')) return this.parseAlterUser(start);
+        if (this.isWord('SYSTEM')) return this.parseAlterSystem(start);
         if (this.isStorageVault()) return this.parseAlterStorageVault(start);
         if (this.isView()) return this.parseCreateOrAlterView(start);
         return this.parseAlterTable(start);
