@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as mysql from 'mysql2/promise';
-import { FRONTEND_SERVICE } from '../../src/be/be-rpc-services';
+import { FRONTEND_SERVICE, HEARTBEAT_SERVICE } from '../../src/be/be-rpc-services';
 import { RpcClient } from '../../src/io/rpc';
 import { startBackend, startFrontend, waitFor, type RoleProcess } from '../helpers/cluster-process';
 import { makeDataDir, startGalene, type GaleneProcess } from '../helpers/galene-process';
@@ -160,6 +160,21 @@ describe('galene fe + galene be processes', () => {
     });
     raw.close();
     assert.ok(garbage !== null && garbage.code !== grpc.status.OK);
+    // The same at a BE's HeartbeatService, and a heartbeat with a nonsense backend id: refused, the BE serves on.
+    const beEndpoint = `127.0.0.1:${be1.ready['heartbeat_service_port']}`;
+    const rawBe = new grpc.Client(beEndpoint, grpc.credentials.createInsecure());
+    const beGarbage = await new Promise<grpc.ServiceError | null>((resolve) => {
+      rawBe.makeUnaryRequest('/galene.rpc.HeartbeatService/Heartbeat', (b: Buffer) => b, (b: Buffer) => b, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x99]), new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err) => resolve(err));
+    });
+    rawBe.close();
+    assert.ok(beGarbage !== null && beGarbage.code !== grpc.status.OK);
+    const beClient = new RpcClient(beEndpoint);
+    try {
+      await assert.rejects(beClient.unary(HEARTBEAT_SERVICE, 'Heartbeat', { fe_host: 'x', fe_rpc_port: 1, fe_start_time: 1, backend_id: -5, compute_group: '', decommissioned: false }), /bad backend_id -5/);
+    } finally {
+      beClient.close();
+    }
+    assert.equal((await fetch(`http://127.0.0.1:${be1.ready['webserver_port']}/api/health`)).status, 200);
     const client = new RpcClient(feEndpoint);
     try {
       const good = { host: '127.0.0.1', heartbeat_port: 7, http_port: 8, brpc_port: 9, be_port: -1, compute_group: 'g1', start_time: Date.now(), version: 'x', unique_id: 'ab'.repeat(16) };
