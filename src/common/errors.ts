@@ -175,6 +175,8 @@ export const ERROR_CODES = {
   COMPUTE_GROUP_NOT_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' not exist"),
   COMPUTE_GROUP_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' has existed"),
   INVALID_COMPUTE_GROUP_NAME: entry(1105, 'HY000', "errCode = 2, detailMessage = Incorrect compute group name '{0}': it must start with a letter and contain only letters, digits and '_' (at most 64 characters)"),
+  UNKNOWN_USER_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown user property({0})'),
+  UNKNOWN_USER_PROPERTY_TARGET: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown user: {0}'),
   BAD_BACKEND_REGISTRATION: entry(1105, 'HY000', 'errCode = 2, detailMessage = backend registration refused: {0}'),
   // remote scans (a cluster FE reading through the BEs of its compute group)
   NO_BACKEND_AVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = There is no scanNode Backend available.[{0}]', 'resource'),

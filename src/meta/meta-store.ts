@@ -130,6 +130,7 @@ CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (ta
 CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
 CREATE TABLE IF NOT EXISTS table_stats (table_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS backends (id INTEGER PRIMARY KEY, info TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS user_properties (user TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user, key));
 `;
 
 interface RowsetRow {
@@ -823,6 +824,17 @@ export class MetaStore {
 
   deleteBackendRow(id: number): void {
     this.cached('DELETE FROM backends WHERE id = ?').run(id);
+  }
+
+  /** Doris user properties (SET PROPERTY), per user name (every host of the user). */
+  getUserProperty(user: string, key: string): string | null {
+    const row = this.cached('SELECT value FROM user_properties WHERE user = ? AND key = ?').get(user, key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  setUserProperty(user: string, key: string, value: string): void {
+    if (value === '') this.cached('DELETE FROM user_properties WHERE user = ? AND key = ?').run(user, key);
+    else this.cached('INSERT INTO user_properties (user, key, value) VALUES (?, ?, ?) ON CONFLICT(user, key) DO UPDATE SET value = excluded.value').run(user, key, value);
   }
 
   // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)

@@ -402,6 +402,7 @@ export type Statement =
   | CancelBuildIndexStatement
   | StorageVaultStatement
   | AlterSystemStatement
+  | SetPropertyStatement
   | ViewStatement;
 
 /** A column label of CREATE VIEW v (a COMMENT '...', b). */
@@ -834,6 +835,13 @@ export type StorageVaultAction =
 export type AlterSystemAction =
   | { readonly op: 'addBackend' | 'dropBackend' | 'decommissionBackend'; readonly endpoints: readonly string[]; readonly properties: Readonly<Record<string, string>> }
   | { readonly op: 'renameComputeGroup'; readonly oldName: string; readonly newName: string };
+
+/** `SET PROPERTY [FOR 'user'] 'key' = 'value' [, ...]` (Doris user properties). */
+export interface SetPropertyStatement extends Span {
+  readonly kind: 'setProperty';
+  readonly user: string | null;
+  readonly properties: readonly (readonly [string, string])[];
+}
 
 export interface AlterSystemStatement extends Span {
   readonly kind: 'alterSystem';

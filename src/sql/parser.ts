@@ -205,6 +205,7 @@ class StatementParser extends AlterSystemParser {
       case 'EXPLAIN':
         return this.parseDescribeOrExplain();
       case 'SET':
+        if (this.isSetProperty()) return this.parseSetProperty();
         return this.isSetDefaultStorageVault() ? this.parseSetDefaultStorageVault() : this.parseSet();
       case 'UNSET':
         return this.parseUnsetDefaultStorageVault();
@@ -425,6 +426,8 @@ class StatementParser extends AlterSystemParser {
       database = this.parseIdent();
       if (target !== null && target.database === null) target = { database, name: target.name };
     }
+    // SHOW PROPERTY FOR 'user' [LIKE 'key'] (Doris): the user is the target.
+    if (spec.what === 'property' && this.acceptWord('FOR')) target = { database: null, name: this.parseIdentOrString() };
     if (spec.like && this.acceptWord('LIKE')) like = this.parseStringLiteral();
     else if (spec.where && this.acceptWord('WHERE')) where = this.parseExpr();
     let orderBy: ShowStatement['orderBy'];

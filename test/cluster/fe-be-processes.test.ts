@@ -203,6 +203,18 @@ describe('galene fe + galene be processes', () => {
     }
   });
 
+  it("SET PROPERTY 'default_compute_group' picks a user's group for new sessions; bad keys and groups change nothing", async () => {
+    assert.match(await sqlError(queryPort, "SET PROPERTY 'default_compute_group' = 'nope'"), /compute group 'nope' not exist/);
+    assert.match(await sqlError(queryPort, "SET PROPERTY 'default_compute_group' = 'g1', 'max_user_connections' = '5'"), /Unknown user property\(max_user_connections\)/);
+    assert.match(await sqlError(queryPort, "SET PROPERTY FOR 'ghost' 'default_compute_group' = 'g1'"), /Unknown user: ghost/);
+    assert.deepEqual(await rows(queryPort, "SHOW PROPERTY LIKE 'default_compute%'"), [{ Key: 'default_compute_group', Value: '' }]);
+    await rows(queryPort, "SET PROPERTY FOR 'root' 'default_compute_group' = 'g1'");
+    assert.deepEqual(await rows(queryPort, 'SHOW PROPERTY'), [{ Key: 'default_compute_group', Value: 'g1' }]);
+    assert.deepEqual((await rows(queryPort, 'SHOW COMPUTE GROUPS')).map((row) => [row['Name'], row['IsCurrent']]), [['g1', 'TRUE'], ['g3', 'FALSE']]);
+    await rows(queryPort, "SET PROPERTY 'default_compute_group' = ''");
+    assert.deepEqual((await rows(queryPort, 'SHOW COMPUTE GROUPS')).map((row) => row['IsCurrent']), ['FALSE', 'FALSE']);
+  });
+
   it('ALTER SYSTEM ADD BACKEND makes a BE started without --fe a member of the named group', async () => {
     const be3 = track(await startBackend(dir('be3'), null, 'default_compute_group'));
     const endpoint = `127.0.0.1:${be3.ready['heartbeat_service_port']}`;

@@ -12,7 +12,7 @@ import * as account from './account';
 import * as admin from './admin';
 import * as adminOps from './admin-ops';
 import * as buildIndex from './build-index';
-import { runAlterSystem } from './cluster-admin';
+import { runAlterSystem, runSetProperty } from './cluster-admin';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
@@ -64,6 +64,7 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   cancelBuildIndex: buildIndex.cancelBuildIndex,
   storageVault: runStorageVault,
   alterSystem: runAlterSystem,
+  setProperty: runSetProperty,
   view: runViewStatement,
   stats: runStatsStatement,
 };
