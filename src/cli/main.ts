@@ -1,5 +1,7 @@
 /**
- * The galene command: `galene start [--setting value ...]` runs one FE and one BE in this process.
+ * The galene command: `galene start [--setting value ...]` runs one FE and one BE in this process;
+ * `galene fe` runs an FE that BEs register with (rpc_port), `galene be --fe HOST:PORT --compute_group G`
+ * a BE process (cli/cluster-commands.ts).
  * Prints one JSON line `{"event":"ready",...ports, wal_files, wal_replayed, wal_replay_failed,
  * wal_corrupt_records, wal_quarantined}` on stdout when every server listens (the start-up summary), so
  * scripts and tests can start several servers side by side with port 0.
@@ -8,11 +10,17 @@ import { loadConfig, settingsHelp } from '../common/config';
 import { toGaleneError } from '../common/errors';
 import { startGalene } from '../fe/galene-server';
 import { configurationMarkdown, functionsMarkdown } from './config-docs';
+import { runBackendCommand, runFrontendCommand } from './cluster-commands';
 
 const USAGE = `Usage: galene start [--setting value ...]
+       galene fe [--setting value ...]
+       galene be [--fe HOST:RPC_PORT] [--compute_group NAME] [--setting value ...]
 
-Starts Galene (one FE and one BE in one process) on embedded defaults: data under ./galene-data.
-Connect with: mysql -h127.0.0.1 -P9030 -uroot
+start: Galene in one process (one FE and one BE) on embedded defaults: data under ./galene-data.
+fe:    an FE (MySQL query_port, HTTP http_port, metadata) that BEs register with on rpc_port (9020).
+be:    a BE process (heartbeat_service_port 9050, brpc_port 8060, webserver_port 8040) that registers
+       with the FE at --fe (its rpc_port), in compute group --compute_group (default_compute_group).
+See docs/cluster.md. Connect with: mysql -h127.0.0.1 -P9030 -uroot
 
 Settings (also read from galene.conf as "name = value" lines, or --config FILE, and from GALENE_<NAME>
 environment variables; flags win over the environment, which wins over the file):
@@ -28,6 +36,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(command === 'config-docs' ? configurationMarkdown() : functionsMarkdown());
     return;
   }
+  if (command === 'fe') return runFrontendCommand(rest);
+  if (command === 'be') return runBackendCommand(rest);
   if (command !== 'start') {
     process.stderr.write(`galene: unknown command '${command}'\n\n${USAGE}`);
     process.exitCode = 2;

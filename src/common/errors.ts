@@ -166,6 +166,18 @@ export const ERROR_CODES = {
   RPC_INVALID_REQUEST: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INVALID_ARGUMENT]rpc {0} to {1}: {2}'),
   RPC_UNIMPLEMENTED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [NOT_IMPLEMENTED_ERROR]rpc {0} is not served by {1}', 'internal'),
   RPC_FAILED: entry(1105, 'HY000', 'errCode = 2, detailMessage = [INTERNAL_ERROR]rpc {0} to {1} failed: {2}', 'internal'),
+  // cluster membership (ALTER SYSTEM ... BACKEND, compute groups, BE registration): Doris SystemInfoService's words
+  INVALID_HOST_PORT: entry(1105, 'HY000', 'errCode = 2, detailMessage = Invalid host port: {0}'),
+  PORT_OUT_OF_RANGE: entry(1105, 'HY000', 'errCode = 2, detailMessage = Port is out of range: {0}'),
+  BACKEND_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Same backend already exists[{0}]'),
+  BACKEND_NOT_EXISTS_DROP: entry(1105, 'HY000', 'errCode = 2, detailMessage = backend does not exists[{0}]'),
+  BACKEND_NOT_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Backend does not exist[{0}]'),
+  COMPUTE_GROUP_NOT_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' not exist"),
+  COMPUTE_GROUP_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' has existed"),
+  INVALID_COMPUTE_GROUP_NAME: entry(1105, 'HY000', "errCode = 2, detailMessage = Incorrect compute group name '{0}': it must start with a letter and contain only letters, digits and '_' (at most 64 characters)"),
+  UNKNOWN_USER_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown user property({0})'),
+  UNKNOWN_USER_PROPERTY_TARGET: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown user: {0}'),
+  BAD_BACKEND_REGISTRATION: entry(1105, 'HY000', 'errCode = 2, detailMessage = backend registration refused: {0}'),
   // remote scans (a cluster FE reading through the BEs of its compute group)
   NO_BACKEND_AVAILABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = There is no scanNode Backend available.[{0}]', 'resource'),
   BACKEND_UNREACHABLE: entry(1105, 'HY000', 'errCode = 2, detailMessage = [RPC_ERROR]failed to reach backend {0}: {1}', 'io'),

@@ -10,6 +10,8 @@ import type { Config } from '../common/config';
 import { formatDatetime } from '../common/datetime';
 import { Types } from '../common/types';
 import type { Catalog, TableState } from '../meta/catalog';
+import { DEFAULT_COMPUTE_GROUP, LOCAL_BACKEND_ID, type BackendRecord, type ClusterMembership } from '../meta/cluster-membership';
+import type { TabletPlacement } from '../meta/tablet-placement';
 import type { FileCache } from '../io/file-cache';
 import type { LoadProgress } from './load-progress';
 import type { ProcessListEntry } from './server-services';
@@ -27,10 +29,13 @@ export interface ServerFacts {
   readonly startTime: number;
   /** The BE's file cache (information_schema.file_cache_info). */
   readonly backend: { readonly fileCache: FileCache };
+  /** The BEs the FE knows (embedded: the one of this process) and which of them owns each tablet. */
+  readonly cluster: ClusterMembership;
+  readonly placement: TabletPlacement;
 }
 
 /** The id of the one BE of this process (SHOW BACKENDS BackendId, the tablets' BackendId). */
-export const BACKEND_ID = 10001;
+export const BACKEND_ID = LOCAL_BACKEND_ID;
 /** Doris's default database data quota (1024 TB) and replica quota. */
 const DB_DATA_QUOTA = 1024 ** 5;
 const DB_REPLICA_QUOTA = 1073741824;
@@ -63,8 +68,6 @@ export const dbQuota = { bytes: DB_DATA_QUOTA, replicas: DB_REPLICA_QUOTA };
 
 const host = (facts: ServerFacts): string => facts.config.getString('bind_address');
 
-/** The compute group sessions run in (Doris's CloudCluster column). */
-const DEFAULT_COMPUTE_GROUP = 'default_compute_group';
 
 /** SHOW BACKENDS's columns (Doris 2.1). */
 export const BACKEND_COLUMNS: readonly ColumnSpec[] = [
@@ -73,18 +76,43 @@ export const BACKEND_COLUMNS: readonly ColumnSpec[] = [
     ['TotalCapacity'], ['UsedPct'], ['MaxDiskUsedPct'], ['RemoteUsedCapacity'], ['Tag'], ['ErrMsg'], ['Version'], ['Status'], ['HeartbeatFailureCounter', Types.INT], ['NodeRole'],
 ];
 
-/** SHOW BACKENDS's rows: the one BE of this process. */
+/**
+ * Doris's Tag column of a BE in a compute group (cloud mode prints this JSON with ` : ` separators);
+ * an embedded server's own BE keeps the short form it always had.
+ */
+export function backendTag(backend: BackendRecord): string {
+  if (backend.local) return `{"compute_group_name" : "${backend.computeGroup}"}`;
+  const fields: [string, string][] = [
+    ['cloud_unique_id', backend.uniqueId], ['compute_group_status', 'NORMAL'], ['private_endpoint', ''], ['compute_group_name', backend.computeGroup], ['location', 'default'], ['public_endpoint', ''], ['compute_group_id', backend.computeGroupId],
+  ];
+  return `{${fields.map(([key, value]) => `${JSON.stringify(key)} : ${JSON.stringify(value)}`).join(', ')}}`;
+}
+
+/** SHOW BACKENDS's rows: every BE of the membership (embedded: the one of this process). */
 export function backendRows(facts: ServerFacts): RawValue[][] {
   const tables = facts.catalog.listDatabases().flatMap((db) => facts.catalog.listTables(db.name));
-  const tablets = tables.reduce((sum, table) => sum + table.tablets.length, 0);
+  const tabletIds = tables.flatMap((table) => table.tablets.map((tablet) => tablet.id));
   const used = tables.reduce((sum, table) => sum + tableSize(table).bytes, 0);
-  const started = timeText(facts.startTime);
-  const row: RawValue[] = [
-    BigInt(BACKEND_ID), host(facts), 0, 0, facts.config.getInt('webserver_port'), facts.config.getInt('brpc_port'), -1, started, timeText(Date.now()), 'true', 'false', BigInt(tablets),
-    formatBytes(used), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), '{"compute_group_name" : "default_compute_group"}', '', DORIS_BUILD_VERSION,
-    JSON.stringify({ lastSuccessReportTabletsTime: started, lastStreamLoadTime: -1, isQueryDisabled: false, isLoadDisabled: false }), 0, 'mix',
-  ];
-  return [row];
+  return facts.cluster.list().map((backend) => {
+    // The embedded BE holds every tablet; a cluster BE the tablets its group's placement gives it.
+    const tablets = backend.local ? tabletIds.length : tabletIds.filter((id) => facts.placement.ownerOf(backend.computeGroup, id) === backend.id).length;
+    const started = timeText(backend.local ? facts.startTime : backend.lastStartTime);
+    const heartbeat = backend.local ? timeText(Date.now()) : timeText(backend.lastHeartbeat);
+    const status = { lastSuccessReportTabletsTime: backend.local ? started : heartbeat ?? 'N/A', lastStreamLoadTime: -1, isQueryDisabled: false, isLoadDisabled: false };
+    return [
+      BigInt(backend.id), backend.host, backend.heartbeatPort, backend.bePort, backend.httpPort, backend.brpcPort, -1, started, heartbeat, String(backend.alive), String(backend.decommissioned), BigInt(tablets),
+      formatBytes(backend.local ? used : backend.dataUsedBytes), formatBytes(0), formatBytes(0), formatBytes(0), '0.00 %', '0.00 %', formatBytes(0), backendTag(backend), backend.errMsg, backend.version || DORIS_BUILD_VERSION,
+      JSON.stringify(status), backend.heartbeatFailures, 'mix',
+    ];
+  });
+}
+
+/** SHOW COMPUTE GROUPS's columns (Doris 3.0 ShowClusterCommand). */
+export const COMPUTE_GROUP_COLUMNS: readonly ColumnSpec[] = [['Name'], ['IsCurrent'], ['Users'], ['BackendNum', Types.INT]];
+
+/** SHOW COMPUTE GROUPS's rows: every group with a BE; IsCurrent for the session's group. */
+export function computeGroupRows(facts: ServerFacts, current: string): RawValue[][] {
+  return facts.cluster.groups().map((group) => [group.name, String(group.name === current ? 'TRUE' : 'FALSE'), '', group.backends.length]);
 }
 
 /** SHOW FRONTENDS's columns (Doris 2.1). */

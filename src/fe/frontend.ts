@@ -16,6 +16,8 @@ import type { Registry } from '../common/metrics';
 import { ServerLog } from '../common/server-log';
 import { Catalog } from '../meta/catalog';
 import { MetaStore } from '../meta/meta-store';
+import { ClusterMembership } from '../meta/cluster-membership';
+import { TabletPlacement } from '../meta/tablet-placement';
 import type { ClientErrorEvent, ConnectionLimits, ProtocolBackend, SessionHandler, SessionInfo, UserAuthInfo } from '../protocol/backend';
 import { logMysqlError } from './client-error-log';
 import { auditLogFor, type AuditLog } from './audit-log';
@@ -54,6 +56,9 @@ export class Frontend implements ProtocolBackend, ServerServices {
   readonly startTime = Date.now();
   /** OLAP tables read through BEs (debug_remote_scan_backends: loopback backends in this process); null: read directly. */
   readonly remoteScan: RemoteScanRoute | null;
+  /** The BEs this FE knows (durable), and which BE of each compute group owns each tablet. */
+  readonly cluster: ClusterMembership;
+  readonly placement = new TabletPlacement();
 
   private constructor(
     readonly config: Config,
@@ -63,6 +68,11 @@ export class Frontend implements ProtocolBackend, ServerServices {
     readonly backend: Backend,
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
+    this.cluster = new ClusterMembership(meta);
+    // Placement follows membership; a tablet that moves keeps its previous owner (Peer Read's first candidate).
+    const place = (): void => this.placement.update(this.cluster.list(), catalog.listDatabases().flatMap((db) => catalog.listTables(db.name).flatMap((table) => table.tablets.map((tablet) => tablet.id))));
+    place();
+    this.cluster.onChange(place);
     const loopbackBackends = config.getInt('debug_remote_scan_backends');
     this.remoteScan = loopbackBackends > 0 ? { router: new LoopbackRouter(loopbackBackends), transport: new LoopbackFragmentTransport(backend, config) } : null;
     this.auditLog = auditLogFor(config.getString('data_dir'));

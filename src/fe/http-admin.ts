@@ -13,7 +13,6 @@
 import type * as http from 'node:http';
 import { SETTINGS } from '../common/config';
 import { GaleneError } from '../common/errors';
-import { backendRows } from './cluster-facts';
 import type { Frontend } from './frontend';
 import { showProc } from './proc-tree';
 import { DORIS_BUILD_VERSION } from './session-variables';
@@ -40,8 +39,8 @@ export function adminHttpRoutes(fe: Frontend, role: 'fe' | 'be' | 'brpc', gate: 
   if (role !== 'fe') return {};
   return {
     '/api/health': (_req, res) => {
-      const backends = backendRows(fe).length;
-      send(res, restBody({ online_backend_num: backends, total_backend_num: backends }));
+      const backends = fe.cluster.list();
+      send(res, restBody({ online_backend_num: backends.filter((backend) => backend.alive).length, total_backend_num: backends.length }));
     },
     '/api/bootstrap': (_req, res) =>
       send(res, restBody({ replayedJournalId: 0, queryPort: fe.config.getInt('query_port'), rpcPort: 0, arrowFlightSqlPort: -1, version: DORIS_BUILD_VERSION, startTime: fe.startTime })),

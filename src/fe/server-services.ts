@@ -12,6 +12,8 @@ import type { Config } from '../common/config';
 import type { QueryProfile } from '../common/profile';
 import type { QueryTask } from '../exec/query-task';
 import type { Catalog } from '../meta/catalog';
+import type { ClusterMembership } from '../meta/cluster-membership';
+import type { TabletPlacement } from '../meta/tablet-placement';
 import type { AuditLog } from './audit-log';
 import type { FeMetrics } from './fe-metrics';
 import type { LoadProgress } from './load-progress';
@@ -47,6 +49,9 @@ export interface ServerServices {
   readonly backend: Backend;
   /** Set when OLAP tables are read through BEs (a cluster FE, or debug_remote_scan_backends): every scan goes through RemoteTableSource. */
   readonly remoteScan: RemoteScanRoute | null;
+  /** The BEs the FE knows and the tablet placement over them (cluster-membership.ts, tablet-placement.ts). */
+  readonly cluster: ClusterMembership;
+  readonly placement: TabletPlacement;
   readonly users: UserManager;
   /** SET GLOBAL values, by variable name (unset = the registry's default). */
   readonly globalVariables: Map<string, string | number | boolean>;

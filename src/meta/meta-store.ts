@@ -129,6 +129,8 @@ CREATE TABLE IF NOT EXISTS row_binlog_rowsets (id INTEGER PRIMARY KEY, tablet_id
 CREATE INDEX IF NOT EXISTS row_binlog_rowsets_by_table ON row_binlog_rowsets (table_id, version);
 CREATE TABLE IF NOT EXISTS views (id INTEGER PRIMARY KEY, db_id INTEGER NOT NULL, name TEXT NOT NULL, info TEXT NOT NULL, UNIQUE (db_id, name));
 CREATE TABLE IF NOT EXISTS table_stats (table_id INTEGER PRIMARY KEY, info TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS backends (id INTEGER PRIMARY KEY, info TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS user_properties (user TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user, key));
 `;
 
 interface RowsetRow {
@@ -808,6 +810,31 @@ export class MetaStore {
 
   dropView(id: number): void {
     this.db.prepare('DELETE FROM views WHERE id = ?').run(id);
+  }
+
+  // ------------------------------------------------------------ cluster membership (meta/cluster-membership.ts owns it)
+
+  listBackendRows(): string[] {
+    return (this.cached('SELECT info FROM backends ORDER BY id').all() as { info: string }[]).map((row) => row.info);
+  }
+
+  putBackendRow(id: number, info: string): void {
+    this.cached('INSERT INTO backends (id, info) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET info = excluded.info').run(id, info);
+  }
+
+  deleteBackendRow(id: number): void {
+    this.cached('DELETE FROM backends WHERE id = ?').run(id);
+  }
+
+  /** Doris user properties (SET PROPERTY), per user name (every host of the user). */
+  getUserProperty(user: string, key: string): string | null {
+    const row = this.cached('SELECT value FROM user_properties WHERE user = ? AND key = ?').get(user, key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  setUserProperty(user: string, key: string, value: string): void {
+    if (value === '') this.cached('DELETE FROM user_properties WHERE user = ? AND key = ?').run(user, key);
+    else this.cached('INSERT INTO user_properties (user, key, value) VALUES (?, ?, ?) ON CONFLICT(user, key) DO UPDATE SET value = excluded.value').run(user, key, value);
   }
 
   // ------------------------------------------------------------ storage vaults (meta/storage-vaults.ts owns them)

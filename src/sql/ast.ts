@@ -401,6 +401,8 @@ export type Statement =
   | BuildIndexStatement
   | CancelBuildIndexStatement
   | StorageVaultStatement
+  | AlterSystemStatement
+  | SetPropertyStatement
   | ViewStatement;
 
 /** A column label of CREATE VIEW v (a COMMENT '...', b). */
@@ -825,6 +827,26 @@ export type StorageVaultAction =
   | { readonly op: 'alter'; readonly name: string; readonly properties: Readonly<Record<string, string>> }
   | { readonly op: 'setDefault'; readonly name: string }
   | { readonly op: 'unsetDefault' };
+
+/**
+ * Cluster membership (parse-alter-system.ts): `ALTER SYSTEM ADD|DROP|DECOMMISSION BACKEND 'host:port'
+ * [, ...] [PROPERTIES (...)]`, `ALTER SYSTEM RENAME COMPUTE GROUP old new`.
+ */
+export type AlterSystemAction =
+  | { readonly op: 'addBackend' | 'dropBackend' | 'decommissionBackend'; readonly endpoints: readonly string[]; readonly properties: Readonly<Record<string, string>> }
+  | { readonly op: 'renameComputeGroup'; readonly oldName: string; readonly newName: string };
+
+/** `SET PROPERTY [FOR 'user'] 'key' = 'value' [, ...]` (Doris user properties). */
+export interface SetPropertyStatement extends Span {
+  readonly kind: 'setProperty';
+  readonly user: string | null;
+  readonly properties: readonly (readonly [string, string])[];
+}
+
+export interface AlterSystemStatement extends Span {
+  readonly kind: 'alterSystem';
+  readonly action: AlterSystemAction;
+}
 
 export interface StorageVaultStatement extends Span {
   readonly kind: 'storageVault';

@@ -17,7 +17,7 @@ import type {
 } from './ast';
 import { syntaxErrorAt, Token, TokenKind } from './lexer';
 import type { ParseOptions } from './parse-base';
-import { StatsParser } from './parse-stats';
+import { AlterSystemParser } from './parse-alter-system';
 
 /** How a SHOW form takes its arguments. */
 interface ShowSpec {
@@ -98,7 +98,7 @@ const ISOLATION_LEVELS: readonly [readonly string[], string][] = [
   [['SERIALIZABLE'], 'SERIALIZABLE'],
 ];
 
-class StatementParser extends StatsParser {
+class StatementParser extends AlterSystemParser {
   /** Every statement up to the end of input; empty statements between `;` are skipped. */
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -179,6 +179,7 @@ class StatementParser extends StatsParser {
       case 'ALTER':
         this.advance();
         if (this.isWord('USER')) return this.parseAlterUser(start);
+        if (this.isWord('SYSTEM')) return this.parseAlterSystem(start);
         if (this.isStorageVault()) return this.parseAlterStorageVault(start);
         if (this.isView()) return this.parseCreateOrAlterView(start);
         return this.parseAlterTable(start);
@@ -204,6 +205,7 @@ class StatementParser extends StatsParser {
       case 'EXPLAIN':
         return this.parseDescribeOrExplain();
       case 'SET':
+        if (this.isSetProperty()) return this.parseSetProperty();
         return this.isSetDefaultStorageVault() ? this.parseSetDefaultStorageVault() : this.parseSet();
       case 'UNSET':
         return this.parseUnsetDefaultStorageVault();
@@ -424,6 +426,8 @@ class StatementParser extends StatsParser {
       database = this.parseIdent();
       if (target !== null && target.database === null) target = { database, name: target.name };
     }
+    // SHOW PROPERTY FOR 'user' [LIKE 'key'] (Doris): the user is the target.
+    if (spec.what === 'property' && this.acceptWord('FOR')) target = { database: null, name: this.parseIdentOrString() };
     if (spec.like && this.acceptWord('LIKE')) like = this.parseStringLiteral();
     else if (spec.where && this.acceptWord('WHERE')) where = this.parseExpr();
     let orderBy: ShowStatement['orderBy'];

@@ -27,10 +27,11 @@ import { privilegesOf } from './statement-privileges';
 import { note, okResult, okWithWarnings } from './result-rows';
 
 export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
-  if (statement.computeGroup !== null && statement.computeGroup !== 'default_compute_group') {
-    throw new GaleneError('UNSUPPORTED', [`compute group '${statement.computeGroup}' (this server has only default_compute_group)`]);
-  }
+  // USE @cg: a group with a BE (SHOW COMPUTE GROUPS); queries still run on the FE's own BE (docs/cluster.md).
+  const group = statement.computeGroup;
+  if (group !== null && !session.fe.cluster.groups().some((known) => known.name === group)) throw new GaleneError('COMPUTE_GROUP_NOT_EXISTS', [group]);
   if (statement.database !== null) await session.useDatabase(statement.database);
+  if (group !== null) session.variables.set('compute_group', group);
   return okResult();
 }
 

@@ -12,6 +12,7 @@ import * as account from './account';
 import * as admin from './admin';
 import * as adminOps from './admin-ops';
 import * as buildIndex from './build-index';
+import { runAlterSystem, runSetProperty } from './cluster-admin';
 import * as ddl from './ddl';
 import * as dml from './dml';
 import * as query from './query';
@@ -62,6 +63,8 @@ export const STATEMENT_HANDLERS: HandlerTable = {
   buildIndex: buildIndex.buildIndex,
   cancelBuildIndex: buildIndex.cancelBuildIndex,
   storageVault: runStorageVault,
+  alterSystem: runAlterSystem,
+  setProperty: runSetProperty,
   view: runViewStatement,
   stats: runStatsStatement,
 };

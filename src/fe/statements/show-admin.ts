@@ -10,6 +10,7 @@ import { GaleneError } from '../../common/errors';
 import type { StatementResult } from '../../common/result';
 import { matchLike } from '../../exec/expr';
 import type { OrderByItem, ShowStatement } from '../../sql/ast';
+import { showComputeGroups, showProperty } from './cluster-admin';
 import { BACKEND_COLUMNS, BACKEND_ID, backendRows, dbQuota, formatBytes, FRONTEND_COLUMNS, frontendRows, PROCESS_LIST_COLUMNS, processListRows, tableSize, timeText } from '../cluster-facts';
 import { SHOW_LOAD_COLUMNS, showLoadRows, STREAM_LOAD_COLUMNS, streamLoadRecords } from '../load-records';
 import { showProc } from '../proc-tree';
@@ -156,5 +157,7 @@ export const ADMIN_SHOW_HANDLERS: Record<string, ShowHandler> = {
   processlist: (session, statement) =>
     rowsResult(PROCESS_LIST_COLUMNS, processListRows(session.fe, { connectionId: session.connectionId, user: session.user, seesAll: privilegesOf(session).hasGlobal('ADMIN_PRIV'), full: statement.full })),
   backends: (session) => rowsResult(BACKEND_COLUMNS, backendRows(session.fe)),
+  'compute groups': showComputeGroups,
+  property: showProperty,
   frontends: (session) => rowsResult(FRONTEND_COLUMNS, frontendRows(session.fe)),
 };

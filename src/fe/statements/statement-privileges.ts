@@ -157,6 +157,10 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
   sync: none,
   // Doris: storage vault DDL needs ADMIN_PRIV.
   storageVault: (session) => requireGlobal(session, 'ADMIN_PRIV'),
+  // Doris: ALTER SYSTEM (backends, compute groups) needs NODE_PRIV.
+  alterSystem: (session) => requireGlobal(session, 'NODE_PRIV'),
+  // One's own properties need nothing; another user's GRANT_PRIV (checked by the handler, which knows the target).
+  setProperty: none,
   // Doris CreateViewCommand / AlterViewCommand / DropViewCommand: CREATE / ALTER / DROP on the view (and
   // SELECT on what CREATE / ALTER read, checked as their query is bound).
   view: (session, statement) => {

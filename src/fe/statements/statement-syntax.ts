@@ -49,6 +49,8 @@ export const STATEMENT_SYNTAX: readonly StatementSyntax[] = [
   s('SHOW PROC', 'Administration', "SHOW PROC '/path' (/, /backends, /frontends, /dbs, /dbs/<db_id>, /transactions/<db_id>, /jobs/<db_id>, /current_queries, /statistic, /stream_loads, /catalogs)"),
   s('SHOW CATALOGS', 'Administration', 'SHOW CATALOGS'),
   s('SHOW BACKENDS', 'Administration', 'SHOW BACKENDS'),
+  s('SHOW COMPUTE GROUPS', 'Administration', 'SHOW COMPUTE GROUPS'),
+  s('ALTER SYSTEM', 'Administration', "ALTER SYSTEM ADD BACKEND 'host:heartbeat_port' [, ...] [PROPERTIES (\"tag.compute_group_name\" = \"g\")] | ALTER SYSTEM DROP BACKEND 'host:port' [, ...] | ALTER SYSTEM DECOMMISSION BACKEND 'host:port' [, ...] | ALTER SYSTEM RENAME COMPUTE GROUP old new"),
   s('SHOW FRONTENDS', 'Administration', 'SHOW FRONTENDS'),
   s('SHOW PROCESSLIST', 'Administration', 'SHOW [FULL] PROCESSLIST'),
   s('SHOW VARIABLES', 'Administration', "SHOW [GLOBAL|SESSION] VARIABLES [LIKE 'pattern' | WHERE cond]"),

@@ -1,0 +1,159 @@
+/**
+ * `galene be`: a BE as its own process. It serves every BE gRPC service (be-rpc-services.ts) on
+ * heartbeat_service_port and on brpc_port, its HTTP API on webserver_port (`/api/health`), and, started
+ * with `--fe HOST:PORT`, registers with that FE's FrontendService, retrying until the FE answers. It
+ * registers again when a heartbeat shows a new fe_start_time (the FE restarted and may have lost what
+ * it had not written down, or the BE was dropped and added back).
+ *
+ * A BE keeps no metadata: only its identity (`<data_dir>/be_unique_id`, Doris's cloud_unique_id), and,
+ * later, caches and WALs. Queries and loads still run on the FE's own BE until the fragment transport is
+ * wired (docs/cluster.md).
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { Config } from '../common/config';
+import { GaleneError, toGaleneError } from '../common/errors';
+import { makePrivateDir } from '../common/private-files';
+import { RpcClient, RpcServer } from '../io/rpc';
+import { lockDataDir } from '../meta/data-dir-lock';
+import { backendRpcServices, FRONTEND_SERVICE, type BackendIdentity } from './be-rpc-services';
+
+export interface BackendProcessOptions {
+  /** The FE's rpc_port endpoint `host:port`; null: wait to be added with ALTER SYSTEM ADD BACKEND. */
+  readonly fe: string | null;
+  readonly computeGroup: string;
+  readonly version: string;
+  /** Told about registration attempts and failures (stderr). */
+  readonly log?: (message: string) => void;
+  /** Told each time the FE accepts a registration. */
+  readonly onRegistered?: (backendId: number) => void;
+}
+
+export interface RunningBackend {
+  readonly identity: BackendIdentity;
+  readonly ports: { heartbeat_service_port: number; brpc_port: number; webserver_port: number };
+  /** Resolves once the first registration succeeded (never when started without --fe). */
+  readonly registered: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Retry pauses while the FE does not answer: 200 ms doubling to 5 s. */
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5000;
+
+/** What FrontendService.RegisterBackend answers (heartbeat.proto). */
+interface RegisterResponse {
+  readonly backend_id: number;
+  readonly compute_group: string;
+  readonly heartbeat_interval_ms: number;
+  readonly fe_start_time: number;
+}
+
+/** The BE's lasting identity: made on first start, kept under data_dir. */
+function uniqueIdOf(dataDir: string): string {
+  const file = path.join(dataDir, 'be_unique_id');
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{32}$/.test(text)) return text;
+  } catch {
+    // first start
+  }
+  const id = randomBytes(16).toString('hex');
+  fs.writeFileSync(`${file}.tmp`, id + '\n');
+  fs.renameSync(`${file}.tmp`, file);
+  return id;
+}
+
+function healthServer(identity: BackendIdentity): http.Server {
+  return http.createServer((req, res) => {
+    const url = (req.url ?? '/').split('?')[0];
+    const body = url === '/api/health' ? { status: 'OK', msg: 'To Be Added' } : null;
+    res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body ?? { status: 'FAILED', msg: `not found: ${url}`, backend_id: identity.backendId }));
+  });
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err) => reject(new GaleneError('IO_ERROR', [`cannot listen on ${host}:${port}: ${err.message}`], { cause: err })));
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+}
+
+export async function startBackendProcess(config: Config, options: BackendProcessOptions): Promise<RunningBackend> {
+  const dataDir = config.getString('data_dir');
+  makePrivateDir(dataDir);
+  const lock = lockDataDir(dataDir);
+  const host = config.getString('bind_address');
+  const identity: BackendIdentity = {
+    uniqueId: uniqueIdOf(dataDir), startTime: Date.now(), version: options.version, ports: { heartbeatPort: 0, httpPort: 0, brpcPort: 0 },
+    backendId: 0, computeGroup: options.computeGroup, decommissioned: false, feStartTime: 0, lastHeartbeat: 0,
+  };
+  const log = options.log ?? (() => undefined);
+  const feClient = options.fe !== null ? new RpcClient(options.fe, { defaultTimeoutMs: 5000 }) : null;
+  let stopped = false;
+  let registering: Promise<void> | null = null;
+  const stopSignal = new AbortController();
+
+  /** Register until the FE answers (or the process stops); one attempt loop at a time. */
+  const register = (): Promise<void> => {
+    if (feClient === null) return new Promise<void>(() => undefined);
+    registering ??= (async () => {
+      let pause = RETRY_FIRST_MS;
+      while (!stopped) {
+        try {
+          const response = await feClient.unary<RegisterResponse>(FRONTEND_SERVICE, 'RegisterBackend', {
+            host, heartbeat_port: identity.ports.heartbeatPort, http_port: identity.ports.httpPort, brpc_port: identity.ports.brpcPort, be_port: -1,
+            compute_group: identity.computeGroup, start_time: identity.startTime, version: identity.version, unique_id: identity.uniqueId,
+          }, { signal: stopSignal.signal });
+          identity.backendId = response.backend_id;
+          identity.computeGroup = response.compute_group;
+          identity.feStartTime = response.fe_start_time;
+          options.onRegistered?.(response.backend_id);
+          log(`registered with FE ${options.fe} as backend ${response.backend_id} in compute group ${response.compute_group}`);
+          return;
+        } catch (err) {
+          if (stopped) return;
+          log(`cannot register with FE ${options.fe} (retrying in ${pause} ms): ${toGaleneError(err).message}`);
+          await new Promise((resolve) => setTimeout(resolve, pause).unref());
+          pause = Math.min(RETRY_MAX_MS, pause * 2);
+        }
+      }
+    })().finally(() => (registering = null));
+    return registering;
+  };
+
+  const services = backendRpcServices(identity, { onNewFrontend: () => void register() });
+  const rpcServers: RpcServer[] = [];
+  const http = healthServer(identity);
+  try {
+    for (const setting of ['heartbeat_service_port', 'brpc_port'] as const) rpcServers.push(await RpcServer.start({ host, port: config.getInt(setting), services, onHandlerError: (method, err) => log(`${method} failed: ${toGaleneError(err).message}`) }));
+    identity.ports.heartbeatPort = rpcServers[0].port;
+    identity.ports.brpcPort = rpcServers[1].port;
+    identity.ports.httpPort = await listen(http, host, config.getInt('webserver_port'));
+  } catch (err) {
+    await Promise.all(rpcServers.map((server) => server.close(0)));
+    http.close();
+    feClient?.close();
+    lock.release();
+    throw err;
+  }
+  const ports = { heartbeat_service_port: identity.ports.heartbeatPort, brpc_port: identity.ports.brpcPort, webserver_port: identity.ports.httpPort };
+  for (const [name, port] of Object.entries(ports)) config.set(name, port);
+  const registered = register();
+  return {
+    identity,
+    ports,
+    registered,
+    async stop() {
+      stopped = true;
+      stopSignal.abort();
+      await Promise.all(rpcServers.map((server) => server.close()));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      feClient?.close();
+      lock.release();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The FE's gRPC FrontendService (rpc_port): RegisterBackend, called by a BE started with `--fe`. A
+ * request is checked field by field before membership changes (a peer's bad message gets
+ * BAD_BACKEND_REGISTRATION and changes nothing); the BE's host is the one it names, which must be an
+ * address this FE can reach it at.
+ */
+import { GaleneError } from '../common/errors';
+import type { RpcServiceBinding } from '../io/rpc';
+import { FRONTEND_SERVICE } from '../be/be-rpc-services';
+import { checkComputeGroupName, DEFAULT_COMPUTE_GROUP, type ClusterMembership } from '../meta/cluster-membership';
+
+interface RegisterBackendRequest {
+  readonly host: string;
+  readonly heartbeat_port: number;
+  readonly http_port: number;
+  readonly brpc_port: number;
+  readonly be_port: number;
+  readonly compute_group: string;
+  readonly start_time: number;
+  readonly version: string;
+  readonly unique_id: string;
+}
+
+const refuse = (why: string): GaleneError => new GaleneError('BAD_BACKEND_REGISTRATION', [why]);
+
+function checkPort(name: string, value: number, allowNone: boolean): void {
+  if (!Number.isInteger(value) || value > 65535 || value < (allowNone ? -1 : 1)) throw refuse(`${name} ${value} is not a port`);
+}
+
+function checkRequest(request: RegisterBackendRequest): void {
+  if (!/^[a-zA-Z0-9._:-]{1,253}$/.test(request.host)) throw refuse(`bad host '${request.host}'`);
+  checkPort('heartbeat_port', request.heartbeat_port, false);
+  checkPort('http_port', request.http_port, false);
+  checkPort('brpc_port', request.brpc_port, false);
+  checkPort('be_port', request.be_port, true);
+  if (!/^[0-9a-f]{32}$/.test(request.unique_id)) throw refuse(`bad unique_id '${request.unique_id.slice(0, 64)}'`);
+  if (!Number.isSafeInteger(request.start_time) || request.start_time <= 0) throw refuse(`bad start_time ${request.start_time}`);
+  if (request.version.length > 256) throw refuse('version too long');
+  if (request.compute_group !== '') checkComputeGroupName(request.compute_group);
+}
+
+export function frontendRpcService(membership: ClusterMembership, heartbeatIntervalMs: () => number, feStartTime: number): RpcServiceBinding {
+  return {
+    service: FRONTEND_SERVICE,
+    handlers: {
+      RegisterBackend: (request: RegisterBackendRequest) => {
+        checkRequest(request);
+        const backend = membership.register(
+          request.unique_id,
+          { host: request.host, heartbeatPort: request.heartbeat_port, bePort: request.be_port, httpPort: request.http_port, brpcPort: request.brpc_port, startTime: request.start_time, version: request.version },
+          request.compute_group || DEFAULT_COMPUTE_GROUP,
+        );
+        return { backend_id: backend.id, compute_group: backend.computeGroup, heartbeat_interval_ms: heartbeatIntervalMs(), fe_start_time: feStartTime };
+      },
+    },
+  };
+}
