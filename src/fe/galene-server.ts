@@ -41,6 +41,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
   try {
     walReplay = await groupCommit.start();
   } catch (err) {
+    await frontend.loopbackScan?.close().catch(() => undefined);
     frontend.close();
     lock.release();
     throw err;
@@ -73,6 +74,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
         await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+        await frontend.loopbackScan?.close();
         await groupCommit.close();
         await frontend.backend.close();
         frontend.close();
@@ -82,6 +84,7 @@ export async function startGalene(config: Config, store?: ObjectStore): Promise<
   } catch (err) {
     await mysql.close().catch(() => undefined);
     for (const server of httpServers) server.close();
+    await frontend.loopbackScan?.close().catch(() => undefined);
     await frontend.backend.close().catch(() => undefined);
     frontend.close();
     lock.release();
