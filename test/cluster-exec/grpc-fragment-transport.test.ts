@@ -2,7 +2,8 @@
  * The FragmentService over real gRPC on loopback sockets: a BE (be/fragment-rpc-service.ts over a real
  * Backend and segment files) and the FE's GrpcFragmentTransport. A scan streams the same rows as the
  * executor run in place; a consumer that pauses holds the BE back (flow control); a consumer that stops,
- * a KILL and a passed deadline cancel the BE's stream (its handler's signal fires) with Doris's errors;
+ * a KILL and a passed deadline cancel the BE's stream (its handler's signal fires) with Doris's errors,
+ * also through RemoteTableSource for a statement's task;
  * garbled requests fail with INVALID_ARGUMENT and the server keeps serving; a port nothing listens on is
  * BACKEND_UNREACHABLE (what RemoteTableSource fails over on).
  */
@@ -25,7 +26,8 @@ import { Types } from '../../src/common/types';
 import { toWire } from '../../src/exec/parallel/fragment-wire';
 import { makeTableSchema } from '../../src/exec/memory-table';
 import { GrpcFragmentTransport } from '../../src/fe/grpc-fragment-transport';
-import type { BackendEndpoint, ScanReply } from '../../src/fe/remote-table-source';
+import { RemoteTableSource, type BackendEndpoint, type ScanReply } from '../../src/fe/remote-table-source';
+import { QueryTask } from '../../src/exec/query-task';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { loadRpcService, RpcClient, RpcServer } from '../../src/io/rpc';
 import type { TableState } from '../../src/meta/catalog';
@@ -143,6 +145,32 @@ describe('FragmentService over gRPC', () => {
     await assert.rejects(async () => {
       for (let step = await replies.next(); !step.done; step = await replies.next());
     }, (err: unknown) => err instanceof GaleneError && err.code === 'QUERY_TIMEOUT' && /Timeout: the statement ran longer than query_timeout/.test(err.message));
+    await eventually(() => stats.cancelled > cancelledBefore && stats.scansRunning === 0);
+  });
+
+  /** RemoteTableSource over this BE through the transport, for the statement `task`. */
+  const remoteSource = (task: QueryTask): RemoteTableSource => new RemoteTableSource(table, { router: { ownerOf: () => endpoint, liveBackends: () => [endpoint] }, transport, computeGroup: 'g', task });
+  const drain = async (batches: AsyncIterator<Batch>): Promise<void> => {
+    for (let step = await batches.next(); !step.done; step = await batches.next());
+  };
+
+  it('KILL of a statement reading through RemoteTableSource cancels the BE stream', async () => {
+    const cancelledBefore = stats.cancelled;
+    const task = new QueryTask({ timeoutSeconds: 0, memLimitBytes: 0, queryId: 'q-kill-sql' });
+    const batches = remoteSource(task).scan({ columns: ['k', 's'], predicates: [], limit: null, profile: new QueryProfile('q-kill-sql', '', '', '') })[Symbol.asyncIterator]();
+    assert.equal((await batches.next()).done, false);
+    task.cancel(new GaleneError('QUERY_CANCELLED', ['10.0.0.9']));
+    await assert.rejects(drain(batches), (err: unknown) => err instanceof GaleneError && err.code === 'QUERY_CANCELLED' && /by user from 10\.0\.0\.9/.test(err.message));
+    await eventually(() => stats.cancelled > cancelledBefore && stats.scansRunning === 0);
+  });
+
+  it('a statement past query_timeout gets Doris\'s timeout with its query_timeout, and the BE stops', async () => {
+    const cancelledBefore = stats.cancelled;
+    const task = new QueryTask({ timeoutSeconds: 1, memLimitBytes: 0, queryId: 'q-timeout-sql' });
+    const batches = remoteSource(task).scan({ columns: ['k', 's'], predicates: [], limit: null, profile: new QueryProfile('q-timeout-sql', '', '', '') })[Symbol.asyncIterator]();
+    assert.equal((await batches.next()).done, false);
+    await sleep(1500);
+    await assert.rejects(drain(batches), (err: unknown) => err instanceof GaleneError && err.code === 'QUERY_TIMEOUT' && /longer than query_timeout \(1 s\)/.test(err.message));
     await eventually(() => stats.cancelled > cancelledBefore && stats.scansRunning === 0);
   });
 
