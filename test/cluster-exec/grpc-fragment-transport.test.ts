@@ -174,6 +174,21 @@ describe('FragmentService over gRPC', () => {
     await eventually(() => stats.cancelled > cancelledBefore && stats.scansRunning === 0);
   });
 
+  it('an error the BE raises reaches the FE as the same error, in the same words', async () => {
+    const missing: TableState = { ...table, rowsets: table.rowsets.map((rowset) => ({ ...rowset, segments: rowset.segments.map((segment) => ({ ...segment, key: `data/${TABLET}/missing.dat` })) })) };
+    const call: ScanCall = { ...scanCall('q-missing'), table: readDescriptorOf(missing, [TABLET]) };
+    let inPlace: unknown = null;
+    try {
+      for await (const _item of executeScan(backend, call, new QueryProfile('q-missing', '', '', '')));
+    } catch (err) {
+      inPlace = err;
+    }
+    assert.ok(inPlace instanceof GaleneError, `the BE fails on a missing segment: ${String(inPlace)}`);
+    await assert.rejects(async () => {
+      for await (const _reply of transport.executeScan(endpoint, call, noLimit()));
+    }, (err: unknown) => err instanceof GaleneError && err.code === inPlace.code && err.message === inPlace.message);
+  });
+
   it('garbled requests fail that call with INVALID_ARGUMENT; the server keeps serving', async () => {
     const service = loadRpcService('fragment.proto', FRAGMENT_SERVICE_NAME);
     const client = new RpcClient(`127.0.0.1:${server.port}`);
