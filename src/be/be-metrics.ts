@@ -13,6 +13,7 @@ import { groupCommitCounters, groupCommitGauges } from '../load/group-commit';
 import { writePipelineCounters, writePipelineGauges } from '../load/write-pipeline';
 import type { Backend } from './backend';
 import type { CompactionStats } from './compaction';
+import type { FragmentServiceStats } from './fragment-rpc-service';
 import { cpuTimes, diskCapacities, diskCounts, networkCounts, procEntries } from './system-metrics';
 
 /**
@@ -93,6 +94,8 @@ export interface BeMetricsSources {
   readonly loads: LoadCounts;
   readonly scans: ScanCounts;
   readonly dataDirs: readonly string[];
+  /** This BE's FragmentService, when it serves one (remote scans over gRPC); else its series read 0. */
+  readonly fragments?: FragmentServiceStats | null;
 }
 
 export function createBeMetrics(sources: BeMetricsSources): Registry {
@@ -199,6 +202,10 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   // Queries
   counter('doris_be_query_scan_rows', 'Rows statements read from tables', () => scans.rows);
   counter('doris_be_query_scan_bytes', 'Bytes of column data statements read from tables', () => scans.bytes);
+  const fragments = sources.fragments ?? null;
+  counter('doris_be_fragment_requests_total', 'FragmentService calls received (ExecuteScan and FetchRows)', () => (fragments === null ? 0 : fragments.scans + fragments.fetches));
+  gauge('doris_be_fragment_instance_count', 'ExecuteScan calls running now', () => fragments?.scansRunning ?? 0);
+  counter('doris_be_fragment_requests_cancelled_total', 'FragmentService calls stopped by their caller before they finished (cancelled, past their deadline, or the server closing)', () => fragments?.cancelled ?? 0);
   for (const [name, help, read] of groupCommitGauges(backend)) gauge(name, help, read);
   for (const [name, help, read] of groupCommitCounters(backend)) counter(name, help, read);
   // Write pipeline (load memory, flush and upload pools, backpressure): load/write-pipeline/pipeline-metrics.ts

@@ -1,5 +1,5 @@
 /**
- * What a BE runs for a remote scan (the fragment service's calls, be/fragment-service.ts): a read
+ * What a BE runs for a remote scan (the fragment service's calls, be/fragment-rpc-service.ts): a read
  * descriptor (read-descriptor.ts) becomes an OlapTableSource over this BE's segment readers, page cache
  * and FileCache; the scan request runs on it — a plain scan streaming batches, or a scan fragment
  * (filter, virtual columns, partial aggregate) streaming FragmentResults, in the BE's scan workers when

@@ -5,3 +5,5 @@
  * starts it (in one process today; behind an RPC service when it runs as `galene be`).
  */
 export { Backend } from './backend';
+/** A BE process serves remote scans with `RpcServer.start({ ..., services: [fragmentRpcService(backend)] })`. */
+export { fragmentRpcService, FragmentServiceStats, FRAGMENT_SERVICE_NAME } from './fragment-rpc-service';

@@ -8,7 +8,7 @@ import type { ObjectStore } from '../io/object-store';
 import { GaleneError } from '../common/errors';
 import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
-import { LoopbackFragmentTransport, LoopbackRouter } from './loopback-fragment-transport';
+import { openLoopbackRemoteScan, type LoopbackRemoteScan } from './loopback-remote-scan';
 import type { RemoteScanRoute } from './remote-table-source';
 import { createBeMetrics, LoadCounts, ScanCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
@@ -59,6 +59,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   /** The BEs this FE knows (durable), and which BE of each compute group owns each tablet. */
   readonly cluster: ClusterMembership;
   readonly placement = new TabletPlacement();
+  /** The loopback backends behind remoteScan (their in-process gRPC server with debug_remote_scan_transport = grpc). */
+  readonly loopbackScan: LoopbackRemoteScan | null;
 
   private constructor(
     readonly config: Config,
@@ -66,6 +68,7 @@ export class Frontend implements ProtocolBackend, ServerServices {
     readonly catalog: Catalog,
     readonly users: UserManager,
     readonly backend: Backend,
+    loopbackScan: LoopbackRemoteScan | null,
   ) {
     this.compaction = new CompactionScheduler(catalog, backend);
     this.cluster = new ClusterMembership(meta);
@@ -73,15 +76,15 @@ export class Frontend implements ProtocolBackend, ServerServices {
     const place = (): void => this.placement.update(this.cluster.list(), catalog.listDatabases().flatMap((db) => catalog.listTables(db.name).flatMap((table) => table.tablets.map((tablet) => tablet.id))));
     place();
     this.cluster.onChange(place);
-    const loopbackBackends = config.getInt('debug_remote_scan_backends');
-    this.remoteScan = loopbackBackends > 0 ? { router: new LoopbackRouter(loopbackBackends), transport: new LoopbackFragmentTransport(backend, config) } : null;
+    this.loopbackScan = loopbackScan;
+    this.remoteScan = loopbackScan?.route ?? null;
     this.auditLog = auditLogFor(config.getString('data_dir'));
     this.metrics = new FeMetrics(this);
     this.serverLog = new ServerLog(config, 'fe');
     this.serverLog.log('INFO', 'main', `FE opened data_dir ${config.getString('data_dir')}`);
     const dataDir = path.resolve(config.getString('data_dir'));
     const walDirs = config.getString('group_commit_wal_path').split(';').filter((dir) => dir.trim() !== '').map((dir) => path.resolve(dir.trim()));
-    this.beMetrics = createBeMetrics({ backend, catalog, compaction: this.compaction.stats, loads: this.loadCounts, scans: this.scanCounts, dataDirs: [dataDir, ...walDirs] });
+    this.beMetrics = createBeMetrics({ backend, catalog, compaction: this.compaction.stats, loads: this.loadCounts, scans: this.scanCounts, dataDirs: [dataDir, ...walDirs], fragments: loopbackScan?.fragmentStats ?? null });
     // The global max_connections starts from the setting and follows it when the setting changes.
     const applyMaxConnections = (): void => {
       const alias = config.getInt('qe_max_connection');
@@ -117,7 +120,15 @@ export class Frontend implements ProtocolBackend, ServerServices {
     await backend.removeOrphans(meta.allSegmentKeys());
     // PASSWORD_EXPIRE DEFAULT follows the global default_password_lifetime (days).
     const users = new UserManager(meta, () => Number(frontend.globalVariables.get('default_password_lifetime') ?? 0));
-    const frontend: Frontend = new Frontend(config, meta, catalog, users, backend);
+    let loopbackScan: LoopbackRemoteScan | null;
+    try {
+      loopbackScan = await openLoopbackRemoteScan(backend, config);
+    } catch (err) {
+      await backend.close().catch(() => undefined);
+      meta.close();
+      throw err;
+    }
+    const frontend: Frontend = new Frontend(config, meta, catalog, users, backend, loopbackScan);
     return frontend;
   }
 

@@ -49,6 +49,7 @@ export async function startGalene(config: Config, store?: ObjectStore, role: 'em
   try {
     walReplay = await groupCommit.start();
   } catch (err) {
+    await frontend.loopbackScan?.close().catch(() => undefined);
     frontend.close();
     lock.release();
     throw err;
@@ -97,6 +98,7 @@ export async function startGalene(config: Config, store?: ObjectStore, role: 'em
         await groupCommit.flushAll(); // waiting sync loads get their answer before the servers close
         await mysql.close();
         await Promise.all(httpServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+        await frontend.loopbackScan?.close();
         await groupCommit.close();
         await frontend.backend.close();
         frontend.close();
@@ -108,6 +110,7 @@ export async function startGalene(config: Config, store?: ObjectStore, role: 'em
     await heartbeats?.stop();
     await rpcServer?.close();
     for (const server of httpServers) server.close();
+    await frontend.loopbackScan?.close().catch(() => undefined);
     await frontend.backend.close().catch(() => undefined);
     frontend.close();
     lock.release();

@@ -15,20 +15,31 @@ import type { Backend } from '../be/backend';
 import { executeFetch, executeScan, profileCounters, scanItemFromWire, scanItemToWire, type FetchCall, type ScanCall } from '../be/fragment-executor';
 import type { BackendEndpoint, BackendProfile, BackendRouter, CallOptions, FragmentTransport, ScanReply } from './remote-table-source';
 
-/** Backends 1..n on this host; tablet t is owned by backend 1 + (t mod n) while it is reachable. */
+/**
+ * Backends 1..n on this host; tablet t is owned by backend 1 + (t mod n) while it is reachable. `portOf`
+ * gives each backend's port when asked (over gRPC: the in-process FragmentService, or a dead port for the
+ * unreachable one); by default 0 (the loopback transport ignores it).
+ */
 export class LoopbackRouter implements BackendRouter {
-  private readonly backends: BackendEndpoint[];
+  private readonly ids: number[];
 
-  constructor(count: number) {
-    this.backends = Array.from({ length: count }, (_, idx) => ({ id: idx + 1, host: '127.0.0.1', port: 0 }));
+  constructor(
+    count: number,
+    private readonly portOf: (backendId: number) => number = () => 0,
+  ) {
+    this.ids = Array.from({ length: count }, (_, idx) => idx + 1);
   }
 
   ownerOf(_computeGroup: string, tabletId: number): BackendEndpoint | null {
-    return this.backends[tabletId % this.backends.length] ?? null;
+    return this.ids.length === 0 ? null : this.endpoint(this.ids[tabletId % this.ids.length]);
   }
 
   liveBackends(): readonly BackendEndpoint[] {
-    return this.backends;
+    return this.ids.map((id) => this.endpoint(id));
+  }
+
+  private endpoint(id: number): BackendEndpoint {
+    return { id, host: '127.0.0.1', port: this.portOf(id) };
   }
 }
 

@@ -67,7 +67,7 @@ export interface CallOptions {
 }
 
 /**
- * How the FE reaches a BE's fragment service (gRPC in a cluster: fe/fragment-client.ts). A call that
+ * How the FE reaches a BE's fragment service (gRPC in a cluster: fe/grpc-fragment-transport.ts). A call that
  * cannot reach the BE, or loses it, fails with BACKEND_UNREACHABLE (retried elsewhere when nothing was
  * delivered); an error the BE raised comes back as that GaleneError; a call past its deadline fails with
  * QUERY_TIMEOUT.
