@@ -13,10 +13,12 @@ export interface GeoLine { readonly kind: 'line'; readonly coords: Float64Array 
 export interface GeoPolygon { readonly kind: 'polygon'; readonly rings: readonly Float64Array[] }
 /** radius in meters on the sphere. */
 export interface GeoCircle { readonly kind: 'circle'; readonly x: number; readonly y: number; readonly radius: number }
-export type GeoShape = GeoPoint | GeoLine | GeoPolygon | GeoCircle;
+/** Polygons that share at most discrete points. */
+export interface GeoMultiPolygon { readonly kind: 'multipolygon'; readonly polygons: readonly GeoPolygon[] }
+export type GeoShape = GeoPoint | GeoLine | GeoPolygon | GeoCircle | GeoMultiPolygon;
 
 /** Doris's GeoShapeType codes. */
-const TYPE_CODE = { point: 1, line: 2, polygon: 3, circle: 7 } as const;
+const TYPE_CODE = { point: 1, line: 2, polygon: 3, multipolygon: 6, circle: 7 } as const;
 
 const validCoord = (x: number, y: number): boolean => Number.isFinite(x) && Number.isFinite(y) && Math.abs(x) <= 180 && Math.abs(y) <= 90;
 
@@ -182,19 +184,72 @@ class WktReader {
     } while (this.take(','));
     return this.take(')') ? out : null;
   }
-  ringList(): number[][] | null {
+  /** `(item, item, ...)`. */
+  list<T>(item: () => T | null): T[] | null {
     if (!this.take('(')) return null;
-    const out: number[][] = [];
+    const out: T[] = [];
     do {
-      const ring = this.coordList();
-      if (ring === null) return null;
-      out.push(ring);
+      const value = item();
+      if (value === null) return null;
+      out.push(value);
     } while (this.take(','));
     return this.take(')') ? out : null;
   }
+  ringList(): number[][] | null {
+    return this.list(() => this.coordList());
+  }
+  polygonList(): number[][][] | null {
+    return this.list(() => this.ringList());
+  }
 }
 
-/** The shape of a WKT text (POINT, LINESTRING, POLYGON), or null when it is not a valid one. */
+/** Ring edges as [x1, y1, x2, y2] segments. */
+export function polygonEdges(polygon: GeoPolygon): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (const ring of polygon.rings) {
+    const n = ring.length / 2;
+    for (let idx = 0; idx < n; idx++) {
+      const next = (idx + 1) % n;
+      out.push(Float64Array.of(ring[idx * 2], ring[idx * 2 + 1], ring[next * 2], ring[next * 2 + 1]));
+    }
+  }
+  return out;
+}
+
+/** Whether two segments lie on one line and overlap over a positive length (a shared edge). */
+function overlapping(a: Float64Array, b: Float64Array): boolean {
+  if (cross(a[0], a[1], a[2], a[3], b[0], b[1]) !== 0 || cross(a[0], a[1], a[2], a[3], b[2], b[3]) !== 0) return false;
+  const useX = Math.abs(a[2] - a[0]) >= Math.abs(a[3] - a[1]);
+  const [a1, a2] = useX ? [a[0], a[2]] : [a[1], a[3]];
+  const [b1, b2] = useX ? [b[0], b[2]] : [b[1], b[3]];
+  return Math.min(Math.max(a1, a2), Math.max(b1, b2)) - Math.max(Math.min(a1, a2), Math.min(b1, b2)) > 0;
+}
+
+/** Whether a point is strictly inside a polygon's area (in the shell, in no hole, on no edge). */
+function strictlyInside(x: number, y: number, polygon: GeoPolygon, edges: readonly Float64Array[]): boolean {
+  for (const e of edges) if (cross(e[0], e[1], e[2], e[3], x, y) === 0 && Math.min(e[0], e[2]) <= x && x <= Math.max(e[0], e[2]) && Math.min(e[1], e[3]) <= y && y <= Math.max(e[1], e[3])) return false;
+  if (!inRing(x, y, polygon.rings[0])) return false;
+  return polygon.rings.slice(1).every((hole) => !inRing(x, y, hole));
+}
+
+/** Polygons that meet only at discrete points: no crossing or shared edge, no vertex or edge middle inside another. */
+export function makeMultiPolygon(polygons: readonly (GeoPolygon | null)[]): GeoMultiPolygon | null {
+  if (polygons.length === 0 || polygons.some((polygon) => polygon === null)) return null;
+  const parts = polygons as GeoPolygon[];
+  const edges = parts.map(polygonEdges);
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = 0; j < parts.length; j++) {
+      if (i === j) continue;
+      for (const e of edges[j]) {
+        if (strictlyInside(e[0], e[1], parts[i], edges[i]) || strictlyInside((e[0] + e[2]) / 2, (e[1] + e[3]) / 2, parts[i], edges[i])) return null;
+        if (j > i && edges[i].some((f) => properCross(e[0], e[1], e[2], e[3], f[0], f[1], f[2], f[3]) || overlapping(e, f))) return null;
+      }
+    }
+  }
+  return { kind: 'multipolygon', polygons: parts };
+}
+
+/** The shape of a WKT text (POINT, LINESTRING, POLYGON, MULTIPOLYGON), or null when it is not a valid one. */
 export function parseWkt(text: string): GeoShape | null {
   const reader = new WktReader(text);
   const kind = reader.word();
@@ -208,6 +263,9 @@ export function parseWkt(text: string): GeoShape | null {
   } else if (kind === 'POLYGON') {
     const rings = reader.ringList();
     shape = rings === null ? null : makePolygon(rings);
+  } else if (kind === 'MULTIPOLYGON') {
+    const polygons = reader.polygonList();
+    shape = polygons === null ? null : makeMultiPolygon(polygons.map(makePolygon));
   }
   return shape !== null && reader.atEnd() ? shape : null;
 }
@@ -245,6 +303,8 @@ export function shapeToWkt(shape: GeoShape): string {
       return `POLYGON (${shape.rings.map((ring) => `(${coordsText(ring, true)})`).join(', ')})`;
     case 'circle':
       return `CIRCLE ((${pairText(shape.x, shape.y)}), ${formatCoord(shape.radius)})`;
+    case 'multipolygon':
+      return `MULTIPOLYGON (${shape.polygons.map((polygon) => `(${polygon.rings.map((ring) => `(${coordsText(ring, true)})`).join(', ')})`).join(', ')})`;
   }
 }
 
@@ -260,13 +320,22 @@ function f64Count(shape: GeoShape): number {
       return shape.coords.length;
     case 'polygon':
       return shape.rings.reduce((sum, ring) => sum + ring.length, 0);
+    case 'multipolygon':
+      return shape.polygons.reduce((sum, polygon) => sum + f64Count(polygon), 0);
   }
+}
+
+/** How many u32 counts the stored form has. */
+function countFields(shape: GeoShape): number {
+  if (shape.kind === 'line') return 1;
+  if (shape.kind === 'polygon') return 1 + shape.rings.length;
+  if (shape.kind === 'multipolygon') return 1 + shape.polygons.reduce((sum, polygon) => sum + countFields(polygon), 0);
+  return 0;
 }
 
 /** The bytes a GEOMETRY value stores: 0x00, the type code, then the coordinates. */
 export function encodeShape(shape: GeoShape): Uint8Array {
-  const counts = shape.kind === 'line' ? 1 : shape.kind === 'polygon' ? 1 + shape.rings.length : 0;
-  const buf = Buffer.alloc(2 + counts * 4 + f64Count(shape) * 8);
+  const buf = Buffer.alloc(2 + countFields(shape) * 4 + f64Count(shape) * 8);
   buf[1] = TYPE_CODE[shape.kind];
   let pos = 2;
   const put = (value: number): void => {
@@ -285,8 +354,12 @@ export function encodeShape(shape: GeoShape): Uint8Array {
     put(shape.radius);
   } else if (shape.kind === 'line') putCoords(shape.coords);
   else {
-    pos = buf.writeUInt32LE(shape.rings.length, pos);
-    for (const ring of shape.rings) putCoords(ring);
+    const polygons = shape.kind === 'polygon' ? null : shape.polygons;
+    if (polygons !== null) pos = buf.writeUInt32LE(polygons.length, pos);
+    for (const polygon of polygons ?? [shape as GeoPolygon]) {
+      pos = buf.writeUInt32LE(polygon.rings.length, pos);
+      for (const ring of polygon.rings) putCoords(ring);
+    }
   }
   return buf;
 }
@@ -311,6 +384,21 @@ export function decodeShape(bytes: Uint8Array): GeoShape | null {
     for (let idx = 0; idx < n * 2; idx++) out[idx] = get();
     return out;
   };
+  const getCount = (): number | null => {
+    if (!has(4)) return null;
+    pos += 4;
+    return view.readUInt32LE(pos - 4);
+  };
+  const getPolygon = (): GeoPolygon | null => {
+    const count = getCount();
+    const rings: Float64Array[] = [];
+    for (let idx = 0; idx < (count ?? 0); idx++) {
+      const ring = getCoords();
+      if (ring === null || ring.length < 6) return null;
+      rings.push(ring);
+    }
+    return rings.length === 0 ? null : { kind: 'polygon', rings };
+  };
   let shape: GeoShape | null = null;
   switch (bytes[1]) {
     case TYPE_CODE.point:
@@ -324,17 +412,18 @@ export function decodeShape(bytes: Uint8Array): GeoShape | null {
       shape = coords === null || coords.length < 4 ? null : { kind: 'line', coords };
       break;
     }
-    case TYPE_CODE.polygon: {
-      if (!has(4)) return null;
-      const count = view.readUInt32LE(pos);
-      pos += 4;
-      const rings: Float64Array[] = [];
-      for (let idx = 0; idx < count; idx++) {
-        const ring = getCoords();
-        if (ring === null || ring.length < 6) return null;
-        rings.push(ring);
+    case TYPE_CODE.polygon:
+      shape = getPolygon();
+      break;
+    case TYPE_CODE.multipolygon: {
+      const count = getCount();
+      const polygons: GeoPolygon[] = [];
+      for (let idx = 0; idx < (count ?? 0); idx++) {
+        const polygon = getPolygon();
+        if (polygon === null) return null;
+        polygons.push(polygon);
       }
-      shape = rings.length === 0 ? null : { kind: 'polygon', rings };
+      shape = polygons.length === 0 ? null : { kind: 'multipolygon', polygons };
       break;
     }
   }
@@ -352,31 +441,48 @@ export function shapeOfBytes(bytes: Uint8Array): GeoShape | null {
 /** Doris's ST_AsBinary: little-endian WKB with coordinates rounded to 13 decimals; circles have none. */
 export function shapeToWkb(shape: GeoShape): Uint8Array | null {
   if (shape.kind === 'circle') return null;
-  const round13 = (value: number): number => Number(value.toFixed(13));
-  const rings = shape.kind === 'point' ? [] : shape.kind === 'line' ? [shape.coords] : shape.rings;
-  const coordBytes = shape.kind === 'point' ? 16 : rings.reduce((sum, ring) => sum + 4 + (ring.length + (shape.kind === 'polygon' ? 2 : 0)) * 8, 0);
-  const buf = Buffer.alloc(5 + (shape.kind === 'polygon' ? 4 : 0) + coordBytes);
-  buf[0] = 1;
-  let pos = buf.writeUInt32LE(TYPE_CODE[shape.kind], 1);
-  const put = (value: number): void => {
-    pos = buf.writeDoubleLE(round13(value), pos);
+  const parts: Buffer[] = [];
+  const u32 = (value: number): void => {
+    const buf = Buffer.alloc(4);
+    buf.writeUInt32LE(value);
+    parts.push(buf);
+  };
+  const f64 = (value: number): void => {
+    const buf = Buffer.alloc(8);
+    buf.writeDoubleLE(Number(value.toFixed(13)));
+    parts.push(buf);
+  };
+  const header = (kind: GeoShape['kind']): void => {
+    parts.push(Buffer.of(1));
+    u32(TYPE_CODE[kind]);
+  };
+  const ringOut = (coords: Float64Array, close: boolean): void => {
+    u32(coords.length / 2 + (close ? 1 : 0));
+    for (const value of coords) f64(value);
+    if (close) {
+      f64(coords[0]);
+      f64(coords[1]);
+    }
+  };
+  const polygonOut = (polygon: GeoPolygon): void => {
+    header('polygon');
+    u32(polygon.rings.length);
+    for (const ring of polygon.rings) ringOut(ring, true);
   };
   if (shape.kind === 'point') {
-    put(shape.x);
-    put(shape.y);
-    return buf;
+    header('point');
+    f64(shape.x);
+    f64(shape.y);
+  } else if (shape.kind === 'line') {
+    header('line');
+    ringOut(shape.coords, false);
+  } else if (shape.kind === 'polygon') polygonOut(shape);
+  else {
+    header('multipolygon');
+    u32(shape.polygons.length);
+    for (const polygon of shape.polygons) polygonOut(polygon);
   }
-  if (shape.kind === 'polygon') pos = buf.writeUInt32LE(rings.length, pos);
-  for (const ring of rings) {
-    const close = shape.kind === 'polygon';
-    pos = buf.writeUInt32LE(ring.length / 2 + (close ? 1 : 0), pos);
-    for (const value of ring) put(value);
-    if (close) {
-      put(ring[0]);
-      put(ring[1]);
-    }
-  }
-  return buf;
+  return Buffer.concat(parts);
 }
 
 /** The shape of WKB bytes (either byte order; POINT, LINESTRING, POLYGON), also given as hex text. */
@@ -387,8 +493,7 @@ export function parseWkb(input: Uint8Array): GeoShape | null {
   if (hex !== null && (bytes[0] !== 0 && bytes[0] !== 1)) bytes = Buffer.from(text.replace(/^\\?x/, ''), 'hex');
   let pos = 0;
   const has = (n: number): boolean => pos + n <= bytes.length;
-  if (!has(5) || bytes[0] > 1) return null;
-  const little = bytes[0] === 1;
+  let little = true;
   const u32 = (): number | null => {
     if (!has(4)) return null;
     const value = little ? bytes.readUInt32LE(pos) : bytes.readUInt32BE(pos);
@@ -401,27 +506,44 @@ export function parseWkb(input: Uint8Array): GeoShape | null {
     for (let idx = 0; idx < count * 2; idx++, pos += 8) out.push(little ? bytes.readDoubleLE(pos) : bytes.readDoubleBE(pos));
     return out;
   };
-  pos = 1;
-  const type = u32();
-  let shape: GeoShape | null = null;
-  if (type === 1) {
-    const xy = coords(1);
-    shape = xy === null ? null : makePoint(xy[0], xy[1]);
-  } else if (type === 2) {
-    const n = u32();
-    const list = n === null ? null : coords(n);
-    shape = list === null ? null : makeLine(list);
-  } else if (type === 3) {
-    const ringCount = u32();
-    if (ringCount === null) return null;
-    const rings: number[][] = [];
-    for (let idx = 0; idx < ringCount; idx++) {
+  /** One geometry from pos: its byte order, type, then the body. */
+  const geometry = (depth: number): GeoShape | null => {
+    if (!has(5) || bytes[pos] > 1) return null;
+    little = bytes[pos++] === 1;
+    const type = u32();
+    if (type === 1) {
+      const xy = coords(1);
+      return xy === null ? null : makePoint(xy[0], xy[1]);
+    }
+    if (type === 2) {
       const n = u32();
       const list = n === null ? null : coords(n);
-      if (list === null) return null;
-      rings.push(list);
+      return list === null ? null : makeLine(list);
     }
-    shape = makePolygon(rings);
-  }
+    if (type === 3) {
+      const ringCount = u32();
+      if (ringCount === null) return null;
+      const rings: number[][] = [];
+      for (let idx = 0; idx < ringCount; idx++) {
+        const n = u32();
+        const list = n === null ? null : coords(n);
+        if (list === null) return null;
+        rings.push(list);
+      }
+      return makePolygon(rings);
+    }
+    if (type === 6 && depth === 0) {
+      const count = u32();
+      const polygons: (GeoPolygon | null)[] = [];
+      for (let idx = 0; idx < (count ?? 0); idx++) {
+        const part = geometry(1);
+        if (part === null || part.kind !== 'polygon') return null;
+        polygons.push(part);
+      }
+      return makeMultiPolygon(polygons);
+    }
+    return null;
+  };
+  const shape = geometry(0);
   return shape !== null && pos === bytes.length ? shape : null;
 }

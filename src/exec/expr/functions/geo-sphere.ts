@@ -5,7 +5,7 @@
  * own planar tests on (longitude, latitude) degrees with its 1e-6 tolerance, except that a circle is
  * a cap on the sphere.
  */
-import { inRing, properCross, type GeoShape } from './geo-shapes';
+import { inRing, polygonEdges, properCross, type GeoShape } from './geo-shapes';
 
 /** S2Earth::RadiusMeters(). */
 export const EARTH_RADIUS_METERS = 6371010;
@@ -110,6 +110,7 @@ export function steradians(shape: GeoShape): number {
     const chord = 2 * Math.sin(0.5 * Math.min(Math.PI, shape.radius / EARTH_RADIUS_METERS));
     return 2 * Math.PI * Math.max(0, 0.5 * chord * chord);
   }
+  if (shape.kind === 'multipolygon') return shape.polygons.reduce((sum, polygon) => sum + steradians(polygon), 0);
   if (shape.kind !== 'polygon') return 0;
   let area = ringSteradians(shape.rings[0]);
   for (let idx = 1; idx < shape.rings.length; idx++) area -= ringSteradians(shape.rings[idx]);
@@ -135,6 +136,8 @@ export function lengthMeters(shape: GeoShape): number {
       return pathAngle(shape.coords, false) * EARTH_RADIUS_METERS;
     case 'polygon':
       return shape.rings.reduce((sum, ring) => sum + pathAngle(ring, true), 0) * EARTH_RADIUS_METERS;
+    case 'multipolygon':
+      return shape.polygons.reduce((sum, polygon) => sum + lengthMeters(polygon), 0);
   }
 }
 
@@ -164,17 +167,10 @@ function segments(shape: GeoShape): Float64Array[] {
       for (let idx = 0; idx + 2 < shape.coords.length; idx += 2) out.push(shape.coords.subarray(idx, idx + 4));
       return out;
     }
-    case 'polygon': {
-      const out: Float64Array[] = [];
-      for (const ring of shape.rings) {
-        const n = ring.length / 2;
-        for (let idx = 0; idx < n; idx++) {
-          const next = (idx + 1) % n;
-          out.push(Float64Array.of(ring[idx * 2], ring[idx * 2 + 1], ring[next * 2], ring[next * 2 + 1]));
-        }
-      }
-      return out;
-    }
+    case 'polygon':
+      return polygonEdges(shape);
+    case 'multipolygon':
+      return shape.polygons.flatMap(segments);
   }
 }
 
@@ -249,12 +245,15 @@ function samples(shape: GeoShape): number[] {
 
 /** Angle (radians) from a circle's center to the nearest point of a shape (0 inside a polygon). */
 function centerAngle(circle: GeoShape & { kind: 'circle' }, other: GeoShape): number {
+  if (other.kind === 'multipolygon') return Math.min(...other.polygons.map((polygon) => centerAngle(circle, polygon)));
   if (other.kind === 'polygon' && locate(circle.x, circle.y, other) !== 'outside') return 0;
   if (other.kind === 'circle') return angleBetween(circle.x, circle.y, other.x, other.y) - other.radius / EARTH_RADIUS_METERS;
   return boundaryAngle(circle, other);
 }
 
 export function intersects(a: GeoShape, b: GeoShape): boolean {
+  if (a.kind === 'multipolygon') return a.polygons.some((polygon) => intersects(polygon, b));
+  if (b.kind === 'multipolygon') return b.polygons.some((polygon) => intersects(a, polygon));
   if (a.kind === 'circle') return centerAngle(a, b) * EARTH_RADIUS_METERS <= a.radius;
   if (b.kind === 'circle') return intersects(b, a);
   if (a.kind === 'point' && b.kind === 'point') return a.x === b.x && a.y === b.y;
@@ -274,7 +273,10 @@ export function intersects(a: GeoShape, b: GeoShape): boolean {
 
 /** ST_Contains: every point of b in a; a point on a polygon's boundary is not contained (as S2 has it). */
 export function contains(a: GeoShape, b: GeoShape): boolean {
+  if (b.kind === 'multipolygon') return b.polygons.every((polygon) => contains(a, polygon));
   switch (a.kind) {
+    case 'multipolygon':
+      return a.polygons.some((polygon) => contains(polygon, b));
     case 'point':
       return b.kind === 'point' && a.x === b.x && a.y === b.y;
     case 'line':
@@ -297,6 +299,12 @@ export function contains(a: GeoShape, b: GeoShape): boolean {
 
 /** ST_Touches: the shapes meet, but only on boundaries (a point or a line's end counts as boundary). */
 export function touches(a: GeoShape, b: GeoShape): boolean {
+  // A multipolygon touches when some part touches and no part meets the other shape's interior.
+  if (a.kind === 'multipolygon' || b.kind === 'multipolygon') {
+    const [multi, other] = a.kind === 'multipolygon' ? [a, b] : [b as GeoShape & { kind: 'multipolygon' }, a];
+    const meeting = multi.polygons.filter((polygon) => intersects(polygon, other));
+    return meeting.length > 0 && meeting.every((polygon) => touches(polygon, other));
+  }
   if (a.kind === 'point' && b.kind === 'point') return false;
   if (b.kind === 'point' && a.kind !== 'point') return touches(b, a);
   if (a.kind === 'circle' || b.kind === 'circle') {

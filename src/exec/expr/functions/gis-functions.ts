@@ -170,7 +170,7 @@ function pointsAngle(name: string, count: number, value: (points: GeoShape[]) =>
 const round13 = (value: number): number => Number(value.toFixed(13));
 const coordsOf = (shape: GeoShape): [number, number] => (shape.kind === 'point' ? [round13(shape.x), round13(shape.y)] : [0, 0]);
 
-const GEOMETRY_TYPE: Record<GeoShape['kind'], string> = { point: 'ST_POINT', line: 'ST_LINESTRING', polygon: 'ST_POLYGON', circle: 'ST_CIRCLE' };
+const GEOMETRY_TYPE: Record<GeoShape['kind'], string> = { point: 'ST_POINT', line: 'ST_LINESTRING', polygon: 'ST_POLYGON', circle: 'ST_CIRCLE', multipolygon: 'ST_MULTIPOLYGON' };
 
 const POLYGON_EXAMPLE = "ST_Polygon('POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))')";
 
@@ -197,7 +197,7 @@ export const GIS_FUNCTIONS: readonly FunctionDef[] = [
     description: 'A circle on the sphere: center longitude and latitude in degrees, radius in meters.',
     example: 'SELECT ST_AsText(ST_Circle(111, 64, 10000))',
   }),
-  fromText('st_geometryfromtext', ['st_geomfromtext'], null, 'The GEOMETRY of a WKT text (POINT, LINESTRING, POLYGON); NULL for anything else.', "SELECT ST_AsText(ST_GeometryFromText('LINESTRING (1 1, 2 2)'))"),
+  fromText('st_geometryfromtext', ['st_geomfromtext'], null, 'The GEOMETRY of a WKT text (POINT, LINESTRING, POLYGON, MULTIPOLYGON); NULL for anything else.', "SELECT ST_AsText(ST_GeometryFromText('LINESTRING (1 1, 2 2)'))"),
   fromText('st_linefromtext', ['st_linestringfromtext'], 'line', 'The GEOMETRY of a LINESTRING WKT text; NULL for anything else.', "SELECT ST_AsText(ST_LineFromText('LINESTRING (1 1, 2 2)'))"),
   fromText('st_polygon', ['st_polyfromtext', 'st_polygonfromtext'], 'polygon', 'The GEOMETRY of a POLYGON WKT text (closed rings that do not cross themselves); NULL for anything else.', `SELECT ST_AsText(${POLYGON_EXAMPLE})`),
   shapeText('st_astext', ['st_aswkt'], shapeToWkt, "The WKT text of a GEOMETRY ('POINT (24.7 56.7)', 'CIRCLE ((111 64), 10000)').", 'SELECT ST_AsText(ST_Point(24.7, 56.7))'),
@@ -236,8 +236,8 @@ export const GIS_FUNCTIONS: readonly FunctionDef[] = [
     description: 'The shortest distance in meters on the sphere between two shapes; 0 when they intersect.',
     example: "SELECT ST_Distance(ST_GeometryFromText('POINT (2 2)'), ST_GeometryFromText('LINESTRING (0 0, 10 0)'))",
   }),
-  shapeText('st_geometrytype', [], (shape) => GEOMETRY_TYPE[shape.kind], 'The type name of a GEOMETRY: ST_POINT, ST_LINESTRING, ST_POLYGON or ST_CIRCLE.', 'SELECT ST_GeometryType(ST_Circle(0, 0, 100))'),
-  shapeText('st_asbinary', [], shapeToWkb, 'The little-endian WKB bytes of a point, line or polygon; NULL for a circle.', 'SELECT hex(ST_AsBinary(ST_Point(24.7, 56.7)))'),
+  shapeText('st_geometrytype', [], (shape) => GEOMETRY_TYPE[shape.kind], 'The type name of a GEOMETRY: ST_POINT, ST_LINESTRING, ST_POLYGON, ST_MULTIPOLYGON or ST_CIRCLE.', 'SELECT ST_GeometryType(ST_Circle(0, 0, 100))'),
+  shapeText('st_asbinary', [], shapeToWkb, 'The little-endian WKB bytes of a point, line, polygon or multipolygon; NULL for a circle.', 'SELECT hex(ST_AsBinary(ST_Point(24.7, 56.7)))'),
   gis({
     name: 'st_geometryfromwkb',
     aliases: ['st_geomfromwkb'],
@@ -247,7 +247,7 @@ export const GIS_FUNCTIONS: readonly FunctionDef[] = [
       const read = bytesOf(args[0]);
       return shapeOut(site, rowCount, (rowIdx) => parseWkb(read(rowIdx)));
     },
-    description: 'The GEOMETRY of WKB bytes (either byte order, or their hex text); NULL when they are not a point, line or polygon.',
+    description: 'The GEOMETRY of WKB bytes (either byte order, or their hex text); NULL when they are not a point, line, polygon or multipolygon.',
     example: 'SELECT ST_AsText(ST_GeometryFromWKB(ST_AsBinary(ST_Point(24.7, 56.7))))',
   }),
 ];
