@@ -156,8 +156,20 @@ function pointArcAngle(px: number, py: number, ax: number, ay: number, bx: numbe
   return ends;
 }
 
+/** Segment lists by shape: a constant polygon tested against every row builds its edges once. */
+const SEGMENTS = new WeakMap<GeoShape, Float64Array[]>();
+
 /** The vertex pairs and edges of a shape as segment lists (a point is a zero-length segment). */
 function segments(shape: GeoShape): Float64Array[] {
+  let out = SEGMENTS.get(shape);
+  if (out === undefined) {
+    out = buildSegments(shape);
+    SEGMENTS.set(shape, out);
+  }
+  return out;
+}
+
+function buildSegments(shape: GeoShape): Float64Array[] {
   switch (shape.kind) {
     case 'point':
     case 'circle':
