@@ -337,8 +337,26 @@ export function touches(a: GeoShape, b: GeoShape): boolean {
     if (outer.kind !== 'polygon') continue;
     const pts = samples(inner);
     for (let idx = 0; idx < pts.length; idx += 2) if (locate(pts[idx], pts[idx + 1], outer) === 'inside') return false;
+    // Equal or boundary-sharing polygons have every sample on a boundary: probe just inside an edge too.
+    const probe = inner.kind === 'polygon' ? interiorProbe(inner) : null;
+    if (probe !== null && locate(probe[0], probe[1], outer) === 'inside') return false;
   }
   return true;
+}
+
+/** A point just inside a polygon, off the middle of one of its shell's edges (left of it: rings are counter-clockwise). */
+function interiorProbe(polygon: GeoShape & { kind: 'polygon' }): [number, number] | null {
+  const shell = polygon.rings[0];
+  const n = shell.length / 2;
+  for (let idx = 0; idx < n; idx++) {
+    const next = (idx + 1) % n;
+    const dx = shell[next * 2] - shell[idx * 2];
+    const dy = shell[next * 2 + 1] - shell[idx * 2 + 1];
+    const x = (shell[idx * 2] + shell[next * 2]) / 2 - dy * 1e-3;
+    const y = (shell[idx * 2 + 1] + shell[next * 2 + 1]) / 2 + dx * 1e-3;
+    if (locate(x, y, polygon) === 'inside') return [x, y];
+  }
+  return null;
 }
 
 /** Two lines touch when they meet only where an end of one lies on the other. */
