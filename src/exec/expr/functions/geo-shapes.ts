@@ -333,6 +333,17 @@ function countFields(shape: GeoShape): number {
   return 0;
 }
 
+/** The stored size of a point. */
+export const POINT_BYTES = 18;
+
+/** A point's stored bytes written into buf (POINT_BYTES long), for kernels that reuse one buffer. */
+export function encodePointInto(buf: Buffer, x: number, y: number): void {
+  buf[0] = 0;
+  buf[1] = TYPE_CODE.point;
+  buf.writeDoubleLE(x, 2);
+  buf.writeDoubleLE(y, 10);
+}
+
 /** The bytes a GEOMETRY value stores: 0x00, the type code, then the coordinates. */
 export function encodeShape(shape: GeoShape): Uint8Array {
   const buf = Buffer.alloc(2 + countFields(shape) * 4 + f64Count(shape) * 8);

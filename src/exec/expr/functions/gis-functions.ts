@@ -9,7 +9,7 @@ import type { FunctionDef } from '../function-registry';
 import { byteSource, NullsOut, valuesOrNulls } from '../kernels';
 import { arg, defineFunction, type ArgSpec, type FunctionDecl } from '../signature';
 import { fixedVector, StringOut, toF64 } from '../vector-ops';
-import { encodeShape, makeCircle, makePoint, parseWkb, parseWkt, shapeOfBytes, shapeToWkb, shapeToWkt, type GeoShape } from './geo-shapes';
+import { encodePointInto, encodeShape, makeCircle, makePoint, parseWkb, parseWkt, POINT_BYTES, shapeOfBytes, shapeToWkb, shapeToWkt, type GeoShape } from './geo-shapes';
 import { angleBetween, angleOf, contains, distanceMeters, EARTH_RADIUS_KM, EARTH_RADIUS_METERS, intersects, lengthMeters, steradians, touches, validLngLat } from './geo-sphere';
 
 function gis(decl: Omit<FunctionDecl, 'family'>): FunctionDef {
@@ -33,10 +33,15 @@ function shapesOf(vec: Vector, rowCount: number, isConst: boolean): (GeoShape | 
 
 function shapeOut(site: { returnType: DataType }, rowCount: number, shapeAt: (rowIdx: number) => GeoShape | null): Vector {
   const out = new StringOut(site.returnType, rowCount, rowCount * 24);
+  // Points (ST_Point over a column) reuse one buffer instead of allocating per row.
+  const point = Buffer.alloc(POINT_BYTES);
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     const shape = shapeAt(rowIdx);
     if (shape === null) out.pushNull();
-    else {
+    else if (shape.kind === 'point') {
+      encodePointInto(point, shape.x, shape.y);
+      out.pushBytes(point, 0, POINT_BYTES);
+    } else {
       const bytes = encodeShape(shape);
       out.pushBytes(bytes, 0, bytes.length);
     }
