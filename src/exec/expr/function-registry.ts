@@ -41,7 +41,7 @@ export interface Resolution {
   readonly returnType: DataType;
 }
 
-export type FunctionFamily = 'operator' | 'comparison' | 'logical' | 'string' | 'math' | 'datetime' | 'conditional' | 'predicate' | 'session' | 'array' | 'search' | 'json' | 'bitmap' | 'hll' | 'quantile';
+export type FunctionFamily = 'operator' | 'comparison' | 'logical' | 'string' | 'math' | 'datetime' | 'conditional' | 'predicate' | 'session' | 'array' | 'search' | 'json' | 'bitmap' | 'hll' | 'quantile' | 'spatial';
 
 export interface FunctionDef {
   /** Canonical name, lower case (Doris's name). */
