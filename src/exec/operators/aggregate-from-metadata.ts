@@ -51,7 +51,8 @@ export async function aggregateFromMetadata(node: HashAggregateNode, rt: Operato
   if (node.groupKeys.length > 0 || node.filter !== undefined || node.aggregates.length === 0) return null;
   const scan = plainScan(node);
   const calls = scan === null ? null : metadataCalls(node, scan);
-  if (scan === null || calls === null) return null;
+  // information_schema's sources build their rows when opened, and have no metadata to answer from.
+  if (scan === null || calls === null || scan.table.databaseName.toLowerCase() === 'information_schema') return null;
   const source = rt.ctx.openTable(scan.table);
   if (source.metadataAggregates === undefined) return null;
   const values = await source.metadataAggregates(calls, rt.ctx.profile);
