@@ -10,7 +10,8 @@
 import { Batch, BATCH_SIZE, concatVectors, constantVector, getRaw, RawValue, sliceVector, takeRows, Vector, VectorBuilder } from '../common/column';
 import type { ProfileSink } from '../common/profile';
 import { compareRawValues } from '../common/row-order';
-import type { FetchRequest, ScanRequest, ScoreRowsRequest, TableSource } from '../exec/context';
+import type { FetchRequest, MetadataAggregateCall, ScanRequest, ScoreRowsRequest, TableSource } from '../exec/context';
+import { metadataAggregates } from './metadata-aggregate';
 import { GaleneError } from '../common/errors';
 import type { TableState } from '../meta/catalog';
 import { DeleteBitmap, DeleteCondition, DeletePredicateRecord, isMergeOnWrite, mergeSortedRowIds, sequenceColumnName } from '../meta/delete-bitmap';
@@ -229,6 +230,11 @@ export class OlapTableSource implements TableSource {
 
   estimatedRowCount(): number {
     return visibleRowCount(this.table);
+  }
+
+  metadataAggregates(calls: readonly MetadataAggregateCall[], profile: ProfileSink): Promise<RawValue[] | null> {
+    const opener = this.opener;
+    return metadataAggregates({ table: this.table, merging: this.merging, tablets: this.tabletsToScan([], profile), openSegment: (segment, sink) => opener.openSegment(segment, sink) }, calls, profile);
   }
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {

@@ -58,6 +58,13 @@ export interface FetchRequest {
   readonly profile: QueryProfile;
 }
 
+/** One aggregate a source may answer from its metadata: COUNT(*) (column null), COUNT(column), MIN / MAX(column). */
+export interface MetadataAggregateCall {
+  readonly fn: 'count' | 'min' | 'max';
+  /** A stored column name; null for COUNT(*). */
+  readonly column: string | null;
+}
+
 /** Rows of one table at the version the statement reads, with the table model's merge applied. */
 export interface TableSource {
   readonly schema: TableSchema;
@@ -87,6 +94,12 @@ export interface TableSource {
    * summed over the table's segments (src/be/score-rows.ts). Sources without inverted indexes lack it.
    */
   scoreRows?(request: ScoreRowsRequest): Promise<Float32Array>;
+  /**
+   * The answers to these aggregates over all of the table's rows (no WHERE), one value each, from row
+   * counts, delete bitmaps and zone maps without reading a data page; null when metadata cannot give the
+   * exact answer (a merging model, DELETE predicates, deleted rows under a MIN / MAX, a string column...).
+   */
+  metadataAggregates?(calls: readonly MetadataAggregateCall[], profile: QueryProfile): Promise<RawValue[] | null>;
 }
 
 /** One bound MATCH predicate of a score(): `column op text` on the inverted index `indexName`. */

@@ -13,6 +13,7 @@ import { BATCH_SIZE, sliceVector, type Batch, type Vector } from '../../common/c
 import type { PartialAggregate } from '../aggregate-state';
 import { compileExpr } from '../expr';
 import { exprToString } from '../plan/bound-expr-utils';
+import { aggregateFromMetadata } from './aggregate-from-metadata';
 import type { AggregateSpec, HashAggregateNode } from '../plan/physical-plan';
 import type { OperatorRuntime } from '../plan/operator-runtime';
 import { GroupedAggregation } from './grouped-aggregation';
@@ -23,6 +24,11 @@ export async function* openHashAggregate(
   rt: OperatorRuntime,
   partialInputs: readonly (AsyncIterable<PartialAggregate> | null)[],
 ): AsyncIterable<Batch> {
+  const fromMetadata = await aggregateFromMetadata(node, rt);
+  if (fromMetadata !== null) {
+    yield fromMetadata;
+    return;
+  }
   const spec = { groupKeys: node.groupKeys.map(rt.resolve), aggregates: node.aggregates.map((agg) => ({ ...agg, args: agg.args.map(rt.resolve) })), filter: node.filter ? rt.resolve(node.filter) : null };
   const aggregation = new GroupedAggregation(spec, (expr, reuseBuffers) => compileExpr(rt.resolve(expr), { reuseBuffers }), rt.ctx);
   // Memory is counted per group (key table slot, keys, accumulator states): an estimate, checked against

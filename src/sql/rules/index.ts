@@ -19,6 +19,7 @@ import { checkPlan, type OptimizerRule } from './optimizer-rule';
 import { predicatePushdown } from './predicate-pushdown';
 import { projectionPruning } from './projection-pruning';
 import { scoreTopnPushdown } from './score-topn-pushdown';
+import { sumLiteralRewrite } from './sum-literal-rewrite';
 
 export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
 
@@ -30,7 +31,7 @@ export type { OptimizerRule, RuleContext, RuleResult } from './optimizer-rule';
  * then the ANN one over the scan it built (its allowed rows include the index predicates' rows); the
  * score() pushdown last, over the scan both built.
  */
-export const OPTIMIZER_RULES: readonly OptimizerRule[] = [applyToJoin, constantFolding, extractCommonFactor, predicatePushdown, joinReorder, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown, scoreTopnPushdown];
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [applyToJoin, constantFolding, sumLiteralRewrite, extractCommonFactor, predicatePushdown, joinReorder, limitPushdown, projectionPruning, invertedIndexPushdown, annIndexPushdown, scoreTopnPushdown];
 
 /**
  * Set once the session-variable registry has been seen to lack `disable_nereids_rules`: an exception
