@@ -81,7 +81,10 @@ export function streamLoad(port: number, db: string, table: string, body: Buffer
     };
     if (format === 'json') headers['read_json_by_line'] = 'true';
     else headers['column_separator'] ??= '\\t';
-    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: `/api/${db}/${table}/_stream_load`, headers });
+    // A fresh connection per load (agent: false): Node's default agent keeps sockets alive, and the server
+    // closes one idle past its keep-alive timeout (5 s) — on a busy machine the next chunk takes longer to
+    // make, and reusing the closed socket failed the load with "socket hang up".
+    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: `/api/${db}/${table}/_stream_load`, headers, agent: false });
     req.on('continue', () => req.end(body));
     req.on('response', (res) => {
       let text = '';
