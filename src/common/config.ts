@@ -102,6 +102,23 @@ export const SETTINGS: readonly SettingDef[] = [
   // Slice F (faults, issue 13): the recycler of objects that aborted loads left in the object store.
   def('recycle_interval_seconds', 'int', 3600, 'How often the BE deletes the objects of aborted loads that are still in the object store (an upload that finished after its load failed, or a delete that failed during a storage outage), as Doris\'s recycler does; objects of crashed loads are deleted at start-up. 0: only at start-up.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
   // End of slice F.
+  // Slice P (Peer Read, issue 16): BE settings of Doris 4.2's peer cache read (reference/doris-facts.md A.2).
+  def('enable_cache_read_from_peer', 'bool', false, 'After a local file-cache miss, read the missing blocks from another BE\'s file cache (same or other compute group) before or while reading object storage (Doris 4.2 Peer Read; off by default as in the seed).', true),
+  def('enable_peer_s3_race', 'bool', true, 'Race the peer against object storage: the peer gets peer_race_hedge_delay_ms of head start, then storage is read too and the first answer wins. false: candidates one by one, then storage.', true),
+  def('peer_race_hedge_delay_ms', 'int', 20, 'The peer\'s head start in a race (ms); 0 starts both reads together.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('max_concurrent_peer_races', 'int', 64, 'Races running at once on this BE; beyond it reads go sequential.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('peer_cache_fill_compute_group_id', 'string', '', 'On a requester: the id (not the name) of the compute group whose BEs read storage on a miss, cache the block and return it (request_cache_fill). Empty: none.', true),
+  def('enable_peer_server_cache_fill', 'bool', true, 'On a server: accept fill requests (read storage, cache the block, return it).', true),
+  def('peer_server_cache_fill_timeout_ms', 'int', 6000, 'Longest single fill on a server (ms); the requester then reads storage itself.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('max_concurrent_peer_server_fills', 'int', 32, 'Fills running at once on a server; more are rejected and their requesters fall back.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('peer_rpc_failure_eviction_threshold', 'int', 3, 'Peer RPC failures in a row after which a candidate is dropped.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('peer_all_miss_cooldown_threshold', 'int', 5, 'Reads in a row on which every candidate of a tablet missed, after which the tablet cools down.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('peer_all_miss_cooldown_duration_s', 'int', 300, 'Seconds a cooled-down tablet reads object storage directly.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('peer_candidate_expiry_s', 'int', 3600, 'Seconds after which an unused candidate entry is dropped.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('peer_candidate_cleanup_interval_s', 'int', 3600, 'Seconds between runs of the job that drops expired candidate entries.', true, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  def('peer_fetch_queue_timeout_ms', 'int', 100, 'On a server: a peer request that waited this long (ms) for a fetch slot is rejected.', true, (v) => ((v as number) >= 0 ? null : 'must be >= 0')),
+  def('brpc_peer_fetch_pool_threads', 'int', Math.max(64, 2 * os.cpus().length), 'On a server: peer requests served at once (the fetch pool); more wait up to peer_fetch_queue_timeout_ms.', false, (v) => ((v as number) >= 1 ? null : 'must be >= 1')),
+  // End of slice P.
 ];
 
 const BY_NAME = new Map(SETTINGS.map((setting) => [setting.name, setting]));

@@ -137,6 +137,8 @@ export interface ProfileSink {
   add(name: CounterName | string, delta: number): void;
   /** The query's file-cache settings; absent: the cache as configured. */
   readonly fileCache?: FileCacheQueryPolicy;
+  /** Misses go straight to storage, never to a peer BE (warm-up reads, a peer fill's own reads). */
+  readonly skipPeer?: boolean;
 }
 
 export const NO_PROFILE: ProfileSink = { add: () => undefined };

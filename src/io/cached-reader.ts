@@ -94,7 +94,7 @@ export class CachedReader {
     if (offset < 0 || length < 0 || offset + length > size) {
       throw new GaleneError('IO_ERROR', [`read ${key}: range [${offset}, ${offset + length}) outside object of ${size} bytes`]);
     }
-    if (length > 0 && profile.fileCache?.skipCache) return this.readSkippingCache(key, offset, length, profile);
+    if (length > 0 && profile.fileCache?.skipCache) return this.readSkippingCache(key, size, offset, length, profile);
     const out = Buffer.allocUnsafeSlow(length);
     if (length === 0) return out;
     let type = cacheTypeOfKind(kind);
@@ -172,14 +172,14 @@ export class CachedReader {
   }
 
   /** A query with `disable_file_cache`: the range straight from the source, nothing cached or looked up. */
-  private async readSkippingCache(key: string, offset: number, length: number, profile: ProfileSink): Promise<Buffer> {
+  private async readSkippingCache(key: string, size: number, offset: number, length: number, profile: ProfileSink): Promise<Buffer> {
     const started = process.hrtime.bigint();
     this.remoteRequests++;
     profile.add('NumRemoteIOTotal', 1);
     profile.add('NumSkipCacheIOTotal', 1);
     let data: Buffer;
     try {
-      data = await this.source.read(key, offset, length, profile);
+      data = await this.source.read(key, offset, length, profile, size);
     } catch (err) {
       if (err instanceof GaleneError) throw err;
       throw new GaleneError('IO_ERROR', [`read ${key}: ${(err as Error).message}`], { cause: err });
@@ -240,7 +240,7 @@ export class CachedReader {
     const start = startBlock * blockSize;
     const end = Math.min(size, endBlock * blockSize);
     const started = process.hrtime.bigint();
-    const request = this.source.read(key, start, end - start, profile);
+    const request = this.source.read(key, start, end - start, profile, size);
     this.remoteRequests++;
     profile.add('NumRemoteIOTotal', 1);
     const copies: Promise<void>[] = [];

@@ -2,8 +2,8 @@
  * io/: where bytes live and how they are read. Object stores (a local directory by default, S3-compatible
  * stores through the AWS SDK, and a remote-shaped wrapper for tests), and the one FileCache every segment and index read goes through:
  * in place for local stores; for remote ones a block store (block-store.ts) read through a cached reader
- * (cached-reader.ts) whose misses go to a RangeSource (the object store today; peer and hedged sources
- * later). file-read-service.ts serves the one FileCache to worker threads. Imports only common/; storage/
+ * (cached-reader.ts) whose misses go to a RangeSource (the object store, or Peer Read's race of another
+ * BE's cache against it: peer/). file-read-service.ts serves the one FileCache to worker threads. Imports only common/; storage/
  * builds segments on top of it.
  */
 export type { ObjectStore } from './object-store';
