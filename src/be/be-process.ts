@@ -5,9 +5,11 @@
  * registers again when a heartbeat shows a new fe_start_time (the FE restarted and may have lost what
  * it had not written down, or the BE was dropped and added back).
  *
- * A BE keeps no metadata: only its identity (`<data_dir>/be_unique_id`, Doris's cloud_unique_id), and,
- * later, caches and WALs. Queries and loads still run on the FE's own BE until the fragment transport is
- * wired (docs/cluster.md).
+ * It reads for the FE: a Backend over the shared object store (`object_store_dir`, for a local store the
+ * FE's objects directory; S3 vaults come in each call's read descriptor) serves the FragmentService, so the
+ * FE's scans of OLAP tables run here. A BE keeps no metadata: only its identity (`<data_dir>/be_unique_id`,
+ * Doris's cloud_unique_id) and its own file cache (under data_dir). Loads still run on the FE's own BE
+ * (docs/cluster.md).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -18,6 +20,7 @@ import { GaleneError, toGaleneError } from '../common/errors';
 import { makePrivateDir } from '../common/private-files';
 import { RpcClient, RpcServer } from '../io/rpc';
 import { lockDataDir } from '../meta/data-dir-lock';
+import { Backend } from './backend';
 import { backendRpcServices, FRONTEND_SERVICE, type BackendIdentity } from './be-rpc-services';
 
 export interface BackendProcessOptions {
@@ -33,6 +36,8 @@ export interface BackendProcessOptions {
 
 export interface RunningBackend {
   readonly identity: BackendIdentity;
+  /** The reader over the shared store that the FragmentService runs scans on. */
+  readonly backend: Backend;
   readonly ports: { heartbeat_service_port: number; brpc_port: number; webserver_port: number };
   /** Resolves once the first registration succeeded (never when started without --fe). */
   readonly registered: Promise<void>;
@@ -125,7 +130,16 @@ export async function startBackendProcess(config: Config, options: BackendProces
     return registering;
   };
 
-  const services = backendRpcServices(identity, { onNewFrontend: () => void register() });
+  let backend: Backend;
+  try {
+    // No catalog: the BE reads only what each call's read descriptor names (Backend.open).
+    backend = await Backend.open(config, null);
+  } catch (err) {
+    feClient?.close();
+    lock.release();
+    throw err;
+  }
+  const services = backendRpcServices(identity, { onNewFrontend: () => void register() }, backend);
   const rpcServers: RpcServer[] = [];
   const http = healthServer(identity);
   try {
@@ -137,6 +151,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
     await Promise.all(rpcServers.map((server) => server.close(0)));
     http.close();
     feClient?.close();
+    await backend.close().catch(() => undefined);
     lock.release();
     throw err;
   }
@@ -145,6 +160,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
   const registered = register();
   return {
     identity,
+    backend,
     ports,
     registered,
     async stop() {
@@ -153,6 +169,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
       await Promise.all(rpcServers.map((server) => server.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
       feClient?.close();
+      await backend.close();
       lock.release();
     },
   };
