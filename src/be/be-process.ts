@@ -134,6 +134,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
   try {
     // No catalog: the BE reads only what each call's read descriptor names (Backend.open).
     backend = await Backend.open(config, null);
+    if (config.getString('object_store_dir') === '') log(`object_store_dir is not set: tables in the local store are read from ${path.join(dataDir, 'objects')} (give the FE's objects directory; S3 vaults need nothing)`);
   } catch (err) {
     feClient?.close();
     lock.release();
