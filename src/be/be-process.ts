@@ -1,6 +1,6 @@
 /**
  * `galene be`: a BE as its own process. It serves every BE gRPC service (be-rpc-services.ts) on
- * heartbeat_service_port and on brpc_port, its HTTP API on webserver_port (`/api/health`), and, started
+ * heartbeat_service_port and on brpc_port, its HTTP API on webserver_port (`/api/health`, `/metrics`), and, started
  * with `--fe HOST:PORT`, registers with that FE's FrontendService, retrying until the FE answers. It
  * registers again when a heartbeat shows a new fe_start_time (the FE restarted and may have lost what
  * it had not written down, or the BE was dropped and added back).
@@ -20,7 +20,10 @@ import { GaleneError, toGaleneError } from '../common/errors';
 import { makePrivateDir } from '../common/private-files';
 import { RpcClient, RpcServer } from '../io/rpc';
 import { lockDataDir } from '../meta/data-dir-lock';
+import { METRICS_CONTENT_TYPE, Registry } from '../common/metrics';
 import { Backend } from './backend';
+import { addProcessMetrics } from './be-metrics';
+import { FragmentServiceStats } from './fragment-rpc-service';
 import { backendRpcServices, FRONTEND_SERVICE, type BackendIdentity } from './be-rpc-services';
 
 export interface BackendProcessOptions {
@@ -71,9 +74,23 @@ function uniqueIdOf(dataDir: string): string {
   return id;
 }
 
-function healthServer(identity: BackendIdentity): http.Server {
+/** `/api/health`, and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
+function httpServer(identity: BackendIdentity, metrics: Registry): http.Server {
   return http.createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
+    if (url === '/metrics') {
+      metrics.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
+          res.end(text);
+        },
+        (err: unknown) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain' });
+          res.end(toGaleneError(err).message);
+        },
+      );
+      return;
+    }
     const body = url === '/api/health' ? { status: 'OK', msg: 'To Be Added' } : null;
     res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body ?? { status: 'FAILED', msg: `not found: ${url}`, backend_id: identity.backendId }));
@@ -140,9 +157,12 @@ export async function startBackendProcess(config: Config, options: BackendProces
     lock.release();
     throw err;
   }
-  const services = backendRpcServices(identity, { onNewFrontend: () => void register() }, backend);
+  const fragmentStats = new FragmentServiceStats();
+  const services = backendRpcServices(identity, { onNewFrontend: () => void register() }, backend, fragmentStats);
+  const metrics = new Registry();
+  addProcessMetrics(metrics, backend, [path.resolve(dataDir)], fragmentStats);
   const rpcServers: RpcServer[] = [];
-  const http = healthServer(identity);
+  const http = httpServer(identity, metrics);
   try {
     for (const setting of ['heartbeat_service_port', 'brpc_port'] as const) rpcServers.push(await RpcServer.start({ host, port: config.getInt(setting), services, onHandlerError: (method, err) => log(`${method} failed: ${toGaleneError(err).message}`) }));
     identity.ports.heartbeatPort = rpcServers[0].port;

@@ -3,7 +3,8 @@
  * reading the FE's object store (--object_store_dir). Tables of every model (helpers/model-tables.ts:
  * DUPLICATE, UNIQUE merge-on-write with deletes, UNIQUE merge-on-read, AGGREGATE, a partitioned one) are
  * loaded through the FE and queried through the BEs (22 queries); the answers equal an embedded `galene start` over the same data directory
- * afterwards. The profile names both BEs; a SIGKILLed BE's tablets are read by the other (failover while
+ * afterwards. The profile names both BEs and each BE's /metrics counts its calls; a LIMIT that stops early
+ * cancels the BE's scan; a SIGKILLed BE's tablets are read by the other (failover while
  * the FE still thinks it alive, placement once heartbeats mark it dead) with the same answers; a group
  * without a live BE gets Doris's error. Every child is SIGKILLed at the end.
  */
@@ -25,12 +26,21 @@ const GROUP = 'etl';
 const QUERIES = MODEL_QUERIES;
 const answers = (port: number): Promise<TextRow[][]> => queryAll(port, 'dist', QUERIES);
 
+/** A series of a BE process's /metrics (webserver_port). */
+async function beMetric(be: RoleProcess, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${be.ready['webserver_port']}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+  assert.ok(line !== undefined, `${name} in the BE's /metrics`);
+  return Number(line.split(' ')[1]);
+}
+
 describe('queries read through the BE processes', () => {
   const root = makeDataDir('galene-dist-');
   const children: RoleProcess[] = [];
   const feDir = path.join(root, 'fe');
   let fe: RoleProcess;
   let be1: RoleProcess;
+  let bes: RoleProcess[];
   let queryPort: number;
   let id1: number;
   let id2: number;
@@ -42,13 +52,18 @@ describe('queries read through the BE processes', () => {
     fs.mkdirSync(full, { recursive: true });
     return full;
   };
-  const aliveOf = async (id: number): Promise<string> => {
+  const withSession = async <T>(use: (conn: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> => {
     const conn = await connect(queryPort);
     try {
-      return String((await queryRecords(conn, 'SHOW BACKENDS')).find((row) => Number(row['BackendId']) === id)?.['Alive']);
+      return await use(conn);
     } finally {
       await conn.end();
     }
+  };
+  const aliveOf = async (id: number): Promise<string> => {
+    return withSession(async (conn) => {
+      return String((await queryRecords(conn, 'SHOW BACKENDS')).find((row) => Number(row['BackendId']) === id)?.['Alive']);
+    });
   };
 
   before(async () => {
@@ -57,18 +72,15 @@ describe('queries read through the BE processes', () => {
     queryPort = Number(fe.ready['query_port']);
     const feEndpoint = `127.0.0.1:${fe.ready['rpc_port']}`;
     const beArgs = ['--object_store_dir', path.join(feDir, 'objects'), ...SCAN];
-    const bes = await Promise.all([startBackend(dir('be1'), feEndpoint, GROUP, beArgs), startBackend(dir('be2'), feEndpoint, GROUP, beArgs)]);
+    bes = await Promise.all([startBackend(dir('be1'), feEndpoint, GROUP, beArgs), startBackend(dir('be2'), feEndpoint, GROUP, beArgs)]);
     children.push(...bes);
     be1 = bes[0];
     [id1, id2] = await waitFor('both BEs registered', async () => (bes.every((be) => be.registrations.length > 0) ? bes.map((be) => be.registrations[0]) : undefined));
     await waitFor('both BEs alive', async () => ((await aliveOf(id1)) === 'true' && (await aliveOf(id2)) === 'true' ? true : undefined));
-    const conn = await connect(queryPort);
-    try {
+    await withSession(async (conn) => {
       // The FE's own BE writes the loads; a DELETE reads its rows through the BEs (MoW delete bitmaps in the descriptors).
       await loadModelTables(conn, 'dist');
-    } finally {
-      await conn.end();
-    }
+    });
   });
 
   after(async () => {
@@ -78,8 +90,7 @@ describe('queries read through the BE processes', () => {
 
   it('runs the queries on both BEs of the group (the profile names each), over the FE\'s loads', async () => {
     beforeKill = await answers(queryPort);
-    const conn = await connect(queryPort);
-    try {
+    await withSession(async (conn) => {
       await conn.query('USE dist');
       // Placement hashes each tablet to one BE: over the tablets of these five tables both BEs own some.
       const calls = new Map<number, number>();
@@ -100,15 +111,29 @@ describe('queries read through the BE processes', () => {
         assert.ok(rowsRead.get(id)! > 0, `backend ${id} read rows`);
       }
       await queryRows(conn, QUERIES[4]);
-      assert.ok(Number((await lastQueryProfile(conn)).get('TabletsPruned')) >= 1, 'an IN list on the key calls only its tablets');
-    } finally {
-      await conn.end();
-    }
+      assert.equal(Number((await lastQueryProfile(conn)).get('TabletsPruned')), 4, 'a point lookup calls only the tablet its key hashes to');
+      for (const be of bes) assert.ok((await beMetric(be, 'doris_be_fragment_requests_total')) >= 1, 'each BE process\'s /metrics counts the calls it served');
+    });
+  });
+
+  it('a LIMIT that stops reading early cancels the scan on the BE process', async () => {
+    await withSession(async (conn) => {
+      await conn.query('USE dist');
+      await conn.query('CREATE TABLE big (n BIGINT, s VARCHAR(40)) DUPLICATE KEY(n) DISTRIBUTED BY HASH(n) BUCKETS 1');
+      await conn.query('INSERT INTO big SELECT number, concat(\'row-\', number) FROM numbers("number" = "200000")');
+      const cancelled = async (): Promise<number> => (await beMetric(bes[0], 'doris_be_fragment_requests_cancelled_total')) + (await beMetric(bes[1], 'doris_be_fragment_requests_cancelled_total'));
+      const before = await cancelled();
+      // Not a scan predicate: the FE's LIMIT stops reading after 5 rows of the one tablet's stream.
+      assert.equal((await queryRows(conn, 'SELECT n FROM big WHERE n % 2 = 0 LIMIT 5')).length, 5);
+      await waitFor('the BE saw its scan cancelled, none left running', async () => {
+        const running = (await beMetric(bes[0], 'doris_be_fragment_instance_count')) + (await beMetric(bes[1], 'doris_be_fragment_instance_count'));
+        return (await cancelled()) === before + 1 && running === 0 ? true : undefined;
+      });
+    });
   });
 
   it('a group with no live BE is refused in Doris\'s words, and the session can go back', async () => {
-    const conn = await connect(queryPort);
-    try {
+    await withSession(async (conn) => {
       // A member that never answers a heartbeat: its group exists but has no live BE.
       await conn.query('ALTER SYSTEM ADD BACKEND \'127.0.0.1:1\' PROPERTIES ("tag.compute_group_name" = "idle")');
       await conn.query('USE dist@idle');
@@ -116,9 +141,7 @@ describe('queries read through the BE processes', () => {
       await conn.query(`USE @${GROUP}`);
       assert.deepEqual(await queryRows(conn, QUERIES[0]), beforeKill[0]);
       await conn.query('ALTER SYSTEM DROP BACKEND \'127.0.0.1:1\'');
-    } finally {
-      await conn.end();
-    }
+    });
   });
 
   it('a SIGKILLed BE: its tablets fail over to the other BE, then placement moves them once it is dead', async () => {
@@ -126,8 +149,7 @@ describe('queries read through the BE processes', () => {
     // Right after the kill the FE still routes to the dead BE: each call fails over before delivering.
     const stillAlive = await aliveOf(id1);
     afterKill = await answers(queryPort);
-    const conn = await connect(queryPort);
-    try {
+    await withSession(async (conn) => {
       await conn.query('USE dist');
       await queryRows(conn, QUERIES[1]);
       const profile = await lastQueryProfile(conn);
@@ -139,9 +161,7 @@ describe('queries read through the BE processes', () => {
       assert.equal(moved.get(`Backend[${id1}].ScanCalls`), undefined, 'no call goes to the dead BE');
       assert.equal(moved.get('RemoteScanRetries'), undefined, 'placement, not failover, sends its tablets on');
       assert.ok(Number(moved.get(`Backend[${id2}].ScanCalls`)) >= 5, 'the live BE reads every tablet');
-    } finally {
-      await conn.end();
-    }
+    });
     for (let queryIdx = 0; queryIdx < QUERIES.length; queryIdx++) {
       assert.deepEqual(afterKill[queryIdx], beforeKill[queryIdx], `after the kill: ${QUERIES[queryIdx]}`);
       assert.deepEqual(afterDead[queryIdx], beforeKill[queryIdx], `once dead: ${QUERIES[queryIdx]}`);
