@@ -116,6 +116,11 @@ describe('queries read through the BE processes', () => {
     });
   });
 
+  it('sessions reading at the same time get the same answers', async () => {
+    const concurrent = await Promise.all(Array.from({ length: 4 }, () => answers(queryPort)));
+    for (const run of concurrent) assert.deepEqual(run, beforeKill);
+  });
+
   it('a LIMIT that stops reading early cancels the scan on the BE process', async () => {
     await withSession(async (conn) => {
       await conn.query('USE dist');
