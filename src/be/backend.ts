@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Config } from '../common/config';
+import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import { PRIVATE_DIR_MODE } from '../common/private-files';
 import { ServerLog } from '../common/server-log';
@@ -44,7 +45,8 @@ export class Backend implements SegmentOpener, LoadTarget {
   readonly localRoot: string | null;
   readonly fileCache: FileCache;
   readonly pageCache: PageCache;
-  readonly catalog: Catalog;
+  /** The FE's catalog in a process that has one (`galene start`, the FE's own BE); null in a `galene be` reader. */
+  private readonly ownCatalog: Catalog | null;
   private readonly readers = new WeightedLru<Promise<SegmentReader>>(SEGMENT_READER_CACHE_SIZE);
   /** ANN index files searched in-thread (small tables); viewed in place over a local store. */
   private readonly annIndexes: AnnIndexCache;
@@ -75,11 +77,11 @@ export class Backend implements SegmentOpener, LoadTarget {
   /** Deletes aborted loads' objects every recycle_interval_seconds (object-recycler.ts); null until open. */
   private recycler: ObjectRecycler | null = null;
 
-  private constructor(catalog: Catalog, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string, writePipeline: WritePipeline) {
+  private constructor(catalog: Catalog | null, store: VaultObjectStore, fileCache: FileCache, pageCache: PageCache, scanThreads: number, parallelScanMinRows: number, serverLog: ServerLog, annTempDir: string, writePipeline: WritePipeline) {
     this.writePipeline = writePipeline;
     this.serverLog = serverLog;
     this.parallelScanMinRows = parallelScanMinRows;
-    this.catalog = catalog;
+    this.ownCatalog = catalog;
     this.store = store;
     this.localRoot = store.builtIn instanceof LocalObjectStore ? store.builtIn.root : null;
     this.fileCache = fileCache;
@@ -89,7 +91,13 @@ export class Backend implements SegmentOpener, LoadTarget {
     this.annIndexes = new AnnIndexCache(fileCache, this.localRoot !== null ? (key) => store.localPath(key) : null, annTempDir);
     this.invertedIndexes = new InvertedIndexCache(fileCache, openInvertedReader);
     // Publishes into merge-on-write UNIQUE KEY tables read segments through this BE.
-    catalog.mergeOnWrite = new MergeOnWriteEngine(this);
+    if (catalog !== null) catalog.mergeOnWrite = new MergeOnWriteEngine(this);
+  }
+
+  /** The catalog loads publish into (LoadTarget); a reader BE has none: loads go through the FE. */
+  get catalog(): Catalog {
+    if (this.ownCatalog === null) throw new GaleneError('INTERNAL', ['this BE reads only (galene be): loads and metadata are the FE\'s']);
+    return this.ownCatalog;
   }
 
   /**
@@ -132,16 +140,24 @@ export class Backend implements SegmentOpener, LoadTarget {
   /**
    * The BE over the configured object store (a local directory unless one is given) as its built-in
    * vault, and the catalog's storage vaults (opened now, and again whenever one is created or altered).
+   *
+   * `catalog` null: a reader BE (`galene be`). It keeps no metadata: what it reads comes whole in each
+   * call's read descriptor (segment keys, delete bitmaps, the vault's properties, opened on first use), so
+   * it has no vaults to open up front, no file_cache_ttl_seconds to look up, no publishes to compute
+   * delete bitmaps for, and no recycler — that sweep decides from the FE's transactions which objects of
+   * the shared store are garbage, and only the FE knows them.
    */
-  static async open(config: Config, catalog: Catalog, store?: ObjectStore): Promise<Backend> {
+  static async open(config: Config, catalog: Catalog | null, store?: ObjectStore): Promise<Backend> {
     const objectStore = new VaultObjectStore(store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects')));
     const openVault = (vault: StorageVault): void => objectStore.setVault(vault.id, openS3Vault(vault.properties));
     // catalog.vaults is absent only in tests that give a bare catalog.
-    for (const vault of catalog.vaults?.list() ?? []) openVault(vault);
-    catalog.vaults?.onChange(openVault);
+    for (const vault of catalog?.vaults?.list() ?? []) openVault(vault);
+    catalog?.vaults?.onChange(openVault);
     const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
-    const fileCacheTtl = new FileCacheTtl(catalog);
-    fileCache.setTtlResolver?.((key) => fileCacheTtl.expirationOf(key));
+    if (catalog !== null) {
+      const fileCacheTtl = new FileCacheTtl(catalog);
+      fileCache.setTtlResolver?.((key) => fileCacheTtl.expirationOf(key));
+    }
     const pageCache = new PageCache(parsePageCacheLimit(config.getString('storage_page_cache_limit')));
     const serverLog = new ServerLog(config, 'be');
     serverLog.log('INFO', 'main', `BE opened object store ${objectStore.builtIn instanceof LocalObjectStore ? objectStore.builtIn.root : 'remote'} and ${objectStore.vaultIds().length} storage vault(s), file cache ${fileCache.kind}`);
@@ -156,6 +172,7 @@ export class Backend implements SegmentOpener, LoadTarget {
     config.onChange('enable_scan_dynamic_parallelism', (value) => (backend.scanDynamicParallelism = value as boolean));
     backend.annSearchInThreadMaxSegments = config.getInt('ann_search_in_thread_max_segments');
     config.onChange('ann_search_in_thread_max_segments', (value) => (backend.annSearchInThreadMaxSegments = value as number));
+    if (catalog === null) return backend;
     const recycler = new ObjectRecycler(() => config.getInt('recycle_interval_seconds'), () => backend.recycleAbortedObjects().then(() => undefined));
     backend.recycler = recycler;
     recycler.schedule();

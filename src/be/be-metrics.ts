@@ -86,26 +86,14 @@ function storageTotals(catalog: Catalog, localBuiltIn: boolean): { rowsets: numb
   return totals;
 }
 
-/** The sources of the BE's /metrics. `dataDirs`: the directories Galene writes (doris_be_disks_*{path}). */
-export interface BeMetricsSources {
-  readonly backend: Backend;
-  readonly catalog: Catalog;
-  readonly compaction: CompactionStats;
-  readonly loads: LoadCounts;
-  readonly scans: ScanCounts;
-  readonly dataDirs: readonly string[];
-  /** This BE's FragmentService, when it serves one (remote scans over gRPC); else its series read 0. */
-  readonly fragments?: FragmentServiceStats | null;
-}
-
-export function createBeMetrics(sources: BeMetricsSources): Registry {
-  const { backend, catalog, compaction, loads, scans } = sources;
-  const registry = new Registry();
+/**
+ * The series of any BE process, with or without the FE's catalog: memory and machine, its data
+ * directories, its caches, its FragmentService (null: none; the series read 0). `galene be` serves just
+ * these (be-process.ts); an FE's own BE adds the catalog's (createBeMetrics).
+ */
+export function addProcessMetrics(registry: Registry, backend: Backend, dataDirs: readonly string[], fragments: FragmentServiceStats | null): void {
   const gauge = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedGauge(registry, name, help, read, labelName);
   const counter = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedCounter(registry, name, help, read, labelName);
-  const loaded = catalog.meta.loadedCounts;
-  const localStore = backend.localRoot !== null;
-  const totals = (): ReturnType<typeof storageTotals> => storageTotals(catalog, localStore);
   // Memory and process
   gauge('doris_be_process_rss_bytes', 'Resident set size', () => process.memoryUsage().rss);
   gauge('doris_be_memory_allocated_bytes', 'Physical memory of the process (resident set size; Doris reads VmRSS)', () => process.memoryUsage().rss);
@@ -128,17 +116,9 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   counter('doris_be_disk_read_time_ms', 'Milliseconds spent reading per block device', disk((counts) => counts.readTimeMs), 'device');
   counter('doris_be_disk_write_time_ms', 'Milliseconds spent writing per block device', disk((counts) => counts.writeTimeMs), 'device');
   // Data directories
-  gauge('doris_be_disks_total_capacity', 'Bytes of the file system holding each data directory', () => diskCapacities(sources.dataDirs).total, 'path');
-  gauge('doris_be_disks_avail_capacity', 'Bytes available on the file system holding each data directory', () => diskCapacities(sources.dataDirs).avail, 'path');
-  const perDataDir = (read: () => number) => (): Record<string, number> => Object.fromEntries(sources.dataDirs.slice(0, 1).map((dir) => [dir, read()]));
-  gauge('doris_be_disks_local_used_capacity', 'Bytes of table data in the local object store (0 with a remote store)', perDataDir(() => totals().localBytes), 'path');
-  gauge('doris_be_disks_remote_used_capacity', 'Bytes of table data in the remote object store (0 with a local store)', perDataDir(() => {
-    const all = totals();
-    return all.bytes - all.localBytes;
-  }), 'path');
-  gauge('doris_be_disks_state', 'Each data directory is usable (1)', () => Object.fromEntries(Object.keys(diskCapacities(sources.dataDirs).total).map((dir) => [dir, 1])), 'path');
-  gauge('doris_be_all_rowsets_num', 'Rowsets of every table', () => totals().rowsets);
-  gauge('doris_be_all_segments_num', 'Segments of every table', () => totals().segments);
+  gauge('doris_be_disks_total_capacity', 'Bytes of the file system holding each data directory', () => diskCapacities(dataDirs).total, 'path');
+  gauge('doris_be_disks_avail_capacity', 'Bytes available on the file system holding each data directory', () => diskCapacities(dataDirs).avail, 'path');
+  gauge('doris_be_disks_state', 'Each data directory is usable (1)', () => Object.fromEntries(Object.keys(diskCapacities(dataDirs).total).map((dir) => [dir, 1])), 'path');
   // Caches: the decoded page cache under Doris's DataPageCache name, and the block file cache
   const pageCache = (read: (stats: ReturnType<typeof backend.pageCache.stats>) => number) => (): Record<string, number> => ({ DataPageCache: read(backend.pageCache.stats()) });
   gauge('doris_be_cache_capacity', 'Capacity of each cache in bytes (DataPageCache: decoded pages)', pageCache((stats) => stats.capacityBytes), 'name');
@@ -178,6 +158,42 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   });
   counter('doris_be_file_cache_evict_in_advance_num', 'File cache blocks evicted by the background (watermark) eviction', () => backend.fileCache.stats().evictionsInAdvance ?? 0);
   // End of slice C.
+  // Queries this BE's FragmentService ran
+  counter('doris_be_fragment_requests_total', 'FragmentService calls received (ExecuteScan and FetchRows)', () => (fragments === null ? 0 : fragments.scans + fragments.fetches));
+  gauge('doris_be_fragment_instance_count', 'ExecuteScan calls running now', () => fragments?.scansRunning ?? 0);
+  counter('doris_be_fragment_requests_cancelled_total', 'FragmentService calls stopped by their caller before they finished (cancelled, past their deadline, or the server closing)', () => fragments?.cancelled ?? 0);
+}
+
+/** The sources of the BE's /metrics. `dataDirs`: the directories Galene writes (doris_be_disks_*{path}). */
+export interface BeMetricsSources {
+  readonly backend: Backend;
+  readonly catalog: Catalog;
+  readonly compaction: CompactionStats;
+  readonly loads: LoadCounts;
+  readonly scans: ScanCounts;
+  readonly dataDirs: readonly string[];
+  /** This BE's FragmentService, when it serves one (remote scans over gRPC); else its series read 0. */
+  readonly fragments?: FragmentServiceStats | null;
+}
+
+export function createBeMetrics(sources: BeMetricsSources): Registry {
+  const { backend, catalog, compaction, loads, scans } = sources;
+  const registry = new Registry();
+  addProcessMetrics(registry, backend, sources.dataDirs, sources.fragments ?? null);
+  const gauge = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedGauge(registry, name, help, read, labelName);
+  const counter = (name: string, help: string, read: () => ScrapedValue, labelName?: string): void => scrapedCounter(registry, name, help, read, labelName);
+  const loaded = catalog.meta.loadedCounts;
+  const localStore = backend.localRoot !== null;
+  const totals = (): ReturnType<typeof storageTotals> => storageTotals(catalog, localStore);
+  // Data directories
+  const perDataDir = (read: () => number) => (): Record<string, number> => Object.fromEntries(sources.dataDirs.slice(0, 1).map((dir) => [dir, read()]));
+  gauge('doris_be_disks_local_used_capacity', 'Bytes of table data in the local object store (0 with a remote store)', perDataDir(() => totals().localBytes), 'path');
+  gauge('doris_be_disks_remote_used_capacity', 'Bytes of table data in the remote object store (0 with a local store)', perDataDir(() => {
+    const all = totals();
+    return all.bytes - all.localBytes;
+  }), 'path');
+  gauge('doris_be_all_rowsets_num', 'Rowsets of every table', () => totals().rowsets);
+  gauge('doris_be_all_segments_num', 'Segments of every table', () => totals().segments);
   // Compaction
   counter('doris_be_compaction_bytes_total', 'Bytes of the input rowsets of finished compactions, by type', () => ({ base: compaction.baseBytes, cumulative: compaction.cumulativeBytes }), 'type');
   counter('doris_be_compaction_deltas_total', 'Input rowsets of finished compactions, by type', () => ({ base: compaction.baseRowsets, cumulative: compaction.cumulativeRowsets }), 'type');
@@ -202,10 +218,6 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   // Queries
   counter('doris_be_query_scan_rows', 'Rows statements read from tables', () => scans.rows);
   counter('doris_be_query_scan_bytes', 'Bytes of column data statements read from tables', () => scans.bytes);
-  const fragments = sources.fragments ?? null;
-  counter('doris_be_fragment_requests_total', 'FragmentService calls received (ExecuteScan and FetchRows)', () => (fragments === null ? 0 : fragments.scans + fragments.fetches));
-  gauge('doris_be_fragment_instance_count', 'ExecuteScan calls running now', () => fragments?.scansRunning ?? 0);
-  counter('doris_be_fragment_requests_cancelled_total', 'FragmentService calls stopped by their caller before they finished (cancelled, past their deadline, or the server closing)', () => fragments?.cancelled ?? 0);
   for (const [name, help, read] of groupCommitGauges(backend)) gauge(name, help, read);
   for (const [name, help, read] of groupCommitCounters(backend)) counter(name, help, read);
   // Write pipeline (load memory, flush and upload pools, backpressure): load/write-pipeline/pipeline-metrics.ts

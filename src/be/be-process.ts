@@ -1,13 +1,15 @@
 /**
  * `galene be`: a BE as its own process. It serves every BE gRPC service (be-rpc-services.ts) on
- * heartbeat_service_port and on brpc_port, its HTTP API on webserver_port (`/api/health`), and, started
+ * heartbeat_service_port and on brpc_port, its HTTP API on webserver_port (`/api/health`, `/metrics`), and, started
  * with `--fe HOST:PORT`, registers with that FE's FrontendService, retrying until the FE answers. It
  * registers again when a heartbeat shows a new fe_start_time (the FE restarted and may have lost what
  * it had not written down, or the BE was dropped and added back).
  *
- * A BE keeps no metadata: only its identity (`<data_dir>/be_unique_id`, Doris's cloud_unique_id), and,
- * later, caches and WALs. Queries and loads still run on the FE's own BE until the fragment transport is
- * wired (docs/cluster.md).
+ * It reads for the FE: a Backend over the shared object store (`object_store_dir`, for a local store the
+ * FE's objects directory; S3 vaults come in each call's read descriptor) serves the FragmentService, so the
+ * FE's scans of OLAP tables run here. A BE keeps no metadata: only its identity (`<data_dir>/be_unique_id`,
+ * Doris's cloud_unique_id) and its own file cache (under data_dir). Loads still run on the FE's own BE
+ * (docs/cluster.md).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -18,6 +20,10 @@ import { GaleneError, toGaleneError } from '../common/errors';
 import { makePrivateDir } from '../common/private-files';
 import { RpcClient, RpcServer } from '../io/rpc';
 import { lockDataDir } from '../meta/data-dir-lock';
+import { METRICS_CONTENT_TYPE, Registry } from '../common/metrics';
+import { Backend } from './backend';
+import { addProcessMetrics } from './be-metrics';
+import { FragmentServiceStats } from './fragment-rpc-service';
 import { backendRpcServices, FRONTEND_SERVICE, type BackendIdentity } from './be-rpc-services';
 
 export interface BackendProcessOptions {
@@ -33,6 +39,8 @@ export interface BackendProcessOptions {
 
 export interface RunningBackend {
   readonly identity: BackendIdentity;
+  /** The reader over the shared store that the FragmentService runs scans on. */
+  readonly backend: Backend;
   readonly ports: { heartbeat_service_port: number; brpc_port: number; webserver_port: number };
   /** Resolves once the first registration succeeded (never when started without --fe). */
   readonly registered: Promise<void>;
@@ -66,9 +74,23 @@ function uniqueIdOf(dataDir: string): string {
   return id;
 }
 
-function healthServer(identity: BackendIdentity): http.Server {
+/** `/api/health`, and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
+function httpServer(identity: BackendIdentity, metrics: Registry): http.Server {
   return http.createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
+    if (url === '/metrics') {
+      metrics.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
+          res.end(text);
+        },
+        (err: unknown) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain' });
+          res.end(toGaleneError(err).message);
+        },
+      );
+      return;
+    }
     const body = url === '/api/health' ? { status: 'OK', msg: 'To Be Added' } : null;
     res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body ?? { status: 'FAILED', msg: `not found: ${url}`, backend_id: identity.backendId }));
@@ -125,9 +147,22 @@ export async function startBackendProcess(config: Config, options: BackendProces
     return registering;
   };
 
-  const services = backendRpcServices(identity, { onNewFrontend: () => void register() });
+  let backend: Backend;
+  try {
+    // No catalog: the BE reads only what each call's read descriptor names (Backend.open).
+    backend = await Backend.open(config, null);
+    if (config.getString('object_store_dir') === '') log(`object_store_dir is not set: tables in the local store are read from ${path.join(dataDir, 'objects')} (give the FE's objects directory; S3 vaults need nothing)`);
+  } catch (err) {
+    feClient?.close();
+    lock.release();
+    throw err;
+  }
+  const fragmentStats = new FragmentServiceStats();
+  const services = backendRpcServices(identity, { onNewFrontend: () => void register() }, backend, fragmentStats);
+  const metrics = new Registry();
+  addProcessMetrics(metrics, backend, [path.resolve(dataDir)], fragmentStats);
   const rpcServers: RpcServer[] = [];
-  const http = healthServer(identity);
+  const http = httpServer(identity, metrics);
   try {
     for (const setting of ['heartbeat_service_port', 'brpc_port'] as const) rpcServers.push(await RpcServer.start({ host, port: config.getInt(setting), services, onHandlerError: (method, err) => log(`${method} failed: ${toGaleneError(err).message}`) }));
     identity.ports.heartbeatPort = rpcServers[0].port;
@@ -137,6 +172,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
     await Promise.all(rpcServers.map((server) => server.close(0)));
     http.close();
     feClient?.close();
+    await backend.close().catch(() => undefined);
     lock.release();
     throw err;
   }
@@ -145,6 +181,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
   const registered = register();
   return {
     identity,
+    backend,
     ports,
     registered,
     async stop() {
@@ -153,6 +190,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
       await Promise.all(rpcServers.map((server) => server.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
       feClient?.close();
+      await backend.close();
       lock.release();
     },
   };

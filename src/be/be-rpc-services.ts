@@ -1,12 +1,14 @@
 /**
- * The gRPC services a BE process serves, in one list (BE_RPC_SERVICES' caller, be-process.ts, serves
- * exactly what `backendRpcServices` returns). Adding a service (the FragmentService of remote scans) is
- * one line here. The heartbeat handler answers the FE's HeartbeatService calls: it learns its backend id
+ * The gRPC services a BE process serves, in one list (be-process.ts serves exactly what
+ * `backendRpcServices` returns): the HeartbeatService, and the FragmentService of remote scans over the
+ * process's Backend (fragment-rpc-service.ts). The heartbeat handler answers the FE's HeartbeatService calls: it learns its backend id
  * and compute group from them, and tells the process when the FE restarted (a new fe_start_time), so the
  * BE registers again.
  */
 import { GaleneError } from '../common/errors';
 import { loadRpcService, type RpcServiceBinding } from '../io/rpc';
+import type { Backend } from './backend';
+import { fragmentRpcService, type FragmentServiceStats } from './fragment-rpc-service';
 
 export const HEARTBEAT_SERVICE = loadRpcService('heartbeat.proto', 'galene.rpc.HeartbeatService');
 export const FRONTEND_SERVICE = loadRpcService('heartbeat.proto', 'galene.rpc.FrontendService');
@@ -70,10 +72,7 @@ function heartbeatHandler(identity: BackendIdentity, hooks: BackendRpcHooks) {
   };
 }
 
-/** Every service of a BE process, with its handlers: the one list. */
-export function backendRpcServices(identity: BackendIdentity, hooks: BackendRpcHooks): RpcServiceBinding[] {
-  return [
-    { service: HEARTBEAT_SERVICE, handlers: { Heartbeat: heartbeatHandler(identity, hooks) } },
-    // The FragmentService of remote scans (h-grpc) goes here.
-  ];
+/** Every service of a BE process, with its handlers: the one list. `stats` collects what the FragmentService served. */
+export function backendRpcServices(identity: BackendIdentity, hooks: BackendRpcHooks, backend: Backend, stats?: FragmentServiceStats): RpcServiceBinding[] {
+  return [{ service: HEARTBEAT_SERVICE, handlers: { Heartbeat: heartbeatHandler(identity, hooks) } }, fragmentRpcService(backend, stats)];
 }

@@ -10,6 +10,7 @@ import type { QueryProfile } from '../common/profile';
 import { Backend } from '../be/backend';
 import { openLoopbackRemoteScan, type LoopbackRemoteScan } from './loopback-remote-scan';
 import type { RemoteScanRoute } from './remote-table-source';
+import { clusterScanRoute, type ClusterScanRoute } from './cluster-scan-route';
 import { createBeMetrics, LoadCounts, ScanCounts } from '../be/be-metrics';
 import { CompactionScheduler } from '../be/compaction';
 import type { Registry } from '../common/metrics';
@@ -59,6 +60,8 @@ export class Frontend implements ProtocolBackend, ServerServices {
   /** The BEs this FE knows (durable), and which BE of each compute group owns each tablet. */
   readonly cluster: ClusterMembership;
   readonly placement = new TabletPlacement();
+  /** A cluster FE's route to its BE processes (set by `galene fe`: fe/cluster-scan-route.ts); null embedded. */
+  clusterScan: ClusterScanRoute | null = null;
   /** The loopback backends behind remoteScan (their in-process gRPC server with debug_remote_scan_transport = grpc). */
   readonly loopbackScan: LoopbackRemoteScan | null;
 
@@ -93,6 +96,11 @@ export class Frontend implements ProtocolBackend, ServerServices {
     applyMaxConnections();
     config.onChange('max_connections', applyMaxConnections);
     config.onChange('qe_max_connection', applyMaxConnections);
+  }
+
+  /** Read OLAP tables through the cluster's BE processes from now on (`galene fe`). */
+  routeScansToBackends(): void {
+    this.clusterScan ??= clusterScanRoute(this.cluster, this.placement);
   }
 
   /** ProtocolBackend.connectionLimits: the global variables and settings, read at each accept and login. */
@@ -175,6 +183,7 @@ export class Frontend implements ProtocolBackend, ServerServices {
   }
 
   close(): void {
+    this.clusterScan?.close();
     this.serverLog.log('INFO', 'main', 'FE closed');
     this.serverLog.close();
     this.meta.close();

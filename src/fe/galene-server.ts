@@ -2,8 +2,9 @@
  * Starts one FE and one BE in this process: locks data_dir (one server per directory), opens metadata and
  * storage under it (recovering from a crash), then the MySQL server (query_port) and the HTTP servers
  * (http_port, webserver_port, brpc_port). Role 'fe' (`galene fe`) also serves the FrontendService on
- * rpc_port where BEs register, and SHOW BACKENDS lists the registered BEs instead of this process's own
- * (which still runs the queries and loads until the fragment transport is wired: docs/cluster.md).
+ * rpc_port where BEs register, SHOW BACKENDS lists the registered BEs instead of this process's own, and
+ * OLAP table scans run on those BEs (fe/cluster-scan-route.ts); this process's own BE still runs the
+ * loads (docs/cluster.md).
  * Both roles heartbeat the BEs the membership knows (ALTER SYSTEM ADD BACKEND works embedded too).
  */
 import { DynamicPartitionScheduler } from './dynamic-partitions';
@@ -72,6 +73,7 @@ export async function startGalene(config: Config, store?: ObjectStore, role: 'em
     const membership = frontend.cluster;
     if (role === 'fe') {
       membership.removeLocal();
+      frontend.routeScansToBackends();
       rpcServer = await RpcServer.start({ host, port: config.getInt('rpc_port'), services: [frontendRpcService(membership, () => heartbeats!.interval, frontend.startTime)], onHandlerError: (method, err) => frontend.serverLog.log('WARN', 'rpc', `${method}: ${String(err)}`) });
       fePorts.rpc_port = rpcServer.port;
     } else {

@@ -17,6 +17,7 @@ import type { TabletPlacement } from '../meta/tablet-placement';
 import type { AuditLog } from './audit-log';
 import type { FeMetrics } from './fe-metrics';
 import type { LoadProgress } from './load-progress';
+import type { ClusterScanRoute } from './cluster-scan-route';
 import type { RemoteScanRoute } from './remote-table-source';
 import type { UserManager } from './users';
 
@@ -47,8 +48,10 @@ export interface ServerServices {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly backend: Backend;
-  /** Set when OLAP tables are read through BEs (a cluster FE, or debug_remote_scan_backends): every scan goes through RemoteTableSource. */
+  /** Set when OLAP tables are read through loopback BEs (debug_remote_scan_backends): every scan goes through RemoteTableSource. */
   readonly remoteScan: RemoteScanRoute | null;
+  /** A cluster FE's route to its BE processes (`galene fe`); null embedded. */
+  readonly clusterScan: ClusterScanRoute | null;
   /** The BEs the FE knows and the tablet placement over them (cluster-membership.ts, tablet-placement.ts). */
   readonly cluster: ClusterMembership;
   readonly placement: TabletPlacement;

@@ -14,7 +14,8 @@ import type { ParamValue, SessionFacts, StatementContext, TableSource } from '..
 import { QueryTask } from '../exec/query-task';
 import type { OlapTableSource } from '../be/olap-table-source';
 import { tableVaultId } from '../meta/storage-vaults';
-import { RemoteTableSource } from './remote-table-source';
+import { RemoteTableSource, type RemoteScanRoute } from './remote-table-source';
+import { DEFAULT_COMPUTE_GROUP } from '../meta/cluster-membership';
 import { INFORMATION_SCHEMA } from '../meta/catalog';
 import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource } from './table-functions/binlog-table-function';
 import { ADMIN_TABLE_FUNCTIONS, isSystemFunctionSource, openSystemFunction, SYSTEM_TABLE_FUNCTIONS, systemFunctionRowCount, systemFunctionSchema } from './table-functions/system-table-functions';
@@ -32,6 +33,7 @@ import { coerceVariable, findSessionVariable, variableRaw, variableType } from '
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { runStatement } from './statements';
 import { requireGlobal, requireTable, requireVisibleDatabase } from './statements/statement-privileges';
+import { chosenComputeGroup } from './statements/cluster-admin';
 import type { Account } from './users';
 import type { SessionWarning, StatementSession } from './statements/statement-session';
 
@@ -460,13 +462,23 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
    */
   statementContext(profile: QueryProfile, parameters: readonly ParamValue[] = [], writeTarget?: { readonly database: string; readonly table: string }): StatementContext {
     const catalog = this.fe.catalog;
-    const remote = this.fe.remoteScan;
+    // The loopback backends of debug_remote_scan_backends, else the BE processes of a cluster FE.
+    const loopback = this.fe.remoteScan;
+    const cluster = loopback === null ? this.fe.clusterScan : null;
+    let route: { remote: RemoteScanRoute; group: string } | null | undefined;
+    const routeOf = (): { remote: RemoteScanRoute; group: string } | null => {
+      if (route !== undefined) return route;
+      if (loopback !== null) return (route = { remote: loopback, group: DEFAULT_COMPUTE_GROUP });
+      const group = cluster?.groupFor(chosenComputeGroup(this)) ?? null;
+      return (route = group === null ? null : { remote: cluster!, group });
+    };
     const olapTable = (schema: TableSchema): OlapTableSource | RemoteTableSource => {
       const table = catalog.getTable(schema.databaseName, schema.name);
-      if (remote === null) return this.fe.backend.openTable(table);
+      const chosen = routeOf();
+      if (chosen === null) return this.fe.backend.openTable(table);
       const vaultId = tableVaultId(table.schema);
       const vault = vaultId === null ? undefined : catalog.vaults?.list().find((candidate) => candidate.id === vaultId);
-      return new RemoteTableSource(table, { ...remote, computeGroup: 'default_compute_group', task: this.currentTask ?? QueryTask.unlimited(profile.queryId), ...(vault === undefined ? {} : { vault }) });
+      return new RemoteTableSource(table, { ...chosen.remote, computeGroup: chosen.group, task: this.currentTask ?? QueryTask.unlimited(profile.queryId), ...(vault === undefined ? {} : { vault }) });
     };
     const opened = new Map<string, TableSource>();
     // The account's view is built only when a statement reads information_schema (not on every point query).

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mulberry32 } from '../../src/common/prng';
 import { makeDataDir, startGalene } from '../helpers/galene-process';
+import { queryAll } from '../helpers/model-tables';
 import { connect, queryRows, type TextRow } from '../helpers/mysql-client';
 
 const random = mulberry32(11);
@@ -40,17 +41,7 @@ const QUERIES = [
   'SELECT g, k, count(*), sum(x), min(d), max(s) FROM agg WHERE x > 0 GROUP BY g, k ORDER BY g, k',
 ];
 
-async function answers(port: number): Promise<TextRow[][]> {
-  const conn = await connect(port);
-  try {
-    await conn.query('USE par');
-    const out: TextRow[][] = [];
-    for (const sql of QUERIES) out.push(await queryRows(conn, sql));
-    return out;
-  } finally {
-    await conn.end();
-  }
-}
+const answers = (port: number): Promise<TextRow[][]> => queryAll(port, 'par', QUERIES);
 
 async function explainOf(port: number, sql: string): Promise<string> {
   const conn = await connect(port);

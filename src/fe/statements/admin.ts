@@ -27,7 +27,7 @@ import { privilegesOf } from './statement-privileges';
 import { note, okResult, okWithWarnings } from './result-rows';
 
 export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
-  // USE @cg: a group with a BE (SHOW COMPUTE GROUPS); queries still run on the FE's own BE (docs/cluster.md).
+  // USE @cg: a group with a BE (SHOW COMPUTE GROUPS); a cluster FE reads tables through its BEs (docs/cluster.md).
   const group = statement.computeGroup;
   if (group !== null && !session.fe.cluster.groups().some((known) => known.name === group)) throw new GaleneError('COMPUTE_GROUP_NOT_EXISTS', [group]);
   if (statement.database !== null) await session.useDatabase(statement.database);

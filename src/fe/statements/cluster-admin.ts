@@ -51,11 +51,16 @@ export async function runAlterSystem(session: StatementSession, statement: Alter
 
 const USER_PROPERTY = 'default_compute_group';
 
-/** The session's compute group: USE @cg (the `compute_group` variable), else the user's default_compute_group, else Doris's default group. */
-export function sessionComputeGroup(session: StatementSession): string {
+/** The compute group the session chose: USE @cg (the `compute_group` variable), else the user's default_compute_group; null: neither. */
+export function chosenComputeGroup(session: Pick<StatementSession, 'variables' | 'fe' | 'user'>): string | null {
   const chosen = session.variables.get('compute_group');
   if (typeof chosen === 'string' && chosen !== '') return chosen;
-  return session.fe.catalog.meta.getUserProperty(session.user, USER_PROPERTY) ?? DEFAULT_COMPUTE_GROUP;
+  return session.fe.catalog.meta.getUserProperty(session.user, USER_PROPERTY) ?? null;
+}
+
+/** The session's compute group: the one it chose, else Doris's default group. */
+export function sessionComputeGroup(session: StatementSession): string {
+  return chosenComputeGroup(session) ?? DEFAULT_COMPUTE_GROUP;
 }
 
 /** FOR another user needs GRANT_PRIV (Doris SetUserPropertyCommand); the user must exist. */
