@@ -9,7 +9,7 @@ import { GaleneError } from '../common/errors';
 import type { ProfileSink } from '../common/profile';
 import { PRIVATE_DIR_MODE } from '../common/private-files';
 import { ServerLog } from '../common/server-log';
-import { createFileCache, fileCacheOptionsFromConfig } from '../io/create-file-cache';
+import { createFileCache, fileCacheOptionsFromConfig, type MissSource } from '../io/create-file-cache';
 import type { FileCache } from '../io/file-cache';
 import { LocalObjectStore } from '../io/local-object-store';
 import type { ObjectStore } from '../io/object-store';
@@ -146,14 +146,16 @@ export class Backend implements SegmentOpener, LoadTarget {
    * it has no vaults to open up front, no file_cache_ttl_seconds to look up, no publishes to compute
    * delete bitmaps for, and no recycler — that sweep decides from the FE's transactions which objects of
    * the shared store are garbage, and only the FE knows them.
+   *
+   * `missSource`: what the block cache's misses read from, given the object store (Peer Read in `galene be`).
    */
-  static async open(config: Config, catalog: Catalog | null, store?: ObjectStore): Promise<Backend> {
+  static async open(config: Config, catalog: Catalog | null, store?: ObjectStore, missSource?: MissSource): Promise<Backend> {
     const objectStore = new VaultObjectStore(store ?? new LocalObjectStore(config.getString('object_store_dir') || path.join(config.getString('data_dir'), 'objects')));
     const openVault = (vault: StorageVault): void => objectStore.setVault(vault.id, openS3Vault(vault.properties));
     // catalog.vaults is absent only in tests that give a bare catalog.
     for (const vault of catalog?.vaults?.list() ?? []) openVault(vault);
     catalog?.vaults?.onChange(openVault);
-    const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config));
+    const fileCache = await createFileCache(objectStore, fileCacheOptionsFromConfig(config), missSource);
     if (catalog !== null) {
       const fileCacheTtl = new FileCacheTtl(catalog);
       fileCache.setTtlResolver?.((key) => fileCacheTtl.expirationOf(key));

@@ -8,6 +8,7 @@
 import { Registry, scrapedCounter, scrapedGauge, type ScrapedValue } from '../common/metrics';
 import { tableVaultId } from '../meta/storage-vaults';
 import type { FileCacheQueueStats, FileCacheType } from '../io/file-cache';
+import { PEER_READ_METRICS, type PeerReadCounts } from '../io/peer';
 import type { Catalog } from '../meta/catalog';
 import { groupCommitCounters, groupCommitGauges } from '../load/group-commit';
 import { writePipelineCounters, writePipelineGauges } from '../load/write-pipeline';
@@ -224,4 +225,9 @@ export function createBeMetrics(sources: BeMetricsSources): Registry {
   for (const [name, help, read, labelName] of writePipelineGauges(backend.writePipeline)) gauge(name, help, read, labelName);
   for (const [name, help, read, labelName] of writePipelineCounters(backend.writePipeline)) counter(name, help, read, labelName);
   return registry;
+}
+
+/** Peer Read's requester and server counts (io/peer), as doris_be_<Doris's name>. */
+export function addPeerReadMetrics(registry: Registry, counts: PeerReadCounts): void {
+  for (const name of PEER_READ_METRICS) scrapedCounter(registry, `doris_be_${name}`, `Peer Read: ${name.replace(/_/g, ' ')}${name === 'peer_cache_reader_peer_latency' ? ' (microseconds, summed)' : ''}`, () => counts.get(name));
 }

@@ -18,11 +18,15 @@ import * as path from 'node:path';
 import type { Config } from '../common/config';
 import { GaleneError, toGaleneError } from '../common/errors';
 import { makePrivateDir } from '../common/private-files';
-import { RpcClient, RpcServer } from '../io/rpc';
+import { BlockFileCache } from '../io/block-file-cache';
+import { GrpcPeerClient, PeerCandidateTable, peerCacheApi, peerCandidateLimits, PeerFetchServer, PeerRangeSource, PeerReadCounts, type PeerEndpoint } from '../io/peer';
+import { RpcClient, RpcClientCache, RpcServer } from '../io/rpc';
+import type { RangeSource } from '../io/range-source';
+import { VaultFileCache } from '../io/vault-file-cache';
 import { lockDataDir } from '../meta/data-dir-lock';
 import { METRICS_CONTENT_TYPE, Registry } from '../common/metrics';
 import { Backend } from './backend';
-import { addProcessMetrics } from './be-metrics';
+import { addPeerReadMetrics, addProcessMetrics } from './be-metrics';
 import { FragmentServiceStats } from './fragment-rpc-service';
 import { backendRpcServices, FRONTEND_SERVICE, type BackendIdentity } from './be-rpc-services';
 
@@ -52,6 +56,11 @@ const RETRY_FIRST_MS = 200;
 const RETRY_MAX_MS = 5000;
 
 /** What FrontendService.RegisterBackend answers (heartbeat.proto). */
+interface TabletPeersResponse {
+  readonly peers: readonly { host: string; brpc_port: number; compute_group_id: string; rebalance_hint: boolean }[];
+  readonly compute_group_id: string;
+}
+
 interface RegisterResponse {
   readonly backend_id: number;
   readonly compute_group: string;
@@ -74,10 +83,26 @@ function uniqueIdOf(dataDir: string): string {
   return id;
 }
 
-/** `/api/health`, and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
-function httpServer(identity: BackendIdentity, metrics: Registry): http.Server {
+const PEER_CACHE_BODY_LIMIT = 1 << 20;
+
+/** `/api/health`, `/api/peer_cache` (Peer Read's candidates, io/peer/peer-cache-api.ts), and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
+function httpServer(identity: BackendIdentity, metrics: Registry, peerCandidates: PeerCandidateTable): http.Server {
   return http.createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
+    if (url === '/api/peer_cache') {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= PEER_CACHE_BODY_LIMIT) chunks.push(chunk);
+      });
+      req.on('end', () => {
+        const answer = size > PEER_CACHE_BODY_LIMIT ? { status: 400, body: { status: 'INVALID_ARGUMENT', msg: `body over ${PEER_CACHE_BODY_LIMIT} bytes` } } : peerCacheApi(peerCandidates, req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').searchParams, Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+      });
+      return;
+    }
     if (url === '/metrics') {
       metrics.metrics().then(
         (text) => {
@@ -147,10 +172,30 @@ export async function startBackendProcess(config: Config, options: BackendProces
     return registering;
   };
 
+  // Peer Read (io/peer): the block cache's misses may be read from another BE's cache; candidates come from
+  // the FE (GetTabletPeers), which also tells this BE its compute group id.
+  const peerCandidates = new PeerCandidateTable(peerCandidateLimits(config));
+  const peerCounts = new PeerReadCounts();
+  const peerClients = new RpcClientCache({ defaultTimeoutMs: 5000 });
+  let computeGroupId = '';
+  const self = (): PeerEndpoint => ({ host, brpcPort: identity.ports.brpcPort, computeGroupId });
+  const lookUpPeers = async (tabletId: number): Promise<PeerEndpoint[]> => {
+    if (feClient === null || identity.backendId === 0) return [];
+    const response = await feClient.unary<TabletPeersResponse>(FRONTEND_SERVICE, 'GetTabletPeers', { tablet_id: tabletId, backend_id: identity.backendId }, { signal: stopSignal.signal });
+    computeGroupId = response.compute_group_id;
+    const peers = response.peers.map((peer) => ({ endpoint: { host: peer.host, brpcPort: peer.brpc_port, computeGroupId: peer.compute_group_id }, hint: peer.rebalance_hint }));
+    for (const peer of peers) if (peer.hint) peerCandidates.addRebalanceHint(tabletId, peer.endpoint);
+    return peers.filter((peer) => !peer.hint).map((peer) => peer.endpoint);
+  };
+  const peerSource = (storage: RangeSource): RangeSource =>
+    new PeerRangeSource({ storage, settings: config, candidates: peerCandidates, client: new GrpcPeerClient(peerClients), self, blockSize: config.getInt('file_cache_each_block_size'), lookup: lookUpPeers, counters: peerCounts });
+  const cleanup = setInterval(() => peerCandidates.cleanup(), config.getInt('peer_candidate_cleanup_interval_s') * 1000);
+  cleanup.unref();
+
   let backend: Backend;
   try {
     // No catalog: the BE reads only what each call's read descriptor names (Backend.open).
-    backend = await Backend.open(config, null);
+    backend = await Backend.open(config, null, undefined, peerSource);
     if (config.getString('object_store_dir') === '') log(`object_store_dir is not set: tables in the local store are read from ${path.join(dataDir, 'objects')} (give the FE's objects directory; S3 vaults need nothing)`);
   } catch (err) {
     feClient?.close();
@@ -158,11 +203,14 @@ export async function startBackendProcess(config: Config, options: BackendProces
     throw err;
   }
   const fragmentStats = new FragmentServiceStats();
-  const services = backendRpcServices(identity, { onNewFrontend: () => void register() }, backend, fragmentStats);
+  const blockTier = backend.fileCache instanceof VaultFileCache ? backend.fileCache.block : backend.fileCache instanceof BlockFileCache ? backend.fileCache : null;
+  const peerServer = blockTier === null ? [] : [new PeerFetchServer(blockTier, config, peerCounts).binding()];
+  const services = [...backendRpcServices(identity, { onNewFrontend: () => void register() }, backend, fragmentStats), ...peerServer];
   const metrics = new Registry();
   addProcessMetrics(metrics, backend, [path.resolve(dataDir)], fragmentStats);
+  addPeerReadMetrics(metrics, peerCounts);
   const rpcServers: RpcServer[] = [];
-  const http = httpServer(identity, metrics);
+  const http = httpServer(identity, metrics, peerCandidates);
   try {
     for (const setting of ['heartbeat_service_port', 'brpc_port'] as const) rpcServers.push(await RpcServer.start({ host, port: config.getInt(setting), services, onHandlerError: (method, err) => log(`${method} failed: ${toGaleneError(err).message}`) }));
     identity.ports.heartbeatPort = rpcServers[0].port;
@@ -187,6 +235,8 @@ export async function startBackendProcess(config: Config, options: BackendProces
     async stop() {
       stopped = true;
       stopSignal.abort();
+      clearInterval(cleanup);
+      peerClients.close();
       await Promise.all(rpcServers.map((server) => server.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
       feClient?.close();

@@ -74,7 +74,7 @@ export async function startGalene(config: Config, store?: ObjectStore, role: 'em
     if (role === 'fe') {
       membership.removeLocal();
       frontend.routeScansToBackends();
-      rpcServer = await RpcServer.start({ host, port: config.getInt('rpc_port'), services: [frontendRpcService(membership, () => heartbeats!.interval, frontend.startTime)], onHandlerError: (method, err) => frontend.serverLog.log('WARN', 'rpc', `${method}: ${String(err)}`) });
+      rpcServer = await RpcServer.start({ host, port: config.getInt('rpc_port'), services: [frontendRpcService(membership, () => heartbeats!.interval, frontend.startTime, frontend.placement)], onHandlerError: (method, err) => frontend.serverLog.log('WARN', 'rpc', `${method}: ${String(err)}`) });
       fePorts.rpc_port = rpcServer.port;
     } else {
       membership.ensureLocal(host, { httpPort: ports.webserver_port, brpcPort: ports.brpc_port }, DORIS_BUILD_VERSION, frontend.startTime);

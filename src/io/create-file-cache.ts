@@ -1,8 +1,8 @@
 /**
  * Builds the file cache for an object store from the server configuration (`file_cache_path`,
  * `file_cache_each_block_size`): in place for local stores; for remote ones a block store read through
- * a cached reader whose misses go to the object store (the place a peer or hedged RangeSource will be
- * composed in front of it).
+ * a cached reader whose misses go to the object store, or to the RangeSource a `missSource` composes in
+ * front of it (a BE process's Peer Read, io/peer).
  */
 import * as path from 'node:path';
 import type { Config } from '../common/config';
@@ -13,6 +13,7 @@ import type { FileCache, FileCacheOptions, FileCachePathEntry } from './file-cac
 import { InPlaceFileCache } from './in-place-file-cache';
 import type { ObjectStore } from './object-store';
 import { ObjectStoreRangeSource } from './object-store-range-source';
+import type { RangeSource } from './range-source';
 import { VaultFileCache } from './vault-file-cache';
 
 export const DEFAULT_FILE_CACHE_BYTES = 10 * 1024 * 1024 * 1024;
@@ -101,20 +102,23 @@ export function blockStoreOptions(entry: FileCachePathEntry, options: FileCacheO
  * ones; for a store that routes keys (kindOf: storage vaults) both, composed per key (VaultFileCache), the
  * block tier opened even when every vault is local (Doris opens its block cache at start).
  */
-export async function createFileCache(store: ObjectStore, options: FileCacheOptions = {}): Promise<FileCache> {
+export async function createFileCache(store: ObjectStore, options: FileCacheOptions = {}, missSource: MissSource = (storage) => storage): Promise<FileCache> {
   if (store.kindOf !== undefined) {
     const inPlace = store.kind === 'local' ? new InPlaceFileCache(store, options.maxOpenFiles ?? 512) : null;
-    return new VaultFileCache(store, inPlace, await openBlockFileCache(store, options));
+    return new VaultFileCache(store, inPlace, await openBlockFileCache(store, options, missSource));
   }
   if (store.kind === 'local') return new InPlaceFileCache(store, options.maxOpenFiles ?? 512);
-  return openBlockFileCache(store, options);
+  return openBlockFileCache(store, options, missSource);
 }
 
-/** The block cache of `options` reading misses from `store`. */
-function openBlockFileCache(store: ObjectStore, options: FileCacheOptions): Promise<BlockFileCache> {
+/** Where the block tier's misses go, given the object store's source (a BE process puts Peer Read here). */
+export type MissSource = (storage: RangeSource) => RangeSource;
+
+/** The block cache of `options` reading misses from `store` (through `missSource`). */
+function openBlockFileCache(store: ObjectStore, options: FileCacheOptions, missSource: MissSource): Promise<BlockFileCache> {
   const paths = options.paths ?? [defaultPathEntry(path.resolve('.'))];
   if (paths.length !== 1) {
     throw new GaleneError('UNSUPPORTED', ['file_cache_path with more than one path (give a single {"path":...,"total_size":...})']);
   }
-  return BlockFileCache.open(new ObjectStoreRangeSource(store), blockStoreOptions(paths[0], options));
+  return BlockFileCache.open(missSource(new ObjectStoreRangeSource(store)), blockStoreOptions(paths[0], options));
 }

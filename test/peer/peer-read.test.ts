@@ -46,7 +46,7 @@ function counters(): { counts: Map<string, number>; inc: (name: PeerRequesterMet
 async function requester(name: string, settings: Config, lookup?: (tabletId: number) => Promise<PeerEndpoint[]>) {
   const candidates = new PeerCandidateTable(peerCandidateLimits(settings));
   const metrics = counters();
-  const source = new PeerRangeSource({ storage: new ObjectStoreRangeSource(store), settings, candidates, client: new GrpcPeerClient(clients), self: REQUESTER, blockSize: BLOCK, counters: metrics, ...(lookup === undefined ? {} : { lookup }) });
+  const source = new PeerRangeSource({ storage: new ObjectStoreRangeSource(store), settings, candidates, client: new GrpcPeerClient(clients), self: () => REQUESTER, blockSize: BLOCK, counters: metrics, ...(lookup === undefined ? {} : { lookup }) });
   const cache = await openCache(name, source);
   return { cache, candidates, metrics };
 }

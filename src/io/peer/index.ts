@@ -11,3 +11,4 @@ export { peerCandidateLimits, type PeerSettingsReader } from './peer-settings';
 export { blockRangesOf, blocksOfResponse, GrpcPeerClient, MAX_BLOCKS_PER_REQUEST, peerService, requestProblem, type PeerClient, type PeerFetchRequest, type PeerFetchResponse, type PeerFetchStatus } from './peer-protocol';
 export { PeerRangeSource, tabletIdOfKey, type PeerCandidateLookup, type PeerRangeSourceOptions, type PeerRequesterCounters, type PeerRequesterMetric } from './peer-range-source';
 export { SlotGate } from './slot-gate';
+export { PEER_READ_METRICS, PeerReadCounts, type PeerReadMetric } from './peer-read-counts';

@@ -46,8 +46,8 @@ export interface PeerRangeSourceOptions {
   readonly settings: PeerSettingsReader;
   readonly candidates: PeerCandidateTable;
   readonly client: PeerClient;
-  /** This BE: never its own candidate; its compute group tells same-group from cross-group reads. */
-  readonly self: PeerEndpoint;
+  /** This BE (its ports and group are known once it listens and registers): never its own candidate; its compute group tells same-group from cross-group reads. */
+  readonly self: () => PeerEndpoint;
   /** The file cache's block size (peer requests are block-aligned). */
   readonly blockSize: number;
   readonly lookup?: PeerCandidateLookup;
@@ -84,7 +84,7 @@ export class PeerRangeSource implements RangeSource {
     if (!settings.get<boolean>('enable_cache_read_from_peer') || profile.skipPeer || fileSize === undefined || tabletId === null || length <= 0 || candidates.coolingDown(tabletId)) {
       return this.readStorage(key, offset, length, profile, fileSize);
     }
-    const self = endpointOf(this.options.self);
+    const self = endpointOf(this.options.self());
     const peers = candidates.candidatesFor(tabletId).filter((peer) => endpointOf(peer) !== self);
     if (peers.length === 0) {
       this.lookUpLazily(tabletId, profile);
@@ -192,7 +192,7 @@ export class PeerRangeSource implements RangeSource {
     profile.add('PeerLazyFetch', 1);
     this.counters.inc('peer_lazy_fetch_triggered');
     const started = process.hrtime.bigint();
-    const self = endpointOf(this.options.self);
+    const self = endpointOf(this.options.self());
     lookup(tabletId)
       .then(
         (peers) => candidates.setFromFe(tabletId, peers.filter((peer) => endpointOf(peer) !== self)),
@@ -205,7 +205,7 @@ export class PeerRangeSource implements RangeSource {
   }
 
   private countPeerRead(peer: PeerEndpoint, bytes: number, nanos: number, profile: ProfileSink): void {
-    const sameGroup = peer.computeGroupId === this.options.self.computeGroupId;
+    const sameGroup = peer.computeGroupId === this.options.self().computeGroupId;
     const prefix = sameGroup ? 'SameCGPeer' : 'CrossCGPeer';
     profile.add('NumPeerIOTotal', 1);
     profile.add('PeerIOUseTimer', nanos);
