@@ -516,7 +516,10 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
           requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
           return schema;
         };
-        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable);
+        const resolveDatabase = (database: string): void => {
+          if (!catalog.hasDatabase(database)) throw new GaleneError('UNKNOWN_DATABASE', [database]);
+        };
+        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable, resolveDatabase);
         if (fn !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
         return binlogFunctionSchema(catalog, args, resolveReadable);
       },
