@@ -276,14 +276,17 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   }
 
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
-  runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  async runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
     this.checkAllowedInTransaction(statement);
+    this.fileFunctions = await describeStatementFileFunctions(statement, this.fe.config);
     return runStatement(this, statement, sqlText, profile);
   }
 
   async prepareStatement(sql: string): Promise<PreparedStatementInfo> {
     const profile = this.newProfile(sql);
     try {
+      // Preparing binds the statement (its result columns): its file table functions are described first.
+      if (/\b(s3|local|file)\s*\(/i.test(sql)) this.fileFunctions = await describeStatementFileFunctions(parseStatements(sql)[0], this.fe.config);
       const prepared = this.statements.prepare(sql, null, profile);
       this.finishProfile(profile, null);
       this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');
@@ -508,7 +511,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
         if (ADMIN_TABLE_FUNCTIONS.has(fn) || fn === 'local') requireGlobal(this, 'ADMIN_PRIV');
         if (FILE_TABLE_FUNCTIONS.has(fn)) {
           const described = this.fileFunctions.get(fileFunctionKey(fn, properties));
-          if (described === undefined || args.length > 0) throw new GaleneError('INVALID_TABLE_DEFINITION', [`the properties of table function ${name} must be string constants "key" = "value"`]);
+          if (described === undefined || args.length > 0) throw new GaleneError('INVALID_TABLE_DEFINITION', [`table function ${name} takes only constant "key" = "value" properties, and is not supported inside a view`]);
           return described;
         }
         const resolveReadable = (database: string | null, table: string): TableSchema => {

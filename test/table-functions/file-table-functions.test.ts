@@ -69,6 +69,19 @@ describe('s3(), local() and file() table functions', () => {
     assert.deepEqual(await queryRows(conn, 'SELECT id, name, score + 1 FROM tvf.people ORDER BY id'), [['1', 'alice', '11'], ['2', 'bob', '21'], ['3', 'carol', '31']]);
   });
 
+  test('a prepared statement over s3() describes the files at PREPARE and reads them at each EXECUTE', async () => {
+    const [rows] = await conn.execute(`SELECT c2 FROM s3("uri" = "s3://tvf/csv/part-*.csv", ${s3Props}, "format" = "csv", "column_separator" = ",") WHERE c1 = ?`, ['2']);
+    assert.deepEqual(rows, [['bob']]);
+  });
+
+  test('JSON as one array (strip_outer_array) with jsonpaths', async () => {
+    const store = new S3ObjectStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'tvf', rootPath: '', accessKey: s3.accessKey, secretKey: s3.secretKey, usePathStyle: true });
+    await store.put('arr/rows.json', Buffer.from('[{"k": {"id": 4}, "v": "d"}, {"k": {"id": 5}, "v": "e"}]'));
+    store.close();
+    const props = `"uri" = "s3://tvf/arr/rows.json", ${s3Props}, "format" = "json", "strip_outer_array" = "true", "jsonpaths" = '["$.k.id", "$.v"]'`;
+    assert.deepEqual(await queryRows(conn, `SELECT id, v FROM s3(${props}) ORDER BY id`), [['4', 'd'], ['5', 'e']]);
+  });
+
   test('csv_schema gives names and types', async () => {
     assert.deepEqual(await queryRows(conn, `SELECT k + v FROM s3("uri" = "s3://tvf/csv/part-2.csv", ${s3Props}, "format" = "csv", "column_separator" = ",", "csv_schema" = "k:int;n:string;v:int")`), [['33']]);
   });

@@ -137,13 +137,20 @@ function s3Store(properties: Readonly<Record<string, string>>): { store: S3Objec
   return { store, pattern: match[2] };
 }
 
-async function listFiles(spec: FileSpec, config: Config): Promise<SourceFile[]> {
-  if (spec.storage === 's3') {
-    const { store, pattern } = s3Store(spec.properties);
+/** `use` over the matching files; an S3 client made for them is closed after (no idle sockets left). */
+async function withFiles<T>(spec: FileSpec, config: Config, use: (files: SourceFile[]) => Promise<T>): Promise<T> {
+  if (spec.storage !== 's3') return use(listLocalFiles(spec, config));
+  const { store, pattern } = s3Store(spec.properties);
+  try {
     const regex = globRegex(pattern);
     const keys = (await store.list(globPrefix(pattern))).filter((key) => regex.test(key));
-    return keys.map((key) => ({ name: `s3://${store.bucket}/${key}`, read: () => store.get(key) }));
+    return await use(keys.map((key) => ({ name: `s3://${store.bucket}/${key}`, read: () => store.get(key) })));
+  } finally {
+    store.close();
   }
+}
+
+function listLocalFiles(spec: FileSpec, config: Config): SourceFile[] {
   const root = userFilesRoot(config);
   const realRoot = fs.existsSync(root) ? fs.realpathSync(root) : root;
   const relative = spec.properties.file_path.replace(/^\/+/, (lead) => (path.resolve(spec.properties.file_path).startsWith(root + path.sep) ? lead : ''));
@@ -246,9 +253,11 @@ export async function describeFileTableFunction(fn: string, args: readonly unkno
   let columns: { name: string; type: DataType }[];
   if (properties.csv_schema !== undefined) columns = csvSchemaColumns(properties.csv_schema);
   else {
-    const files = await listFiles(spec, config);
-    if (files.length === 0) throw invalid(`No files found matching ${spec.storage === 's3' ? properties.uri : properties.file_path}`);
-    columns = (await inferColumns(files[0], properties)).map((name) => ({ name, type: Types.STRING }));
+    const names = await withFiles(spec, config, async (files) => {
+      if (files.length === 0) throw invalid(`No files found matching ${spec.storage === 's3' ? properties.uri : properties.file_path}`);
+      return inferColumns(files[0], properties);
+    });
+    columns = names.map((name) => ({ name, type: Types.STRING }));
   }
   const schema = makeTableSchema('', fn, columns.map((column) => ({ ...column, nullable: true })));
   return { ...schema, properties: { ...schema.properties, [SOURCE_PROPERTY]: JSON.stringify({ fn, properties }) } };
@@ -260,7 +269,10 @@ export function isFileFunctionSource(schema: TableSchema): boolean {
 
 /** Every matching file read through a RowConverter into the schema's columns. */
 async function readAll(schema: TableSchema, spec: FileSpec, config: Config): Promise<Batch[]> {
-  const files = await listFiles(spec, config);
+  return withFiles(spec, config, (files) => readFiles(schema, spec, files));
+}
+
+async function readFiles(schema: TableSchema, spec: FileSpec, files: readonly SourceFile[]): Promise<Batch[]> {
   const batches: Batch[] = [];
   for (const file of files) {
     const headers = formatHeaders(spec.properties, file.name);
