@@ -58,6 +58,12 @@ describe('s3(), local() and file() table functions', () => {
     for (const row of desc) assert.match(String(row[1]), /^(string|text)$/i);
   });
 
+  test('a LIMIT over several files; EXPLAIN does not show the credentials', async () => {
+    assert.deepEqual(await queryRows(conn, `SELECT count(*) FROM (SELECT c1 FROM s3("uri" = "s3://tvf/csv/*.csv", ${s3Props}, "format" = "csv", "column_separator" = ",") LIMIT 2) t`), [['2']]);
+    const plan = (await queryRows(conn, `EXPLAIN SELECT c1 FROM s3("uri" = "s3://tvf/csv/*.csv", ${s3Props}, "format" = "csv", "column_separator" = ",")`)).flat().join('\n');
+    assert.ok(!plan.includes(s3.secretKey), plan);
+  });
+
   test('csv_with_names takes the header; JSON lines take the first object\'s keys; .gz is decompressed', async () => {
     assert.deepEqual(await queryRows(conn, `SELECT name, id FROM s3("uri" = "s3://tvf/named/a.csv", ${s3Props}, "format" = "csv_with_names", "column_separator" = ",") ORDER BY id`), [['gina', '7'], ['hugo', '8']]);
     assert.deepEqual(await queryRows(conn, `SELECT id, tag FROM s3("uri" = "s3://tvf/json/*.json", ${s3Props}, "format" = "json") WHERE tag = 'y'`), [['2', 'y']]);

@@ -137,16 +137,17 @@ function s3Store(properties: Readonly<Record<string, string>>): { store: S3Objec
   return { store, pattern: match[2] };
 }
 
-/** `use` over the matching files; an S3 client made for them is closed after (no idle sockets left). */
-async function withFiles<T>(spec: FileSpec, config: Config, use: (files: SourceFile[]) => Promise<T>): Promise<T> {
-  if (spec.storage !== 's3') return use(listLocalFiles(spec, config));
+/** The matching files, and what closes the S3 client made for them (no idle sockets left behind). */
+async function openFiles(spec: FileSpec, config: Config): Promise<{ files: SourceFile[]; close: () => void }> {
+  if (spec.storage !== 's3') return { files: listLocalFiles(spec, config), close: () => undefined };
   const { store, pattern } = s3Store(spec.properties);
   try {
     const regex = globRegex(pattern);
     const keys = (await store.list(globPrefix(pattern))).filter((key) => regex.test(key));
-    return await use(keys.map((key) => ({ name: `s3://${store.bucket}/${key}`, read: () => store.get(key) })));
-  } finally {
+    return { files: keys.map((key) => ({ name: `s3://${store.bucket}/${key}`, read: () => store.get(key) })), close: () => store.close() };
+  } catch (err) {
     store.close();
+    throw err;
   }
 }
 
@@ -253,11 +254,13 @@ export async function describeFileTableFunction(fn: string, args: readonly unkno
   let columns: { name: string; type: DataType }[];
   if (properties.csv_schema !== undefined) columns = csvSchemaColumns(properties.csv_schema);
   else {
-    const names = await withFiles(spec, config, async (files) => {
+    const { files, close } = await openFiles(spec, config);
+    try {
       if (files.length === 0) throw invalid(`No files found matching ${spec.storage === 's3' ? properties.uri : properties.file_path}`);
-      return inferColumns(files[0], properties);
-    });
-    columns = names.map((name) => ({ name, type: Types.STRING }));
+      columns = (await inferColumns(files[0], properties)).map((name) => ({ name, type: Types.STRING }));
+    } finally {
+      close();
+    }
   }
   const schema = makeTableSchema('', fn, columns.map((column) => ({ ...column, nullable: true })));
   return { ...schema, properties: { ...schema.properties, [SOURCE_PROPERTY]: JSON.stringify({ fn, properties }) } };
@@ -267,38 +270,30 @@ export function isFileFunctionSource(schema: TableSchema): boolean {
   return schema.properties[SOURCE_PROPERTY] !== undefined;
 }
 
-/** Every matching file read through a RowConverter into the schema's columns. */
-async function readAll(schema: TableSchema, spec: FileSpec, config: Config): Promise<Batch[]> {
-  return withFiles(spec, config, (files) => readFiles(schema, spec, files));
-}
-
-async function readFiles(schema: TableSchema, spec: FileSpec, files: readonly SourceFile[]): Promise<Batch[]> {
+/** One file read through a RowConverter into the schema's columns. */
+async function readFile(schema: TableSchema, properties: Readonly<Record<string, string>>, file: SourceFile): Promise<Batch[]> {
+  const { options } = parseStreamLoadHeaders(formatHeaders(properties, file.name));
+  const plan: LoadPlan = {
+    table: { schema, dbId: 0, tablets: [], rowsets: [], visibleVersion: 0 },
+    label: 'table-function',
+    options,
+    sourceColumns: schema.columns.map((column, colIdx) => ({ name: column.name, mode: 'direct', colIdx, type: column.type })),
+    derivedColumns: [],
+    filter: null,
+    deleteSign: null,
+  };
+  const converter = new RowConverter(plan, new LoadErrorLog());
+  const reader = openBodyReader(options, converter);
   const batches: Batch[] = [];
-  for (const file of files) {
-    const headers = formatHeaders(spec.properties, file.name);
-    const { options } = parseStreamLoadHeaders(headers);
-    const plan: LoadPlan = {
-      table: { schema, dbId: 0, tablets: [], rowsets: [], visibleVersion: 0 },
-      label: 'table-function',
-      options,
-      sourceColumns: schema.columns.map((column, colIdx) => ({ name: column.name, mode: 'direct', colIdx, type: column.type })),
-      derivedColumns: [],
-      filter: null,
-      deleteSign: null,
-    };
-    const converter = new RowConverter(plan, new LoadErrorLog());
-    const reader = openBodyReader(options, converter);
-    const data = await file.read();
-    await readBodyInBlocks(once(data), BODY_BLOCK_BYTES, options.compressType, { cancelled: null }, { readMs: 0 }, () => undefined, (chunks, final) => {
-      reader.feed(chunks, final);
-      const batch = converter.finishBlock();
-      if (batch !== null && batch.length > 0) batches.push(batch);
-    });
-  }
+  await readBodyInBlocks(once(await file.read()), BODY_BLOCK_BYTES, options.compressType, { cancelled: null }, { readMs: 0 }, () => undefined, (chunks, final) => {
+    reader.feed(chunks, final);
+    const batch = converter.finishBlock();
+    if (batch !== null && batch.length > 0) batches.push(batch);
+  });
   return batches;
 }
 
-/** The rows of a file table function: files listed and read when the scan starts. */
+/** The rows of a file table function: files listed when the scan starts and read one at a time (a LIMIT stops early). */
 class FileFunctionSource implements TableSource {
   constructor(
     readonly schema: TableSchema,
@@ -307,8 +302,20 @@ class FileFunctionSource implements TableSource {
   ) {}
 
   async *scan(request: ScanRequest): AsyncIterable<Batch> {
-    const batches = await readAll(this.schema, this.spec, this.config);
-    yield* new MemoryTable(this.schema, batches).scan(request);
+    const { files, close } = await openFiles(this.spec, this.config);
+    try {
+      let remaining = request.limit ?? Infinity;
+      for (const file of files) {
+        if (remaining <= 0) return;
+        const batches = await readFile(this.schema, this.spec.properties, file);
+        for await (const batch of new MemoryTable(this.schema, batches).scan({ ...request, limit: Number.isFinite(remaining) ? remaining : null })) {
+          remaining -= batch.length;
+          yield batch;
+        }
+      }
+    } finally {
+      close();
+    }
   }
 }
 
