@@ -59,7 +59,9 @@ function fileSpec(fn: string, args: readonly unknown[], properties: Readonly<Rec
   const storage = fn === 's3' ? 's3' : fn === 'local' ? 'local' : properties.uri !== undefined ? 's3' : 'local';
   const allowed = storage === 's3' ? S3_PROPERTIES : LOCAL_PROPERTIES;
   for (const key of Object.keys(properties)) {
-    if (!allowed.has(key) && !FORMAT_PROPERTIES.has(key) && key !== 'csv_schema') throw invalid(`Invalid property '${key}' of table function ${fn}`);
+    // Storage settings Galene's client has no use for (s3.connection.*, AWS_* aliases, fs.*) are accepted as
+    // Doris accepts them; any other unknown key is refused, so a typo in a format property is not ignored.
+    if (!allowed.has(key) && !FORMAT_PROPERTIES.has(key) && key !== 'csv_schema' && !/^(s3\.|aws_|fs\.)/.test(key)) throw invalid(`Invalid property '${key}' of table function ${fn}`);
   }
   const format = (properties.format ?? '').toLowerCase();
   if (format === '') throw invalid(`Property 'format' is required.`);
@@ -71,7 +73,8 @@ function fileSpec(fn: string, args: readonly unknown[], properties: Readonly<Rec
   } else {
     const filePath = required(properties, 'file_path');
     if (filePath.split(/[\\/]/).includes('..')) throw invalid(`can not contain '..' in path: ${filePath}`);
-    if (properties.backend_id === undefined && (properties.shared_storage ?? 'false').toLowerCase() !== 'true') throw invalid(`Property 'backend_id' is required.`);
+    if (properties.backend_id === undefined && (properties.shared_storage ?? 'false').toLowerCase() !== 'true') throw invalid(`'backend_id' is required when 'shared_storage' is false.`);
+    if (properties.backend_id !== undefined && !/^\d+$/.test(properties.backend_id.trim())) throw invalid(`backend not found with backend_id = ${properties.backend_id}`);
   }
   return { storage, properties };
 }
@@ -256,10 +259,16 @@ export async function describeFileTableFunction(fn: string, args: readonly unkno
   else {
     const { files, close } = await openFiles(spec, config);
     try {
-      if (files.length === 0) throw invalid(`No files found matching ${spec.storage === 's3' ? properties.uri : properties.file_path}`);
-      columns = (await inferColumns(files[0], properties)).map((name) => ({ name, type: Types.STRING }));
+      // Doris: no matching object is one dummy column and no rows; local()'s glob of nothing is an error.
+      if (files.length === 0 && spec.storage === 'local') throw invalid(`No matches found: ${properties.file_path}`);
+      columns = files.length === 0 ? [{ name: '__dummy_col', type: Types.STRING }] : (await inferColumns(files[0], properties)).map((name) => ({ name: name.toLowerCase(), type: Types.STRING }));
     } finally {
       close();
+    }
+    const seen = new Set<string>();
+    for (const column of columns) {
+      if (seen.has(column.name.toLowerCase())) throw new GaleneError('UNSUPPORTED', [`Repeated lowercase column names: ${column.name.toLowerCase()}`]);
+      seen.add(column.name.toLowerCase());
     }
   }
   const schema = makeTableSchema('', fn, columns.map((column) => ({ ...column, nullable: true })));
