@@ -31,6 +31,7 @@ describe('s3(), local() and file() table functions', () => {
     await store.put('csv/other.txt', Buffer.from('not,matched\n'));
     await store.put('named/a.csv', Buffer.from('id,name\n7,gina\n8,hugo\n'));
     await store.put('json/rows.json', Buffer.from('{"id": 1, "tag": "x"}\n{"id": 2, "tag": "y"}\n'));
+    await store.put('typed/a.csv', Buffer.from('k,d\nINT,DATE\n4,2024-01-31\n'));
     await store.put('gz/rows.csv.gz', zlib.gzipSync(Buffer.from('5|e\n6|f\n')));
     s3Props = `"s3.endpoint" = "${s3.endpoint}", "s3.access_key" = "${s3.accessKey}", "s3.secret_key" = "${s3.secretKey}", "s3.region" = "us-east-1", "use_path_style" = "true"`;
     fs.mkdirSync(path.join(userFiles, 'in'));
@@ -86,6 +87,13 @@ describe('s3(), local() and file() table functions', () => {
     store.close();
     const props = `"uri" = "s3://tvf/arr/rows.json", ${s3Props}, "format" = "json", "strip_outer_array" = "true", "jsonpaths" = '["$.k.id", "$.v"]'`;
     assert.deepEqual(await queryRows(conn, `SELECT id, v FROM s3(${props}) ORDER BY id`), [['4', 'd'], ['5', 'e']]);
+  });
+
+  test('csv_with_names_and_types takes names and types from the first two lines', async () => {
+    const props = `"uri" = "s3://tvf/typed/a.csv", ${s3Props}, "format" = "csv_with_names_and_types", "column_separator" = ","`;
+    assert.deepEqual(await queryRows(conn, `SELECT k + 1, date_add(d, 1) FROM s3(${props})`), [['5', '2024-02-01']]);
+    const desc = await queryRows(conn, `DESC FUNCTION s3(${props})`);
+    assert.deepEqual(desc.map((row) => String(row[1]).toLowerCase()), ['int', 'date']);
   });
 
   test('csv_schema gives names and types', async () => {

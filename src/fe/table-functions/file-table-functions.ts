@@ -225,13 +225,23 @@ function csvSchemaColumns(text: string): { name: string; type: DataType }[] {
   });
 }
 
-/** Column names of a file by Doris's inference (every column STRING). */
-async function inferColumns(file: SourceFile, properties: Readonly<Record<string, string>>): Promise<string[]> {
+const stringColumn = (name: string): { name: string; type: DataType } => ({ name, type: Types.STRING });
+
+function typeOrString(text: string): DataType {
+  try {
+    return parseDataType(text);
+  } catch {
+    return Types.STRING;
+  }
+}
+
+/** The columns of a file by Doris's inference: STRING, except csv_with_names_and_types' second line. */
+async function inferColumns(file: SourceFile, properties: Readonly<Record<string, string>>): Promise<{ name: string; type: DataType }[]> {
   const headers = formatHeaders(properties, file.name);
   const { options } = parseStreamLoadHeaders(headers);
   const text = (await head(await file.read(), options.compressType, 1 << 20)).toString('utf8');
   if (options.format === 'json') {
-    if (options.jsonPaths !== null) return options.jsonPaths.map((jsonPath, idx) => String(jsonPath[jsonPath.length - 1] ?? `c${idx + 1}`));
+    if (options.jsonPaths !== null) return options.jsonPaths.map((jsonPath, idx) => stringColumn(String(jsonPath[jsonPath.length - 1] ?? `c${idx + 1}`)));
     const firstLine = options.readJsonByLine ? text.split(options.lineDelimiter.toString())[0] : text;
     let doc: unknown;
     try {
@@ -242,13 +252,16 @@ async function inferColumns(file: SourceFile, properties: Readonly<Record<string
     for (const key of options.jsonRoot ?? []) doc = (doc as Record<string | number, unknown> | null)?.[key];
     if (Array.isArray(doc)) doc = doc[0];
     if (doc === null || typeof doc !== 'object') throw invalid(`JSON data in ${file.name} is not an object`);
-    return Object.keys(doc);
+    return Object.keys(doc).map(stringColumn);
   }
   const lines = text.split(options.lineDelimiter.toString());
   const first = lines[Math.min(options.skipLines > 0 && options.format === 'csv' ? options.skipLines : 0, lines.length - 1)] ?? '';
   const fields = first.split(options.columnSeparator.toString());
-  if (options.format === 'csv') return fields.map((_, idx) => `c${idx + 1}`);
-  return fields.map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+  if (options.format === 'csv') return fields.map((_, idx) => stringColumn(`c${idx + 1}`));
+  const unquoted = (field: string): string => field.trim().replace(/^"(.*)"$/, '$1');
+  // csv_with_names_and_types: the second line names each column's type (STRING where it names none Galene knows).
+  const typeNames = options.format === 'csv_with_names_and_types' ? (lines[1] ?? '').split(options.columnSeparator.toString()) : [];
+  return fields.map((field, idx) => ({ name: unquoted(field), type: typeNames[idx] === undefined ? Types.STRING : typeOrString(unquoted(typeNames[idx])) }));
 }
 
 /** The schema of a call: the first file's columns, the call in a property. Lists (and reads) the files. */
@@ -261,7 +274,7 @@ export async function describeFileTableFunction(fn: string, args: readonly unkno
     try {
       // Doris: no matching object is one dummy column and no rows; local()'s glob of nothing is an error.
       if (files.length === 0 && spec.storage === 'local') throw invalid(`No matches found: ${properties.file_path}`);
-      columns = files.length === 0 ? [{ name: '__dummy_col', type: Types.STRING }] : (await inferColumns(files[0], properties)).map((name) => ({ name: name.toLowerCase(), type: Types.STRING }));
+      columns = files.length === 0 ? [{ name: '__dummy_col', type: Types.STRING }] : (await inferColumns(files[0], properties)).map((column) => ({ ...column, name: column.name.toLowerCase() }));
     } finally {
       close();
     }
