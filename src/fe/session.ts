@@ -20,7 +20,7 @@ import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource
 import { ADMIN_TABLE_FUNCTIONS, isSystemFunctionSource, openSystemFunction, SYSTEM_TABLE_FUNCTIONS, systemFunctionRowCount, systemFunctionSchema } from './table-functions/system-table-functions';
 import type { TableSchema } from '../meta/schema';
 import { FILE_TABLE_FUNCTIONS, fileFunctionKey, isFileFunctionSource, openFileTableFunction } from './table-functions/file-table-functions';
-import { describeStatementFileFunctions } from './table-functions/file-function-prepass';
+import { describeStatementFileFunctions, mayCallFileFunction } from './table-functions/file-function-prepass';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
@@ -150,7 +150,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       try {
         if (hintError !== null) throw hintError;
         this.checkAllowedInTransaction(statement);
-        this.fileFunctions = await describeStatementFileFunctions(statement, this.fe.config);
+        this.fileFunctions = await describeStatementFileFunctions(statement, text, this.fe.config);
         let result = await runStatement(this, statement, text, profile);
         if (result.kind === 'rows' && isStreamed(result)) {
           // The last statement's rows stream to the client; the statement ends when they are sent.
@@ -278,7 +278,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
   async runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
     this.checkAllowedInTransaction(statement);
-    this.fileFunctions = await describeStatementFileFunctions(statement, this.fe.config);
+    this.fileFunctions = await describeStatementFileFunctions(statement, sqlText, this.fe.config);
     return runStatement(this, statement, sqlText, profile);
   }
 
@@ -286,7 +286,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     const profile = this.newProfile(sql);
     try {
       // Preparing binds the statement (its result columns): its file table functions are described first.
-      if (/\b(s3|local|file)\s*\(/i.test(sql)) this.fileFunctions = await describeStatementFileFunctions(parseStatements(sql)[0], this.fe.config);
+      if (mayCallFileFunction(sql)) this.fileFunctions = await describeStatementFileFunctions(parseStatements(sql)[0], sql, this.fe.config);
       const prepared = this.statements.prepare(sql, null, profile);
       this.finishProfile(profile, null);
       this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');

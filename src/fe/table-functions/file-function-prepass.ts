@@ -28,8 +28,14 @@ function collectRefs(node: unknown, out: TableFunctionRef[], depth = 0): void {
   for (const value of Object.values(record)) if (value !== null && typeof value === 'object') collectRefs(value, out, depth + 1);
 }
 
-/** The file table functions of `statement`, described (empty when it calls none). */
-export async function describeStatementFileFunctions(statement: Statement, config: Config): Promise<Map<string, TableSchema>> {
+/** Whether `sql` may call a file table function (a cheap test before walking the statement). */
+export function mayCallFileFunction(sql: string): boolean {
+  return /\b(s3|local|file)\s*\(/i.test(sql);
+}
+
+/** The file table functions of `statement` (whose text is `sql`), described (empty when it calls none). */
+export async function describeStatementFileFunctions(statement: Statement, sql: string, config: Config): Promise<Map<string, TableSchema>> {
+  if (!mayCallFileFunction(sql)) return new Map();
   const refs: TableFunctionRef[] = [];
   collectRefs(statement, refs);
   if (statement.kind === 'describe' && statement.functionSql !== undefined) collectRefs(parseStatement(`SELECT * FROM ${statement.functionSql}`), refs);
