@@ -126,6 +126,8 @@ describe('s3(), local() and file() table functions', () => {
     await assert.rejects(conn.query(`SELECT * FROM s3("uri" = "s3://tvf/csv/part-1.csv", ${s3Props}, "format" = "parquet")`), /parquet/);
     await assert.rejects(conn.query(`SELECT * FROM s3("uri" = "s3://tvf/csv/part-1.csv", ${s3Props}, "format" = "xml")`), /format:xml is not supported/);
     await assert.rejects(conn.query(`SELECT * FROM s3("uri" = "s3://tvf/csv/part-1.csv", ${s3Props}, "format" = "csv", "colum_separator" = ",")`), /Invalid property 'colum_separator'/);
+    // An S3 error (a bucket that does not exist) is an error naming the request, not a crash.
+    await assert.rejects(conn.query(`SELECT * FROM s3("uri" = "s3://no-such-bucket/a.csv", ${s3Props}, "format" = "csv")`), /NoSuchBucket|list/i);
     assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM tvf.people'), before);
     assert.deepEqual(await queryRows(conn, 'SELECT 1'), [['1']]);
   });
