@@ -39,6 +39,7 @@ export const SETTINGS: readonly SettingDef[] = [
   def('priority_networks', 'string', '', 'Accepted for Doris compatibility; use bind_address to choose the interface.'),
   def('bind_address', 'string', '127.0.0.1', 'Address every server listens on (0.0.0.0 for all interfaces).'),
   def('data_dir', 'string', './galene-data', 'Where metadata, local object-store data, caches and WALs live.'),
+  def('user_files_secure_path', 'string', '', 'The only directory the local() table function reads files from (paths are relative to it; no path may leave it). Default: <data_dir>/user_files.'),
   def('meta_dir', 'string', '', 'Metadata directory (SQLite file). Default: <data_dir>/meta.'),
   def('object_store_dir', 'string', '', 'Local-directory object store root. Default: <data_dir>/objects.'),
   def('file_cache_path', 'string', '', 'File cache locations as a Doris JSON array: [{"path":"/p","total_size":N}], with optional queue shares ttl_percent (50), normal_percent (40), disposable_percent (5), index_percent (5) summing to 100. Used with remote object stores. Default: <data_dir>/file_cache, 10 GiB.'),

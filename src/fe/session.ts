@@ -20,6 +20,8 @@ import { INFORMATION_SCHEMA } from '../meta/catalog';
 import { BINLOG_FUNCTION, binlogFunctionSchema, isBinlogSource, openBinlogSource } from './table-functions/binlog-table-function';
 import { ADMIN_TABLE_FUNCTIONS, isSystemFunctionSource, openSystemFunction, SYSTEM_TABLE_FUNCTIONS, systemFunctionRowCount, systemFunctionSchema } from './table-functions/system-table-functions';
 import type { TableSchema } from '../meta/schema';
+import { FILE_TABLE_FUNCTIONS, fileFunctionKey, isFileFunctionSource, openFileTableFunction } from './table-functions/file-table-functions';
+import { describeStatementFileFunctions, mayCallFileFunction } from './table-functions/file-function-prepass';
 import type { BinaryParam, PreparedStatementInfo, SessionHandler, SessionInfo } from '../protocol/backend';
 import type { Statement } from '../sql/ast';
 import { parseStatements } from '../sql/parser';
@@ -65,6 +67,8 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   readonly statements = new SessionStatements(this);
   /** The statement running now (SHOW PROCESSLIST, KILL QUERY), with its text; null between statements. */
   currentTask: QueryTask | null = null;
+  /** The file table functions (s3(), local()) of the running statement, described before it binds. */
+  private fileFunctions = new Map<string, TableSchema>();
   currentStatementText: string | null = null;
   /** When the session last finished a statement (SHOW PROCESSLIST's Time of an idle session). */
   private idleSince = Date.now();
@@ -148,6 +152,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       try {
         if (hintError !== null) throw hintError;
         this.checkAllowedInTransaction(statement);
+        this.fileFunctions = await describeStatementFileFunctions(statement, text, this.fe.config);
         let result = await runStatement(this, statement, text, profile);
         if (result.kind === 'rows' && isStreamed(result)) {
           // The last statement's rows stream to the client; the statement ends when they are sent.
@@ -273,14 +278,17 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
   }
 
   /** Run an already parsed statement through its handler (prepared statements of every kind). */
-  runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
+  async runParsedStatement(statement: Statement, sqlText: string, profile: QueryProfile): Promise<StatementResult> {
     this.checkAllowedInTransaction(statement);
+    this.fileFunctions = await describeStatementFileFunctions(statement, sqlText, this.fe.config);
     return runStatement(this, statement, sqlText, profile);
   }
 
   async prepareStatement(sql: string): Promise<PreparedStatementInfo> {
     const profile = this.newProfile(sql);
     try {
+      // Preparing binds the statement (its result columns): its file table functions are described first.
+      if (mayCallFileFunction(sql)) this.fileFunctions = await describeStatementFileFunctions(parseStatements(sql)[0], sql, this.fe.config);
       const prepared = this.statements.prepare(sql, null, profile);
       this.finishProfile(profile, null);
       this.auditPrepared(profile, null, prepared.id, prepared.statement.kind === 'query');
@@ -512,25 +520,34 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
       },
       getTableFunction: (name, args, properties) => {
         const fn = name.toLowerCase();
-        if (ADMIN_TABLE_FUNCTIONS.has(fn)) requireGlobal(this, 'ADMIN_PRIV');
+        if (ADMIN_TABLE_FUNCTIONS.has(fn) || fn === 'local') requireGlobal(this, 'ADMIN_PRIV');
+        if (FILE_TABLE_FUNCTIONS.has(fn)) {
+          const described = this.fileFunctions.get(fileFunctionKey(fn, properties));
+          if (described === undefined || args.length > 0) throw new GaleneError('INVALID_TABLE_DEFINITION', [`table function ${name} takes only constant "key" = "value" properties, and is not supported inside a view`]);
+          return described;
+        }
         const resolveReadable = (database: string | null, table: string): TableSchema => {
           const schema = this.resolveTable(database, table);
           requireTable(this, 'SELECT_PRIV', 'SELECT', schema.databaseName, schema.name);
           return schema;
         };
-        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable);
+        const resolveDatabase = (database: string): void => {
+          if (!catalog.hasDatabase(database)) throw new GaleneError('UNKNOWN_DATABASE', [database]);
+        };
+        if (SYSTEM_TABLE_FUNCTIONS.has(fn)) return systemFunctionSchema(fn, args, properties, resolveReadable, resolveDatabase);
         if (fn !== BINLOG_FUNCTION) throw new GaleneError('UNSUPPORTED', [`table function ${name}`]);
         return binlogFunctionSchema(catalog, args, resolveReadable);
       },
       // The BE's estimate comes from the table's rowset metadata: it opens no file.
-      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isSystemFunctionSource(schema) ? systemFunctionRowCount(schema) : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
-      columnStats: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) ? null : catalog.meta.getTableStats(schema.id)),
-      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) ? 0 : olapTable(schema).scanDegree()),
+      estimatedRowCount: (schema) => (schema.databaseName === INFORMATION_SCHEMA ? informationSchemaRowCount(schemaFacts, schema) : isSystemFunctionSource(schema) ? systemFunctionRowCount(schema) : isFileFunctionSource(schema) ? 1000 : isBinlogSource(schema) ? 0 : olapTable(schema).estimatedRowCount()),
+      columnStats: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) || isFileFunctionSource(schema) ? null : catalog.meta.getTableStats(schema.id)),
+      scanDegree: (schema) => (schema.databaseName === INFORMATION_SCHEMA || isBinlogSource(schema) || isSystemFunctionSource(schema) || isFileFunctionSource(schema) ? 0 : olapTable(schema).scanDegree()),
       // One reader per table for the whole statement: every operator reading it sees the same version set
       // (a lazily materialized TopN reads a table twice, the second time by the first read's row ids).
       openTable: (schema): TableSource => {
         if (schema.databaseName === INFORMATION_SCHEMA) return openInformationSchemaTable(schemaFacts, schema);
         if (isSystemFunctionSource(schema)) return openSystemFunction(schema, this.fe);
+        if (isFileFunctionSource(schema)) return openFileTableFunction(schema, this.fe.config);
         const binlog = isBinlogSource(schema);
         const key = `${binlog ? 'binlog:' : ''}${schema.databaseName}.${schema.name}`.toLowerCase();
         let source = opened.get(key);

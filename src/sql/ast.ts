@@ -637,6 +637,8 @@ export interface DescribeStatement extends Span {
   readonly database: string | null;
   readonly table: string;
   readonly all: boolean;
+  /** DESC FUNCTION s3(...): the call's text (table-valued function), described as its result columns. */
+  readonly functionSql?: string;
 }
 
 export interface SetAssignment {

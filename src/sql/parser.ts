@@ -457,6 +457,18 @@ class StatementParser extends AlterSystemParser {
       const statement = this.parseStatementBody();
       return { kind: 'explain', level, statement, pos: start.pos, end: this.lastEnd };
     }
+    if (this.isWord('FUNCTION') && this.peek(2).text === '(') {
+      this.advance();
+      const callStart = this.tok.pos;
+      const { name } = this.parseQualifiedName();
+      this.expectOp('(');
+      if (!this.acceptOp(')')) {
+        do this.parseExpr();
+        while (this.acceptOp(','));
+        this.expectOp(')');
+      }
+      return { kind: 'describe', database: null, table: name, all: false, functionSql: this.sql.slice(callStart, this.lastEnd), pos: start.pos, end: this.lastEnd };
+    }
     const { database, name } = this.parseQualifiedName();
     const all = this.acceptWord('ALL');
     const stmt: DescribeStatement = { kind: 'describe', database, table: name, all, pos: start.pos, end: this.lastEnd };

@@ -3,6 +3,7 @@
  * row permutation that orders it. Keys become typed arrays first (dictionary strings become ranks of their
  * sorted dictionary), so the comparator touches no vectors; ties keep input order (stable).
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { concatVectors, decodeUtf8, selectRows, BATCH_SIZE, type Batch, type Vector } from '../../common/column';
 import { rowComparator as vectorComparator, sortPermutation as rowSortPermutation } from '../../common/row-order';
 import type { SortKey } from '../plan/physical-plan';
@@ -35,6 +36,14 @@ export function comparableValues(vec: Vector): ArrayLike<number | bigint | strin
     }
     case 'string': {
       const strings = new Array<string>(vec.length);
+      // Bytes that are not UTF-8 (convert_to(s, 'gbk'), binary values) order by their bytes, as Doris: one
+      // character per byte keeps that order, where decoding would make them all U+FFFD and equal.
+      const used = vec.bytes.subarray(vec.offsets[0], vec.offsets[vec.length]);
+      if (!isAscii(used) && !isUtf8(used)) {
+        const text = Buffer.from(vec.bytes.buffer, vec.bytes.byteOffset, vec.bytes.byteLength);
+        for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) strings[rowIdx] = text.toString('latin1', vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
+        return strings;
+      }
       for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) strings[rowIdx] = decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
       return strings;
     }

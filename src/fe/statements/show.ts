@@ -16,6 +16,7 @@ import type { ViewRecord } from '../../meta/views';
 import type { DescribeStatement, ShowStatement } from '../../sql/ast';
 import { viewQuery } from '../../sql/binder';
 import { viewDefinitionColumns } from '../../sql/query';
+import { parseStatement } from '../../sql/parser';
 import { informationSchemaTableNames, nullableMark, tableIndexes } from '../information-schema';
 import { dorisTypeText } from '../information-schema/column-facts';
 import type { StatementSession } from './statement-session';
@@ -270,6 +271,14 @@ export async function runShow(session: StatementSession, statement: ShowStatemen
 
 export async function runDescribe(session: StatementSession, statement: DescribeStatement, _sql: string, profile: QueryProfile): Promise<StatementResult> {
   const columns: ColumnSpec[] = [['Field'], ['Type'], ['Null'], ['Key'], ['Default'], ['Extra']];
+  if (statement.functionSql !== undefined) {
+    // DESC FUNCTION s3(...): the table-valued function's result columns, bound as SELECT * FROM it.
+    const text = `SELECT * FROM ${statement.functionSql}`;
+    const query = parseStatement(text);
+    if (query.kind !== 'query') throw new GaleneError('INTERNAL', ['DESC FUNCTION']);
+    const output = viewDefinitionColumns(query.query, session.statementContext(profile), session.database ?? '', text, false);
+    return rowsResult(columns, output.map((column) => [column.name, dorisTypeText(column.type), column.nullable === false ? 'No' : 'Yes', 'false', null, '']));
+  }
   const database = session.requireDatabase(statement.database);
   const view = session.fe.catalog.hasDatabase(database) ? session.fe.catalog.findView(database, statement.table) : undefined;
   if (view) {

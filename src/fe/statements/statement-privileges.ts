@@ -104,7 +104,8 @@ export const STATEMENT_PRIVILEGES: CheckTable = {
       requireVisibleDatabase(session, statement.database);
     }
   },
-  describe: (session, statement) => requireVisibleTable(session, 'DESCRIBE', session.requireDatabase(statement.database), statement.table),
+  // DESC FUNCTION: the function checks its own privileges as it binds.
+  describe: (session, statement) => statement.functionSql !== undefined ? undefined : requireVisibleTable(session, 'DESCRIBE', session.requireDatabase(statement.database), statement.table),
   // Doris VariableMgr: a GLOBAL change needs the ADMIN privilege.
   set: (session, statement) => {
     if (statement.assignments.some((assignment) => assignment.scope === 'global')) requireGlobal(session, 'ADMIN_PRIV');

@@ -299,6 +299,28 @@ function mapDocs(fn: (doc: JsonValue) => JsonValue | undefined) {
   };
 }
 
+/** json_object_flatten: {"a": {"b": 1}} -> {"a.b": 1}; an empty nested object stays a leaf. */
+function flattenObject(doc: JsonValue): JsonValue {
+  if (!(doc instanceof JsonObject)) return doc;
+  const out = new JsonObject([], []);
+  const walk = (obj: JsonObject, prefix: string): void => {
+    obj.keys.forEach((key, idx) => {
+      const value = obj.values[idx];
+      if (value instanceof JsonObject && value.keys.length > 0) walk(value, `${prefix}${key}.`);
+      else out.set(prefix + key, value);
+    });
+  };
+  walk(doc, '');
+  return out;
+}
+
+function numbersToDouble(doc: JsonValue): JsonValue {
+  if (typeof doc === 'bigint') return Number(doc);
+  if (Array.isArray(doc)) return doc.map(numbersToDouble);
+  if (doc instanceof JsonObject) return new JsonObject([...doc.keys], doc.values.map(numbersToDouble));
+  return doc;
+}
+
 /** json_remove(doc, path[, path...]): each path's member or element removed, in order. */
 function removeKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
   const docs = toJsStrings(args[0]);
@@ -604,6 +626,22 @@ export const JSON_FUNCTIONS: readonly FunctionDef[] = [
     kernel: mapDocs(sortJsonKeys),
     description: 'The JSON value with the keys of every object sorted.',
     example: `SELECT sort_json_object_keys('{"b": 1, "a": {"d": 2, "c": 3}}')`,
+  }),
+  json('json_object_flatten', {
+    args: [DOC],
+    returns: Types.JSON,
+    resolve: docResolve(Types.JSON),
+    kernel: mapDocs(flattenObject),
+    description: "Nested objects flattened into one object whose keys are the paths joined by '.' (arrays and scalars are leaves); a non-object value unchanged.",
+    example: `SELECT json_object_flatten('{"a": {"b": 1, "c": {"d": [1, 2]}}, "e": "x"}')`,
+  }),
+  json('normalize_json_numbers_to_double', {
+    args: [DOC],
+    returns: Types.JSON,
+    resolve: docResolve(Types.JSON),
+    kernel: mapDocs(numbersToDouble),
+    description: 'Every number of the JSON value as a double (integers beyond 2^53 round to the nearest double), so documents that differ only in number types compare equal.',
+    example: `SELECT normalize_json_numbers_to_double('{"a": 12345678901234567890, "b": [1, 2.5]}')`,
   }),
   json('strip_null_value', {
     args: [DOC],

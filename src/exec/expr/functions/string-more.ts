@@ -87,6 +87,43 @@ const UUID_TEXT = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const NORMAL_FORMS = new Set(['NFC', 'NFD', 'NFKC', 'NFKD']);
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
+/** Unicode code point -> its GBK bytes (two-byte codes), built once from the GBK decoder. */
+let gbkTable: Map<number, number> | null = null;
+
+function gbkCodes(): Map<number, number> {
+  if (gbkTable !== null) return gbkTable;
+  const table = new Map<number, number>();
+  const decoder = new TextDecoder('gbk');
+  const pair = new Uint8Array(2);
+  for (let lead = 0x81; lead <= 0xfe; lead++) {
+    for (let trail = 0x40; trail <= 0xfe; trail++) {
+      if (trail === 0x7f) continue;
+      pair[0] = lead;
+      pair[1] = trail;
+      const ch = decoder.decode(pair);
+      const code = ch.codePointAt(0)!;
+      if (ch.length === 1 && code !== 0xfffd && !table.has(code)) table.set(code, (lead << 8) | trail);
+    }
+  }
+  return (gbkTable = table);
+}
+
+/** convert_to(str, 'gbk'): the text's GBK bytes ('?' for a character GBK lacks), which sort Chinese by pinyin. */
+export function toGbk(text: string): Uint8Array {
+  const codes = gbkCodes();
+  const out: number[] = [];
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x80) out.push(code);
+    else {
+      const gbk = codes.get(code);
+      if (gbk === undefined) out.push(0x3f);
+      else out.push(gbk >> 8, gbk & 0xff);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
 export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
   str({
     name: 'char',
@@ -308,6 +345,28 @@ export const STRING_MORE_FUNCTIONS: readonly FunctionDef[] = [
     },
     description: 'N-gram similarity 2 * |common| / (|grams of text| + |grams of pattern|) over distinct gram_num-character grams; 0 when either is shorter than gram_num.',
     example: "SELECT ngram_search('123456789', '12345', 3)",
+  }),
+  str({
+    name: 'convert_to',
+    args: [arg('str', 'STRING'), arg('charset', 'STRING')],
+    returns: Types.STRING,
+    kernel: (args, rowCount, site) => {
+      const [texts, charsets] = args.map(toJsStrings);
+      const out = new StringOut(site.returnType, rowCount);
+      for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+        const text = texts[rowIdx];
+        if (text === null || charsets[rowIdx] === null) {
+          out.pushNull();
+          continue;
+        }
+        if (charsets[rowIdx]!.toLowerCase() !== 'gbk') throw galeneError('INVALID_ARGUMENT', `Illegal second parameter for convert_to function: ${charsets[rowIdx]}, only support gbk`);
+        const bytes = toGbk(text);
+        out.pushBytes(bytes, 0, bytes.length);
+      }
+      return out.finish();
+    },
+    description: "The string's GBK bytes (charset 'gbk' only): ORDER BY convert_to(name, 'gbk') sorts Chinese text by pinyin.",
+    example: "SELECT hex(convert_to('你好', 'gbk'))",
   }),
   str({
     name: 'random_bytes',
