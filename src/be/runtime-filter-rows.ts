@@ -1,0 +1,35 @@
+/**
+ * Runtime filters in a scan task (exec/runtime-filter.ts): the filters' columns are read first, for the
+ * rows the indexes left, and tested; the task then reads its other columns only for the rows they keep.
+ * Shared by the scan workers; the in-thread scan filters its batches instead (operators/table-scan.ts).
+ */
+import { concatVectors } from '../common/column';
+import type { ProfileSink } from '../common/profile';
+import type { ColumnSchema } from '../meta/schema';
+import type { FragmentSpec } from '../exec/plan/fragment-spec';
+import { applyRuntimeFilter, runtimeFilterCounter } from '../exec/runtime-filter';
+import { RowRanges } from '../storage/row-ranges';
+import type { SegmentReader } from '../storage/segment-reader';
+import { readColumns, rowsOf } from './segment-columns';
+
+/** `ranges` narrowed to the rows every runtime filter of `fragment` keeps (the same ranges when none). */
+export async function applyRuntimeFilterRanges(reader: SegmentReader, ranges: RowRanges, fragment: FragmentSpec, profile: ProfileSink): Promise<RowRanges> {
+  const spec = fragment.runtimeFilters;
+  const rowCount = ranges.count();
+  if (spec === undefined || spec.filters.length === 0 || rowCount === 0) return ranges;
+  const columns = spec.filters.map((filter) => fragment.columns.find((column) => column.name === filter.column)).filter((column): column is ColumnSchema => column !== undefined);
+  if (columns.length !== spec.filters.length) return ranges;
+  const parts = await readColumns(reader, columns, ranges, rowCount, profile);
+  const keep = new Uint8Array(rowCount).fill(1);
+  spec.filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, concatVectors(columns[filterIdx].type, parts[filterIdx]), rowCount, keep));
+  const ordinals = rowsOf(ranges);
+  const kept = new Int32Array(rowCount);
+  let count = 0;
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    kept[count] = ordinals[rowIdx];
+    count += keep[rowIdx];
+  }
+  profile.add(runtimeFilterCounter(spec.scanId, 'RuntimeFilterInputRows'), rowCount);
+  profile.add(runtimeFilterCounter(spec.scanId, 'RowsFilteredByRuntimeFilter'), rowCount - count);
+  return count === rowCount ? ranges : RowRanges.fromRowIds(kept.subarray(0, count));
+}
