@@ -54,7 +54,17 @@ export function runtimeFiltersOf(node: TableScanNode, rt: OperatorRuntime): Runt
 
 /** The scan's pushed predicates and the filters' min/max (and short IN) predicates, which zone maps prune by. */
 export function withRuntimeFilterPredicates(predicates: readonly ScanPredicate[], filters: readonly RuntimeFilterValue[]): readonly ScanPredicate[] {
-  return filters.length === 0 ? predicates : [...predicates, ...filters.flatMap(runtimeFilterPredicates)];
+  if (filters.length === 0) return predicates;
+  // An in_or_bloom and a min_max filter on one key give the same bounds: push each bound once.
+  const seen = new Set<string>();
+  const added = filters.flatMap(runtimeFilterPredicates).filter((pred) => {
+    if (!('value' in pred)) return true;
+    const key = `${pred.column}\0${pred.op}\0${typeof pred.value}\0${String(pred.value)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...predicates, ...added];
 }
 
 /** `{ globalRowId: true }` for a scan that returns global row ids (a lazily materialized TopN's phase one). */
