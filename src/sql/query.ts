@@ -102,7 +102,8 @@ function planLogical(logical: LogicalPlan, subqueries: SubqueryPlan[], ctx: Plan
   const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
   const cut = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
   const filters = disabled.has(RUNTIME_FILTERS) ? null : runtimeFilterPlanning(ctx);
-  const root = filters === null ? cut : planRuntimeFilters(cut, filters);
+  const fragments = disabled.has(PLAN_FRAGMENTS) ? {} : { fragments: fragmentPlanning(ctx, nextId) };
+  const root = filters === null ? cut : planRuntimeFilters(cut, { ...filters, ...fragments });
   return { root, columns: resultColumns(optimized), subqueries };
 }
 

@@ -17,6 +17,7 @@
  */
 import { typesEqual, type DataType } from '../../common/types';
 import { JOIN_SHAPES } from './join-types';
+import { bareScanFragment, type FragmentPlanning } from './plan-fragments';
 import type { HashJoinNode, JoinType, PhysicalNode, RuntimeFilterSource, RuntimeFilterTarget, RuntimeFilterType, TableScanNode } from './physical-plan';
 
 /** Name by which `disable_nereids_rules` skips the pass. */
@@ -29,6 +30,8 @@ export interface RuntimeFilterPlanning {
   readonly maxNum: number;
   readonly maxInNum: number;
   readonly bloomMaxBytes: number;
+  /** When given, a bare target scan that could run in the scan workers becomes a scan fragment. */
+  readonly fragments?: FragmentPlanning;
 }
 
 /** Join types whose probe (left) rows without a match never reach the output, when the build is the right. */
@@ -140,8 +143,13 @@ function assign(node: PhysicalNode, planning: RuntimeFilterPlanning, state: Assi
   for (const child of node.children) assign(child, planning, state);
 }
 
-function rebuild(node: PhysicalNode, state: Assignment): PhysicalNode {
-  const children = node.children.map((child) => rebuild(child, state));
+function rebuild(node: PhysicalNode, state: Assignment, fragments: FragmentPlanning | undefined): PhysicalNode {
+  const children = node.children.map((child) => {
+    const rebuilt = rebuild(child, state, fragments);
+    // A filtered scan outside a fragment: into the workers, which test the filters before reading the rest.
+    if (fragments === undefined || node.kind === 'ScanFragment' || rebuilt.kind !== 'TableScan' || rebuilt.runtimeFilters === undefined) return rebuilt;
+    return bareScanFragment(rebuilt, fragments) ?? rebuilt;
+  });
   const changed = children.some((child, childIdx) => child !== node.children[childIdx]);
   let current = changed ? ({ ...node, children } as PhysicalNode) : node;
   const sources = state.sources.get(node.id);
@@ -156,5 +164,5 @@ export function planRuntimeFilters(root: PhysicalNode, planning: RuntimeFilterPl
   if (planning.types.length === 0 || planning.maxNum <= 0) return root;
   const state: Assignment = { sources: new Map(), targets: new Map(), nextId: 0 };
   assign(root, planning, state);
-  return state.nextId === 0 ? root : rebuild(root, state);
+  return state.nextId === 0 ? root : rebuild(root, state, planning.fragments);
 }
