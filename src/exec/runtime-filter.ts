@@ -75,8 +75,16 @@ function hashNumber(value: number): number {
   return mix32(f64Words[0], f64Words[1]);
 }
 
+/** The hash of a 64-bit integer by its two 32-bit words: the same for a bigint and a BigInt64Array element. */
+function hashWords(lo: number, hi: number): number {
+  return mix32(lo >>> 0, hi >>> 0);
+}
+
 function hashBigint(value: bigint): number {
-  return mix32(Number(BigInt.asUintN(32, value)), Number(BigInt.asUintN(32, value >> 32n)) ^ Number(BigInt.asUintN(32, value >> 64n)));
+  const lo = Number(BigInt.asUintN(32, value));
+  const hi = Number(BigInt.asUintN(32, value >> 32n));
+  // LARGEINT beyond 64 bits: fold the rest in (such values never sit in a BigInt64Array).
+  return BigInt.asIntN(64, value) === value ? hashWords(lo, hi) : hashWords(lo, hi ^ Number(BigInt.asUintN(32, value >> 64n)) ^ 0x5bd1e995);
 }
 
 const STRING_SEED = 0x2d358dcc;
@@ -230,7 +238,11 @@ export function applyRuntimeFilter(filter: RuntimeFilterValue, vec: Vector, rowC
   switch (vec.kind) {
     case 'fixed': {
       const values = vec.values;
-      if (filter.domain === 'number' && !(values instanceof BigInt64Array)) {
+      if (values instanceof BigInt64Array) {
+        applyToInt64Words(filter, new Int32Array(values.buffer, values.byteOffset, rowCount * 2), rowCount, keep);
+        return;
+      }
+      if (filter.domain === 'number') {
         const numberTest = test as (value: number) => boolean;
         for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (keep[rowIdx] === 1 && !numberTest(values[rowIdx] as number)) keep[rowIdx] = 0;
       } else {
@@ -269,6 +281,27 @@ export function applyRuntimeFilter(filter: RuntimeFilterValue, vec: Vector, rowC
 
 function inRange(value: number | bigint, min: number | bigint, max: number | bigint): boolean {
   return value >= min && value <= max;
+}
+
+/**
+ * BIGINT rows read as their two 32-bit words, without a BigInt per row: the bloom filter hashes the words
+ * (hashWords, as the build hashed the bigints); min/max and IN compare `hi * 2^32 + lo` as a double, which
+ * rounds monotonically — so a matching key always passes (two keys above 2^53 may share a double: a kept
+ * extra row, which the join drops).
+ */
+function applyToInt64Words(filter: RuntimeFilterValue, words: Int32Array, rowCount: number, keep: Uint8Array): void {
+  const hasRange = filter.min !== null && filter.max !== null;
+  const lo = hasRange ? Number(filter.min) : 0;
+  const hi = hasRange ? Number(filter.max) : 0;
+  const set = filter.inValues === null ? null : new Set(filter.inValues.map((value) => Number(value)));
+  const bloom = filter.bloom;
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (keep[rowIdx] !== 1) continue;
+    const low = words[2 * rowIdx];
+    const high = words[2 * rowIdx + 1];
+    const value = high * 4294967296 + (low >>> 0);
+    if ((hasRange && (value < lo || value > hi)) || (set !== null && !set.has(value)) || (bloom !== null && !bloomHas(bloom, hashWords(low, high)))) keep[rowIdx] = 0;
+  }
 }
 
 /** The per-value test of a filter in its domain. */

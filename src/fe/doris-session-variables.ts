@@ -76,7 +76,6 @@ export const DORIS_ACCEPTED_VARIABLES: readonly AcceptedVariableRow[] = [
   ['enable_bucket_shuffle_join', 'bool', true, 'Bucket shuffle joins.'],
   ['enable_bucket_shuffle_downgrade', 'bool', false, 'Downgrade bucket shuffle joins.'],
   ['disable_colocate_plan', 'bool', false, 'Never plan colocate joins.'],
-  ['enable_runtime_filter_prune', 'bool', true, 'Prune useless runtime filters.'],
   ['enable_runtime_filter_partition_prune', 'bool', true, 'Prune partitions with runtime filters.'],
   ['runtime_filter_wait_time_ms', 'int', 1000, 'Milliseconds a scan waits for runtime filters.'],
   ['runtime_filter_wait_infinitely', 'bool', false, 'Wait for runtime filters without limit.'],

@@ -263,6 +263,16 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await assert.rejects(conn.query("SET runtime_filter_type = 'NO_SUCH'"), { errno: 1231 });
     });
   },
+  async enable_runtime_filter_prune() {
+    await withConnection(async (conn) => {
+      const whole = 'SELECT count(*) FROM t a JOIN t b ON a.k = b.k';
+      assert.doesNotMatch(await explainText(conn, whole), /runtime filters/, 'a build side nothing filters plans no filter');
+      assert.match(await explainText(conn, `${whole} WHERE b.k < 3`), /runtime filters: RF000/);
+      await conn.query('SET enable_runtime_filter_prune = false');
+      assert.match(await explainText(conn, whole), /runtime filters: RF000\[in_or_bloom\] <- k/);
+      assert.deepEqual(await queryRows(conn, whole), [[String(ROWS)]]);
+    });
+  },
   async runtime_filters_max_num() {
     await withConnection(async (conn) => {
       const sql = 'SELECT a.k FROM t a JOIN t b ON a.k = b.k WHERE b.k < 3';
@@ -287,6 +297,7 @@ const EFFECTS: Record<string, () => Promise<void>> = {
   async runtime_bloom_filter_max_size() {
     await withConnection(async (conn) => {
       const sql = 'SELECT count(*) FROM t a JOIN t b ON a.k = b.k';
+      await conn.query('SET enable_runtime_filter_prune = false'); // the build side is the whole table
       await conn.query('SET runtime_filter_max_in_num = 0');
       assert.deepEqual(await queryRows(conn, sql), [[String(ROWS)]]);
       assert.equal(Number(findCounter(await lastQueryProfile(conn), /\.RF000\.BloomFilterBytes$/)), 4096, '2 bytes per build row');

@@ -44,5 +44,5 @@ export function runtimeFilterPlanning(ctx: PlanningContext): RuntimeFilterPlanni
     const value = Number(variableValue(ctx, name) ?? fallback);
     return Number.isFinite(value) ? value : fallback;
   };
-  return { types, maxNum: number('runtime_filters_max_num', 10), maxInNum: number('runtime_filter_max_in_num', 1024), bloomMaxBytes: number('runtime_bloom_filter_max_size', 16777216) };
+  return { types, prune: booleanVariable(ctx, 'enable_runtime_filter_prune'), maxNum: number('runtime_filters_max_num', 10), maxInNum: number('runtime_filter_max_in_num', 1024), bloomMaxBytes: number('runtime_bloom_filter_max_size', 16777216) };
 }

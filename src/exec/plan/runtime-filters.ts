@@ -30,6 +30,12 @@ export interface RuntimeFilterPlanning {
   readonly maxNum: number;
   readonly maxInNum: number;
   readonly bloomMaxBytes: number;
+  /**
+   * enable_runtime_filter_prune: plan no filter from a build side that nothing filters (a whole table, or
+   * joins and aggregates of whole tables): its keys are typically every key the probe side references (a
+   * foreign key join), so the filter would test every probe row and drop none.
+   */
+  readonly prune: boolean;
   /** When given, a bare target scan that could run in the scan workers becomes a scan fragment. */
   readonly fragments?: FragmentPlanning;
 }
@@ -120,9 +126,32 @@ function pushTo<V>(map: Map<number, V[]>, key: number, value: V): void {
   else list.push(value);
 }
 
+/**
+ * Whether the subtree may output fewer rows than its tables hold (Doris's RuntimeFilterPruner asks the same
+ * of a build side): a filter, pushed scan predicates, a LIMIT, constant rows, or such a node below.
+ */
+export function mayDropRows(node: PhysicalNode): boolean {
+  switch (node.kind) {
+    case 'Filter':
+    case 'Limit':
+    case 'TopN':
+    case 'Values':
+      return true;
+    case 'TableScan':
+      return node.predicates.length > 0 || node.inverted !== undefined || node.limit !== null || node.ann !== undefined;
+    case 'ScanFragment':
+      return node.filter !== null || mayDropRows(node.children[0]);
+    case 'HashAggregate':
+      return node.filter !== undefined || mayDropRows(node.children[0]);
+    default:
+      return node.children.some(mayDropRows);
+  }
+}
+
 function assignJoin(join: HashJoinNode, planning: RuntimeFilterPlanning, state: Assignment): void {
   const probeIsLeft = join.buildSide === 'right';
   if (probeIsLeft ? !FILTERABLE_PROBE_LEFT.has(join.joinType) : join.joinType !== 'inner') return;
+  if (planning.prune && !mayDropRows(join.children[probeIsLeft ? 1 : 0])) return;
   const probeKeys = probeIsLeft ? join.leftKeys : join.rightKeys;
   const probe = join.children[probeIsLeft ? 0 : 1];
   probeKeys.forEach((key, keyIdx) => {
