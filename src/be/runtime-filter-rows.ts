@@ -19,6 +19,7 @@ export async function applyRuntimeFilterRanges(reader: SegmentReader, ranges: Ro
   if (spec === undefined || spec.filters.length === 0 || rowCount === 0) return ranges;
   const columns = spec.filters.map((filter) => fragment.columns.find((column) => column.name === filter.column)).filter((column): column is ColumnSchema => column !== undefined);
   if (columns.length !== spec.filters.length) return ranges;
+  const start = performance.now();
   const parts = await readColumns(reader, columns, ranges, rowCount, profile);
   const keep = new Uint8Array(rowCount).fill(1);
   spec.filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, concatVectors(columns[filterIdx].type, parts[filterIdx]), rowCount, keep));
@@ -30,6 +31,12 @@ export async function applyRuntimeFilterRanges(reader: SegmentReader, ranges: Ro
     count += keep[rowIdx];
   }
   profile.add(runtimeFilterCounter(spec.scanId, 'RuntimeFilterInputRows'), rowCount);
+  profile.add(runtimeFilterCounter(spec.scanId, 'FilterTimeMs'), performance.now() - start);
   profile.add(runtimeFilterCounter(spec.scanId, 'RowsFilteredByRuntimeFilter'), rowCount - count);
-  return count === rowCount ? ranges : RowRanges.fromRowIds(kept.subarray(0, count));
+  // Keeping nearly every row, the filter is not worth reading the other columns as scattered runs: they
+  // are read whole and the join drops the rest (a filter only ever needs to keep a superset).
+  return count >= rowCount * WEAK_FILTER_KEPT ? ranges : RowRanges.fromRowIds(kept.subarray(0, count));
 }
+
+/** The share of a task's rows above which the filtered rows are not cut out of the read. */
+const WEAK_FILTER_KEPT = 0.9;

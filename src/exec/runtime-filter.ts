@@ -168,7 +168,12 @@ export function buildRuntimeFilter(id: number, type: RuntimeFilterType, column: 
   const wantsIn = type === 'in' || type === 'in_or_bloom';
   const maxIn = type === 'in' ? Number.POSITIVE_INFINITY : limits.maxInNum;
   let overflow = false;
-  if (keys !== undefined) {
+  const int64 = keys !== undefined && keys.kind === 'fixed' && keys.values instanceof BigInt64Array ? int64Keys(keys.values, keys.nulls, rowCount, wantsIn ? maxIn : -1) : null;
+  if (int64 !== null) {
+    ({ min, max } = int64);
+    if (int64.distinct === null) overflow = true;
+    else for (const value of int64.distinct) distinct.add(value);
+  } else if (keys !== undefined) {
     forEachKey(keys, rowCount, domain, (value) => {
       if (domain !== 'string') {
         if (min === null || value < min) min = value;
@@ -191,9 +196,43 @@ export function buildRuntimeFilter(id: number, type: RuntimeFilterType, column: 
   const base = { id, type, column, domain, empty, min: type === 'in' || type === 'bloom' ? null : min, max: type === 'in' || type === 'bloom' ? null : max };
   if (empty || type === 'min_max') return { ...base, inValues: null, bloom: null };
   if (wantsIn && !overflow) return { ...base, inValues: [...distinct] as RawValue[], bloom: null };
-  const bloom = new Uint32Array(bloomWords(rowCount, limits.bloomMaxBytes));
-  if (keys !== undefined) forEachKey(keys, rowCount, domain, (value) => bloomInsert(bloom, hashOf(value)));
+  // Shared memory: every scan task's fragment spec carries the filter, and a structured clone of a view on
+  // a SharedArrayBuffer shares the bytes instead of copying them per task.
+  const bloom = new Uint32Array(new SharedArrayBuffer(bloomWords(rowCount, limits.bloomMaxBytes) * 4));
+  if (int64 !== null) {
+    const values = (keys as { values: BigInt64Array }).values;
+    const words = new Int32Array(values.buffer, values.byteOffset, rowCount * 2);
+    const nulls = keys!.nulls;
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) if (nulls === null || nulls[rowIdx] !== 1) bloomInsert(bloom, hashWords(words[2 * rowIdx], words[2 * rowIdx + 1]));
+  } else if (keys !== undefined) {
+    forEachKey(keys, rowCount, domain, (value) => bloomInsert(bloom, hashOf(value)));
+  }
   return { ...base, inValues: null, bloom };
+}
+
+/**
+ * Min, max and (up to `maxDistinct`; null past it, none when -1) the distinct values of BIGINT keys, read
+ * as 32-bit words — compared exactly as (high signed, low unsigned) — so that no BigInt is made per row
+ * once the distinct set overflowed.
+ */
+function int64Keys(values: BigInt64Array, nulls: Uint8Array | null, rowCount: number, maxDistinct: number): { min: bigint | null; max: bigint | null; distinct: Set<bigint> | null } {
+  const words = new Int32Array(values.buffer, values.byteOffset, rowCount * 2);
+  let minIdx = -1;
+  let maxIdx = -1;
+  let distinct: Set<bigint> | null = maxDistinct >= 0 ? new Set() : null;
+  for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+    if (nulls !== null && nulls[rowIdx] === 1) continue;
+    const low = words[2 * rowIdx] >>> 0;
+    const hi = words[2 * rowIdx + 1];
+    if (minIdx < 0 || hi < words[2 * minIdx + 1] || (hi === words[2 * minIdx + 1] && low < words[2 * minIdx] >>> 0)) minIdx = rowIdx;
+    if (maxIdx < 0 || hi > words[2 * maxIdx + 1] || (hi === words[2 * maxIdx + 1] && low > words[2 * maxIdx] >>> 0)) maxIdx = rowIdx;
+    if (distinct !== null) {
+      distinct.add(values[rowIdx]);
+      if (distinct.size > maxDistinct) distinct = null;
+    }
+  }
+  const overflowed = maxDistinct >= 0 && distinct === null;
+  return { min: minIdx < 0 ? null : values[minIdx], max: maxIdx < 0 ? null : values[maxIdx], distinct: overflowed ? null : (distinct ?? new Set()) };
 }
 
 function anyNonNull(vec: Vector, rowCount: number): boolean {
@@ -239,7 +278,7 @@ export function applyRuntimeFilter(filter: RuntimeFilterValue, vec: Vector, rowC
     case 'fixed': {
       const values = vec.values;
       if (values instanceof BigInt64Array) {
-        applyToInt64Words(filter, new Int32Array(values.buffer, values.byteOffset, rowCount * 2), rowCount, keep);
+        applyToInt64Words(filter, values, rowCount, keep);
         return;
       }
       if (filter.domain === 'number') {
@@ -286,21 +325,23 @@ function inRange(value: number | bigint, min: number | bigint, max: number | big
 /**
  * BIGINT rows read as their two 32-bit words, without a BigInt per row: the bloom filter hashes the words
  * (hashWords, as the build hashed the bigints); min/max and IN compare `hi * 2^32 + lo` as a double, which
- * rounds monotonically — so a matching key always passes (two keys above 2^53 may share a double: a kept
- * extra row, which the join drops).
+ * rounds monotonically — so a matching key always passes (two keys beyond 2^53 may share a double: the IN
+ * test then checks the exact BigInt, the range test keeps the row, which the join drops).
  */
-function applyToInt64Words(filter: RuntimeFilterValue, words: Int32Array, rowCount: number, keep: Uint8Array): void {
+function applyToInt64Words(filter: RuntimeFilterValue, values: BigInt64Array, rowCount: number, keep: Uint8Array): void {
+  const words = new Int32Array(values.buffer, values.byteOffset, rowCount * 2);
   const hasRange = filter.min !== null && filter.max !== null;
   const lo = hasRange ? Number(filter.min) : 0;
   const hi = hasRange ? Number(filter.max) : 0;
   const set = filter.inValues === null ? null : new Set(filter.inValues.map((value) => Number(value)));
+  const exact = filter.inValues === null ? null : new Set(filter.inValues);
   const bloom = filter.bloom;
   for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
     if (keep[rowIdx] !== 1) continue;
     const low = words[2 * rowIdx];
     const high = words[2 * rowIdx + 1];
     const value = high * 4294967296 + (low >>> 0);
-    if ((hasRange && (value < lo || value > hi)) || (set !== null && !set.has(value)) || (bloom !== null && !bloomHas(bloom, hashWords(low, high)))) keep[rowIdx] = 0;
+    if ((hasRange && (value < lo || value > hi)) || (set !== null && (!set.has(value) || (Math.abs(value) > Number.MAX_SAFE_INTEGER && !exact!.has(values[rowIdx])))) || (bloom !== null && !bloomHas(bloom, hashWords(low, high)))) keep[rowIdx] = 0;
   }
 }
 
@@ -337,7 +378,7 @@ export function keptRows(keep: Uint8Array, rowCount: number): { rowIds: Int32Arr
 }
 
 /** Profile counter names (Doris's RuntimeFilterInfo): per scan and per filter. */
-export function runtimeFilterCounter(scanId: number, metric: 'RowsFilteredByRuntimeFilter' | 'RuntimeFilterInputRows'): string {
+export function runtimeFilterCounter(scanId: number, metric: 'RowsFilteredByRuntimeFilter' | 'RuntimeFilterInputRows' | 'FilterTimeMs'): string {
   return `TableScan#${scanId}.RuntimeFilterInfo.${metric}`;
 }
 

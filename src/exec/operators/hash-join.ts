@@ -70,10 +70,12 @@ function publishRuntimeFilters(node: HashJoinNode, buildKeys: readonly Vector[],
   const filters = node.runtimeFilters;
   if (filters === undefined) return;
   for (const source of filters) {
+    const start = performance.now();
     const value = buildRuntimeFilter(source.id, source.type, source.targetColumn, source.columnType, buildKeys[source.keyIdx], rowCount, source);
     rt.runtimeFilters.set(source.id, value);
     const prefix = `${node.kind}#${node.id}.RuntimeFilterInfo.${runtimeFilterName(source.id)}`;
     rt.ctx.profile.add(`${prefix}.BuildRows`, rowCount);
+    rt.ctx.profile.add(`${prefix}.BuildTimeMs`, performance.now() - start);
     if (value.inValues !== null) rt.ctx.profile.add(`${prefix}.InFilterSize`, value.inValues.length);
     if (value.bloom !== null) rt.ctx.profile.add(`${prefix}.BloomFilterBytes`, value.bloom.byteLength);
   }
