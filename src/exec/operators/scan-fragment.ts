@@ -66,6 +66,10 @@ function startFragment(node: ScanFragmentNode, rt: OperatorRuntime): AsyncIterab
   const columns = scan.columns.map((name) => findColumn(scan.table, name)!);
   const inverted = invertedField(scan, rt);
   const filters = runtimeFiltersOf(scan, rt);
+  // A fragment cut only for its runtime filters (runtime-filters.ts) pays for shipping its rows back from
+  // the workers; worth it when an IN filter (few build keys) drops most rows, not for a bloom filter of a
+  // large build side, whose rows the in-thread scan reads in place and tests after.
+  if (node.filter === null && node.aggregate === null && (node.virtualColumns ?? []).length === 0 && !filters.some((filter) => filter.inValues !== null || filter.empty)) return null;
   const predicates = withRuntimeFilterPredicates(scan.predicates, filters);
   const runtimeFilters = filters.length === 0 ? {} : { runtimeFilters: { scanId: scan.id, filters } };
   const spec = { columns, predicates, virtualColumns, filter: filter[0] ?? null, aggregate, ...globalRowIdField(scan), ...inverted, ...runtimeFilters };
