@@ -3,11 +3,11 @@
  * rows the indexes left, and tested; the task then reads its other columns only for the rows they keep.
  * Shared by the scan workers; the in-thread scan filters its batches instead (operators/table-scan.ts).
  */
-import { concatVectors } from '../common/column';
+import { concatVectors, sliceVector } from '../common/column';
 import type { ProfileSink } from '../common/profile';
 import type { ColumnSchema } from '../meta/schema';
 import type { FragmentSpec } from '../exec/plan/fragment-spec';
-import { applyRuntimeFilter, runtimeFilterCounter } from '../exec/runtime-filter';
+import { applyRuntimeFilter, runtimeFilterCounter, RUNTIME_FILTER_SAMPLE_ROWS, worthTesting } from '../exec/runtime-filter';
 import { RowRanges } from '../storage/row-ranges';
 import type { SegmentReader } from '../storage/segment-reader';
 import { readColumns, rowsOf } from './segment-columns';
@@ -22,7 +22,22 @@ export async function applyRuntimeFilterRanges(reader: SegmentReader, ranges: Ro
   const start = performance.now();
   const parts = await readColumns(reader, columns, ranges, rowCount, profile);
   const keep = new Uint8Array(rowCount).fill(1);
-  spec.filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, concatVectors(columns[filterIdx].type, parts[filterIdx]), rowCount, keep));
+  const vectors = spec.filters.map((_filter, filterIdx) => concatVectors(columns[filterIdx].type, parts[filterIdx]));
+  // A sample first: filters that drop under a tenth of it are not tested on the task's other rows.
+  const sample = Math.min(rowCount, RUNTIME_FILTER_SAMPLE_ROWS);
+  spec.filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, vectors[filterIdx], sample, keep));
+  let sampleKept = 0;
+  for (let rowIdx = 0; rowIdx < sample; rowIdx++) sampleKept += keep[rowIdx];
+  if (sample < rowCount && !worthTesting(sample, sample - sampleKept)) {
+    profile.add(runtimeFilterCounter(spec.scanId, 'RuntimeFilterInputRows'), sample);
+    profile.add(runtimeFilterCounter(spec.scanId, 'RuntimeFilterUntestedRows'), rowCount - sample);
+    profile.add(runtimeFilterCounter(spec.scanId, 'FilterTimeMs'), performance.now() - start);
+    return ranges;
+  }
+  if (sample < rowCount) {
+    const rest = keep.subarray(sample);
+    spec.filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, sliceVector(vectors[filterIdx], sample, rowCount), rowCount - sample, rest));
+  }
   const ordinals = rowsOf(ranges);
   const kept = new Int32Array(rowCount);
   let count = 0;

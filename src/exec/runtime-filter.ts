@@ -378,7 +378,7 @@ export function keptRows(keep: Uint8Array, rowCount: number): { rowIds: Int32Arr
 }
 
 /** Profile counter names (Doris's RuntimeFilterInfo): per scan and per filter. */
-export function runtimeFilterCounter(scanId: number, metric: 'RowsFilteredByRuntimeFilter' | 'RuntimeFilterInputRows' | 'FilterTimeMs'): string {
+export function runtimeFilterCounter(scanId: number, metric: 'RowsFilteredByRuntimeFilter' | 'RuntimeFilterInputRows' | 'RuntimeFilterUntestedRows' | 'FilterTimeMs'): string {
   return `TableScan#${scanId}.RuntimeFilterInfo.${metric}`;
 }
 
@@ -388,15 +388,42 @@ export function runtimeFilterName(id: number): string {
 }
 
 /**
- * The rows of `batch` (whose column `columnIdx[k]` is filter k's column) every filter keeps: the same
- * batch when all are kept. Counts the rows tested and dropped on scan `scanId`.
+ * Rows tested before a scan may judge its filters weak, and the share they must drop to stay: a filter
+ * that drops under a tenth of the first rows (a build side holding most keys) costs more than it saves,
+ * and is no longer tested on that scan's (or scan task's) remaining rows. Rows left untested count as
+ * RuntimeFilterUntestedRows.
  */
-export function filterBatch(batch: Batch, filters: readonly RuntimeFilterValue[], columnIdx: readonly number[], scanId: number, profile: ProfileSink): Batch {
+export const RUNTIME_FILTER_SAMPLE_ROWS = 4096;
+export const RUNTIME_FILTER_MIN_DROPPED = 0.1;
+
+/** Whether filters that dropped `dropped` of `tested` rows are worth testing further. */
+export function worthTesting(tested: number, dropped: number): boolean {
+  return tested < RUNTIME_FILTER_SAMPLE_ROWS || dropped >= tested * RUNTIME_FILTER_MIN_DROPPED;
+}
+
+/** A scan's running totals, so an in-thread scan stops testing weak filters (see worthTesting). */
+export interface RuntimeFilterTally {
+  tested: number;
+  dropped: number;
+}
+
+/**
+ * The rows of `batch` (whose column `columnIdx[k]` is filter k's column) every filter keeps: the same
+ * batch when all are kept, or once `tally` shows the filters weak. Counts the rows tested and dropped on
+ * scan `scanId`.
+ */
+export function filterBatch(batch: Batch, filters: readonly RuntimeFilterValue[], columnIdx: readonly number[], scanId: number, profile: ProfileSink, tally: RuntimeFilterTally): Batch {
   if (filters.length === 0 || batch.length === 0) return batch;
+  if (!worthTesting(tally.tested, tally.dropped)) {
+    profile.add(runtimeFilterCounter(scanId, 'RuntimeFilterUntestedRows'), batch.length);
+    return batch;
+  }
   const keep = new Uint8Array(batch.length).fill(1);
   filters.forEach((filter, filterIdx) => applyRuntimeFilter(filter, batch.columns[columnIdx[filterIdx]], batch.length, keep));
   const { rowIds, count } = keptRows(keep, batch.length);
   profile.add(runtimeFilterCounter(scanId, 'RuntimeFilterInputRows'), batch.length);
   profile.add(runtimeFilterCounter(scanId, 'RowsFilteredByRuntimeFilter'), batch.length - count);
+  tally.tested += batch.length;
+  tally.dropped += batch.length - count;
   return count === batch.length ? batch : selectRows(batch, rowIds, count);
 }

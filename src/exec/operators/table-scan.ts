@@ -31,9 +31,10 @@ export async function* openTableScan(node: TableScanNode, _inputs: readonly Asyn
   const filters = runtimeFiltersOf(node, rt);
   const filterColumns = filters.map((filter) => node.columns.indexOf(filter.column));
   const predicates = withRuntimeFilterPredicates(node.predicates, filters);
+  const tally = { tested: 0, dropped: 0 };
   for await (const batch of source.scan({ columns: node.columns, predicates, limit: node.limit, profile, ...globalRowIdField(node), ...invertedField(node, rt) })) {
     profile.add('RowsRead', batch.length);
-    const kept = filterBatch(batch, filters, filterColumns, node.id, profile);
+    const kept = filterBatch(batch, filters, filterColumns, node.id, profile, tally);
     if (kept.length > 0) yield kept;
   }
 }
