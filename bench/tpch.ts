@@ -7,7 +7,10 @@
  *
  * Prints one row per query: status (ok / wrong result: what differs / error: Galene's message), Galene
  * ms, DuckDB ms and the ratio (medians of the timed runs after the checked one), and the geometric mean
- * of the ratios over the ok queries. A query Galene cannot run is reported, never fatal.
+ * of the ratios over the ok queries. A query Galene cannot run is reported, never fatal. Then the same
+ * query with runtime_filter_mode = OFF (checked the same way), and three timed runs each with runtime
+ * filters on and off, alternating: galene_ms and rf_off_ms are their medians — the runtime filters' own
+ * peer measured in the same conditions.
  *
  *   npm run bench -- tpch [--quick] [--sf N] [--timeout SECONDS] [--json FILE]
  *
@@ -89,11 +92,12 @@ export async function main(args: readonly string[]): Promise<void> {
 
     const rows: Row[] = [];
     const totalRows = [...rowCounts.values()].reduce((sum, count) => sum + count, 0);
-    rows.push({ query: `load ${totalRows} rows`, status: 'ok', galene_ms: Math.round(loadMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadMs / duckLoadMs, result_rows: totalRows, galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
+    rows.push({ query: `load ${totalRows} rows`, status: 'ok', galene_ms: Math.round(loadMs), duckdb_ms: Math.round(duckLoadMs), ratio: loadMs / duckLoadMs, result_rows: totalRows, galene_peak_rss_mib: peakRssMiB(server.child.pid!), rf_off_ms: '', rf_off_ratio: '' });
     const ratios: number[] = [];
+    const offRatios: number[] = [];
     for (const query of TPCH_QUERIES) {
       const expected = await checkedAndTimed(runs, () => duckRows(duckConn, query.sql));
-      const row: Row = { query: query.name, status: '', galene_ms: '', duckdb_ms: expected.ms, ratio: '', result_rows: expected.rows.length, galene_peak_rss_mib: '' };
+      const row: Row = { query: query.name, status: '', galene_ms: '', duckdb_ms: expected.ms, ratio: '', result_rows: expected.rows.length, galene_peak_rss_mib: '', rf_off_ms: '', rf_off_ratio: '' };
       rows.push(row);
       if (query.name === 'q15' && viewError) {
         row.status = `error: ${viewError}`;
@@ -101,9 +105,37 @@ export async function main(args: readonly string[]): Promise<void> {
       }
       const ratio = await runOnGalene(galene, query.sql, runs, row, expected.ms, async (actual) => compareRows(actual, expected.rows, hasOuterOrderBy(query.sql)));
       if (ratio !== null) ratios.push(ratio);
+      // The same query with runtime filters off (the feature's own peer), checked, then timed alternately
+      // with it on (3 runs each, medians), so both see the same machine: rf_off_ms and its ratio to DuckDB.
+      if (ratio === null) continue;
+      const offRow: Row = { ...row };
+      await galene.configure("SET runtime_filter_mode = 'OFF'");
+      const offRatio = await runOnGalene(galene, query.sql, 0, offRow, expected.ms, async (actual) => compareRows(actual, expected.rows, hasOuterOrderBy(query.sql)));
+      if (offRatio === null) {
+        row.rf_off_ms = String(offRow.status);
+      } else {
+        const onTimes: number[] = [];
+        const offTimes: number[] = [];
+        for (let pairIdx = 0; pairIdx < 3; pairIdx++) {
+          for (const mode of ['GLOBAL', 'OFF'] as const) {
+            await galene.configure(`SET runtime_filter_mode = '${mode}'`);
+            const start = performance.now();
+            await queryRows(galene.conn, query.sql);
+            (mode === 'OFF' ? offTimes : onTimes).push(performance.now() - start);
+          }
+        }
+        const mid = (times: number[]): number => [...times].sort((a, b) => a - b)[1];
+        row.galene_ms = mid(onTimes);
+        row.ratio = mid(onTimes) / expected.ms;
+        ratios[ratios.length - 1] = mid(onTimes) / expected.ms;
+        row.rf_off_ms = mid(offTimes);
+        row.rf_off_ratio = mid(offTimes) / expected.ms;
+        offRatios.push(mid(offTimes) / expected.ms);
+      }
+      await galene.configure("SET runtime_filter_mode = 'GLOBAL'");
     }
     const geomean = geometricMean(ratios);
-    rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!) });
+    rows.push({ query: 'geometric mean', status: `${ratios.length} of ${TPCH_QUERIES.length} ok`, galene_ms: '', duckdb_ms: '', ratio: ratios.length ? geomean : '', result_rows: '', galene_peak_rss_mib: peakRssMiB(server.child.pid!), rf_off_ms: '', rf_off_ratio: offRatios.length ? geometricMean(offRatios) : '' });
     report(`tpch: SF ${sf} (seeded generator), Galene (${os.cpus().length} scan threads, the default) vs DuckDB threads=2, results checked against DuckDB, ${runs > 1 ? `median of ${runs} timed runs` : 'one timed run'} after the checked one`, rows, options);
   });
 }

@@ -23,6 +23,7 @@ import { globalRowIdVector } from './global-row-id';
 import { batchesOfParts, excludeRows } from './olap-table-source';
 import { AnnIndexCache, searchAnnSegment } from './ann-segment-scan';
 import { readColumns } from './segment-columns';
+import { applyRuntimeFilterRanges } from './runtime-filter-rows';
 import { applyInvertedFilter, InvertedIndexCache, openInvertedReader, type SegmentInvertedIndexes } from './inverted-segment-filter';
 import type { ScanTask, ScanWorkerData, ScanWorkerReply, ScanWorkerRequest } from './scan-worker-pool';
 
@@ -104,8 +105,9 @@ async function runTask(task: ScanTask, profile: ProfileSink): Promise<FragmentRe
   if (task.excludedRows !== undefined) ranges = excludeRows(ranges, task.excludedRows);
   if (fragment.predicates.length > 0) ranges = ranges.intersect(await reader.pruneRows(fragment.predicates, profile));
   if (fragment.inverted !== undefined) ranges = await applyInvertedFilter(reader, ranges, fragment.inverted, invertedIndexesOf(task), profile);
+  profile.add('RowsRead', ranges.count());
+  if (fragment.runtimeFilters !== undefined) ranges = await applyRuntimeFilterRanges(reader, ranges, fragment, profile);
   const rowCount = ranges.count();
-  profile.add('RowsRead', rowCount);
   if (rowCount === 0) return runFragment(fragment, []);
   const parts = await readColumns(reader, fragment.columns, ranges, rowCount, profile);
   if (fragment.globalRowId === true) parts.push([globalRowIdVector(task.segmentOrdinal!, ranges, reader.numRows)]);

@@ -11,6 +11,7 @@ import { GaleneError } from '../common/errors';
 import { resolveTimeZone, systemTimeZoneName } from '../common/time-zone';
 import { DataType, Types } from '../common/types';
 import { DORIS_ACCEPTED_VARIABLES } from './doris-session-variables';
+import { parseRuntimeFilterType } from '../exec/plan/runtime-filters';
 
 export interface SessionVariableDef {
   readonly name: string;
@@ -139,6 +140,15 @@ export const SESSION_VARIABLES: readonly SessionVariableDef[] = [
   v('disable_nereids_rules', 'string', '', 'Optimizer rules (and physical passes) to skip, by name, comma-separated.'),
   v('experimental_enable_virtual_slot_for_cse', 'bool', false, "Compute an expression repeated in one query block (WHERE, select list, ORDER BY, GROUP BY, aggregate arguments, HAVING) once per batch as a virtual column that every use reads (EXPLAIN: virtual columns). Doris's default: off."),
   v('topn_lazy_materialization_threshold', 'int', 1024, "ORDER BY ... LIMIT n [OFFSET m] with n + m at most this reads the columns the filter and sort keys need first, sorts, then reads the other columns of just the final rows by row id (EXPLAIN: MATERIALIZE). -1 or 0 turns it off. Doris's default: 1024."),
+  // Runtime filters (exec/plan/runtime-filters.ts, exec/runtime-filter.ts), read when a statement is planned.
+  v('runtime_filter_mode', 'string', 'GLOBAL', "Whether hash joins build runtime filters from their build keys for the scans on their probe side (EXPLAIN: runtime filters). OFF: none; GLOBAL and LOCAL are the same on one node. Doris's default: GLOBAL.", { validate: oneOf('off', 'local', 'global') }),
+  v('runtime_filter_type', 'string', 'IN_OR_BLOOM_FILTER,MIN_MAX', "Runtime filter kinds planned per join key, comma-separated: IN, BLOOM_FILTER, MIN_MAX, IN_OR_BLOOM_FILTER (IN when the build side has at most runtime_filter_max_in_num distinct keys, else BLOOM_FILTER); BITMAP_FILTER is accepted and builds nothing. Also Doris's bit mask (1 IN, 2 BLOOM_FILTER, 4 MIN_MAX, 8 IN_OR_BLOOM_FILTER). Doris's default: IN_OR_BLOOM_FILTER,MIN_MAX.", {
+    validate: (value) => (parseRuntimeFilterType(String(value)) === null ? 'expected IN, BLOOM_FILTER, MIN_MAX, IN_OR_BLOOM_FILTER, BITMAP_FILTER or a bit mask' : null),
+  }),
+  v('enable_runtime_filter_prune', 'bool', true, "Plan no runtime filter from a hash join's build side that nothing filters (no WHERE, pushed predicate or LIMIT anywhere under it: a whole table, or joins of whole tables), whose keys would let every probe row through. Doris's default: on.", {}),
+  v('runtime_filters_max_num', 'int', 10, "Most runtime filters one statement plans (each kind of each key counts one). Doris's default: 10.", { validate: (value) => (Number(value) >= 0 ? null : 'must not be negative') }),
+  v('runtime_filter_max_in_num', 'int', 1024, "An IN_OR_BLOOM_FILTER is an IN filter when the build side has at most this many distinct keys, else a bloom filter. Doris's default: 1024.", { validate: (value) => (Number(value) >= 0 ? null : 'must not be negative') }),
+  v('runtime_bloom_filter_max_size', 'int', 16777216, "Most bytes of a runtime bloom filter (sized at 2 bytes per build row, a power of two, at least 1024). Doris's default: 16777216.", { validate: (value) => (Number(value) >= 1024 ? null : 'must be at least 1024') }),
   v('optimize_index_scan_parallelism', 'bool', false, "An index-driven scan (ANN TopN or range search) that runs in the scan workers makes one task per segment, however small (more parallel index searches when segments are small, as with high-dimensional vectors); off, consecutive segments share a task up to 2,097,152 rows and are searched one after another. Read when the statement is planned. Doris's default: off."),
   // Slice P (primary-key index): Doris's short-circuit point query.
   v('enable_short_circuit_query', 'bool', true, "A prepared SELECT whose WHERE is one equality per key column of a merge-on-write UNIQUE KEY table skips planning on EXECUTE: the key is bound straight from the parameters and looked up through the primary-key index of the one tablet it hashes to (profile: ShortCircuitQueries). Doris's default: on."),

@@ -16,7 +16,8 @@ import { fuseOperators } from '../exec/plan/fuse-operators';
 import { planLazyMaterialization, TOPN_LAZY_MATERIALIZATION } from '../exec/plan/lazy-materialization';
 import { PLAN_FRAGMENTS, planFragments, type FragmentPlanning } from '../exec/plan/plan-fragments';
 import { planVirtualColumns, VIRTUAL_COLUMNS } from '../exec/plan/virtual-columns';
-import { booleanVariable, variableValue } from '../exec/plan/planning-variables';
+import { booleanVariable, runtimeFilterPlanning, variableValue } from '../exec/plan/planning-variables';
+import { planRuntimeFilters, RUNTIME_FILTERS } from '../exec/plan/runtime-filters';
 import type { PhysicalPlan, SubqueryPlan } from '../exec/plan/physical-plan';
 import { SUBQUERY_SLOT_BASE } from '../exec/plan/physical-plan';
 import type { Expr, QueryExpr } from './ast';
@@ -99,7 +100,10 @@ function planLogical(logical: LogicalPlan, subqueries: SubqueryPlan[], ctx: Plan
   const fused = disabled.has(FUSE_OPERATORS) ? physical : fuseOperators(physical);
   const lazy = disabled.has(TOPN_LAZY_MATERIALIZATION) ? fused : planLazyMaterialization(fused, { threshold: lazyMaterializationThreshold(ctx), nextId });
   const shared = disabled.has(VIRTUAL_COLUMNS) || !virtualSlotsForCse(ctx) ? lazy : planVirtualColumns(lazy, { nextId });
-  const root = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
+  const cut = disabled.has(PLAN_FRAGMENTS) ? shared : planFragments(shared, fragmentPlanning(ctx, nextId));
+  const filters = disabled.has(RUNTIME_FILTERS) ? null : runtimeFilterPlanning(ctx);
+  const fragments = disabled.has(PLAN_FRAGMENTS) ? {} : { fragments: fragmentPlanning(ctx, nextId) };
+  const root = filters === null ? cut : planRuntimeFilters(cut, { ...filters, ...fragments });
   return { root, columns: resultColumns(optimized), subqueries };
 }
 

@@ -62,6 +62,16 @@ async function withGlobal(name: string, value: string | number, use: () => Promi
   }
 }
 
+/** EXPLAIN of `sql`, one string. */
+async function explainText(conn: mysql.Connection, sql: string): Promise<string> {
+  return (await queryRows(conn, `EXPLAIN ${sql}`)).map((row) => row[0]).join('\n');
+}
+
+/** The value of the one profile counter whose name matches `pattern` (undefined when none does). */
+function findCounter(profile: Map<string, string>, pattern: RegExp): string | undefined {
+  return [...profile].find(([name]) => pattern.test(name))?.[1];
+}
+
 /** Each variable Galene honours, and what its value visibly does. */
 const EFFECTS: Record<string, () => Promise<void>> = {
   async time_zone() {
@@ -229,6 +239,72 @@ const EFFECTS: Record<string, () => Promise<void>> = {
       await conn.query('SET experimental_enable_virtual_slot_for_cse = true');
       assert.match(await plan(), /virtual columns: \[v0 := upper\(v\)\]/);
       assert.deepEqual(await queryRows(conn, sql), off);
+    });
+  },
+  async runtime_filter_mode() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT a.k, b.v FROM t a JOIN t b ON a.k = b.k WHERE b.k < 3';
+      assert.match(await explainText(conn, sql), /runtime filters: RF000\[in_or_bloom\] <- k, RF001\[min_max\] <- k/);
+      const filtered = await queryRows(conn, sql);
+      assert.equal(filtered.length, 3);
+      await conn.query("SET runtime_filter_mode = 'OFF'");
+      assert.doesNotMatch(await explainText(conn, sql), /runtime filters/);
+      assert.deepEqual(await queryRows(conn, sql), filtered);
+      await assert.rejects(conn.query("SET runtime_filter_mode = 'SOMETIMES'"), { errno: 1231 });
+    });
+  },
+  async runtime_filter_type() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT a.k FROM t a JOIN t b ON a.k = b.k WHERE b.k < 3';
+      await conn.query("SET runtime_filter_type = 'MIN_MAX'");
+      assert.match(await explainText(conn, sql), /runtime filters: RF000\[min_max\] <- k\n/);
+      await conn.query('SET runtime_filter_type = 3'); // Doris's bit mask: IN | BLOOM_FILTER
+      assert.match(await explainText(conn, sql), /runtime filters: RF000\[in\] <- k, RF001\[bloom\] <- k\n/);
+      await assert.rejects(conn.query("SET runtime_filter_type = 'NO_SUCH'"), { errno: 1231 });
+    });
+  },
+  async enable_runtime_filter_prune() {
+    await withConnection(async (conn) => {
+      const whole = 'SELECT count(*) FROM t a JOIN t b ON a.k = b.k';
+      assert.doesNotMatch(await explainText(conn, whole), /runtime filters/, 'a build side nothing filters plans no filter');
+      assert.match(await explainText(conn, `${whole} WHERE b.k < 3`), /runtime filters: RF000/);
+      await conn.query('SET enable_runtime_filter_prune = false');
+      assert.match(await explainText(conn, whole), /runtime filters: RF000\[in_or_bloom\] <- k/);
+      assert.deepEqual(await queryRows(conn, whole), [[String(ROWS)]]);
+    });
+  },
+  async runtime_filters_max_num() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT a.k FROM t a JOIN t b ON a.k = b.k WHERE b.k < 3';
+      await conn.query('SET runtime_filters_max_num = 1');
+      assert.match(await explainText(conn, sql), /runtime filters: RF000\[in_or_bloom\] <- k\n/);
+      await conn.query('SET runtime_filters_max_num = 0');
+      assert.doesNotMatch(await explainText(conn, sql), /runtime filters/);
+    });
+  },
+  async runtime_filter_max_in_num() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT a.k FROM t a JOIN t b ON a.k = b.k WHERE b.k < 3';
+      const rows = await queryRows(conn, sql);
+      assert.equal(Number(findCounter(await lastQueryProfile(conn), /\.RF000\.InFilterSize$/)), 3);
+      await conn.query('SET runtime_filter_max_in_num = 2');
+      assert.deepEqual(await queryRows(conn, sql), rows);
+      const profile = await lastQueryProfile(conn);
+      assert.equal(findCounter(profile, /\.RF000\.InFilterSize$/), undefined, 'three keys are more than 2: a bloom filter');
+      assert.ok(Number(findCounter(profile, /\.RF000\.BloomFilterBytes$/)) > 0);
+    });
+  },
+  async runtime_bloom_filter_max_size() {
+    await withConnection(async (conn) => {
+      const sql = 'SELECT count(*) FROM t a JOIN t b ON a.k = b.k';
+      await conn.query('SET enable_runtime_filter_prune = false'); // the build side is the whole table
+      await conn.query('SET runtime_filter_max_in_num = 0');
+      assert.deepEqual(await queryRows(conn, sql), [[String(ROWS)]]);
+      assert.equal(Number(findCounter(await lastQueryProfile(conn), /\.RF000\.BloomFilterBytes$/)), 4096, '2 bytes per build row');
+      await conn.query('SET runtime_bloom_filter_max_size = 1024');
+      assert.deepEqual(await queryRows(conn, sql), [[String(ROWS)]]);
+      assert.equal(Number(findCounter(await lastQueryProfile(conn), /\.RF000\.BloomFilterBytes$/)), 1024);
+      await assert.rejects(conn.query('SET runtime_bloom_filter_max_size = 10'), { errno: 1231 });
     });
   },
   async topn_lazy_materialization_threshold() {

@@ -13,6 +13,7 @@ import { physicalKind } from '../../common/types';
 import type { Vector } from '../../common/column';
 import { makeRowKey } from './group-key-table';
 import { JOIN_SHAPES } from '../plan/join-types';
+import { buildRuntimeFilter, runtimeFilterName } from '../runtime-filter';
 import { emitPairs, materializeBuild, RowPairs } from './join-common';
 import { explainJoinExtras, JoinEmitter, joinEmitterOptions, keepsProbeRowsWithoutMatch } from './join-emitter';
 
@@ -27,6 +28,7 @@ export async function* openHashJoin(node: HashJoinNode, inputs: readonly AsyncIt
     const condition = node.condition ? rt.compile(node.condition) : null;
 
     const buildKeys = build.rowCount > 0 ? buildKeyFns.map((fn) => fn(build.batch, rt.ctx)) : [];
+    publishRuntimeFilters(node, buildKeys, build.rowCount, rt);
     const index = buildKeys.length === 1 && isNumericKey(buildKeys[0]) ? new NumericJoinIndex(buildKeys[0], build.rowCount) : await GenericJoinIndex.build(buildKeys, build.rowCount, () => rt.ctx.task.checkpoint());
     const pairs = new RowPairs();
     const emitter = buildIsLeft ? null : new JoinEmitter(joinEmitterOptions(node, build, rt), rt);
@@ -51,7 +53,32 @@ export function explainHashJoin(node: HashJoinNode): string[] {
   if (node.condition) lines.push(`other condition: ${exprToString(node.condition)}`);
   lines.push(...explainJoinExtras(node));
   lines.push(`build side: ${node.buildSide}`);
+  const filters = node.runtimeFilters ?? [];
+  if (filters.length > 0) {
+    const buildKeys = node.buildSide === 'left' ? node.leftKeys : node.rightKeys;
+    lines.push(`runtime filters: ${filters.map((rf) => `${runtimeFilterName(rf.id)}[${rf.type}] <- ${exprToString(buildKeys[rf.keyIdx])}`).join(', ')}`);
+  }
   return lines;
+}
+
+/**
+ * Builds the join's runtime filters from its build keys (before the probe side is pulled, so before the
+ * scans that apply them start) and hands them to those scans through the run's filter map. Profile:
+ * `HashJoin#id.RuntimeFilterInfo.RF000.<counter>` — the values of an IN filter, a bloom filter's bytes.
+ */
+function publishRuntimeFilters(node: HashJoinNode, buildKeys: readonly Vector[], rowCount: number, rt: OperatorRuntime): void {
+  const filters = node.runtimeFilters;
+  if (filters === undefined) return;
+  for (const source of filters) {
+    const start = performance.now();
+    const value = buildRuntimeFilter(source.id, source.type, source.targetColumn, source.columnType, buildKeys[source.keyIdx], rowCount, source);
+    rt.runtimeFilters.set(source.id, value);
+    const prefix = `${node.kind}#${node.id}.RuntimeFilterInfo.${runtimeFilterName(source.id)}`;
+    rt.ctx.profile.add(`${prefix}.BuildRows`, rowCount);
+    rt.ctx.profile.add(`${prefix}.BuildTimeMs`, performance.now() - start);
+    if (value.inValues !== null) rt.ctx.profile.add(`${prefix}.InFilterSize`, value.inValues.length);
+    if (value.bloom !== null) rt.ctx.profile.add(`${prefix}.BloomFilterBytes`, value.bloom.byteLength);
+  }
 }
 
 /** Build-side rows by key; probe() appends (probe row, build row) pairs, or (build, probe) when buildIsLeft. */

@@ -27,7 +27,7 @@ import { GroupedAggregation } from './grouped-aggregation';
 import { appendVirtualColumns, virtualColumnsLine } from './project';
 import { aggregateToString } from './hash-aggregate';
 import { invertedField } from './inverted-scan';
-import { globalRowIdField, leadingKeyLookup } from './table-scan';
+import { globalRowIdField, leadingKeyLookup, runtimeFiltersOf, withRuntimeFilterPredicates } from './table-scan';
 
 /** `expr` for this run: subqueries resolved, `?` parameters bound; null when a parameter does not fit. */
 function bindExprs(exprs: readonly BoundExpr[], rt: OperatorRuntime): BoundExpr[] | null {
@@ -65,8 +65,15 @@ function startFragment(node: ScanFragmentNode, rt: OperatorRuntime): AsyncIterab
   if (filter === null || virtualColumns === null || (node.aggregate !== null && aggregate === null)) return null;
   const columns = scan.columns.map((name) => findColumn(scan.table, name)!);
   const inverted = invertedField(scan, rt);
-  const spec = { columns, predicates: scan.predicates, virtualColumns, filter: filter[0] ?? null, aggregate, ...globalRowIdField(scan), ...inverted };
-  return source.scanParallel({ columns: scan.columns, predicates: scan.predicates, limit: null, profile: rt.ctx.profile, ...globalRowIdField(scan), ...inverted }, spec);
+  const filters = runtimeFiltersOf(scan, rt);
+  // A fragment cut only for its runtime filters (runtime-filters.ts) pays for shipping its rows back from
+  // the workers; worth it when an IN filter (few build keys) drops most rows, not for a bloom filter of a
+  // large build side, whose rows the in-thread scan reads in place and tests after.
+  if (node.filter === null && node.aggregate === null && (node.virtualColumns ?? []).length === 0 && !filters.some((filter) => filter.inValues !== null || filter.empty)) return null;
+  const predicates = withRuntimeFilterPredicates(scan.predicates, filters);
+  const runtimeFilters = filters.length === 0 ? {} : { runtimeFilters: { scanId: scan.id, filters } };
+  const spec = { columns, predicates, virtualColumns, filter: filter[0] ?? null, aggregate, ...globalRowIdField(scan), ...inverted, ...runtimeFilters };
+  return source.scanParallel({ columns: scan.columns, predicates, limit: null, profile: rt.ctx.profile, ...globalRowIdField(scan), ...inverted }, spec);
 }
 
 /** The in-thread path: the scan child's batches with the fragment's virtual columns appended. */

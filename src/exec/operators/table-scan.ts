@@ -15,6 +15,7 @@ import type { OperatorRuntime } from '../plan/operator-runtime';
 import { explainAnnScan, openAnnScan } from './ann-scan';
 import { explainInvertedScan, invertedField } from './inverted-scan';
 import { explainScoreScan, openScoreScan } from './score-scan';
+import { filterBatch, runtimeFilterName, runtimeFilterPredicates, type RuntimeFilterValue } from '../runtime-filter';
 
 export async function* openTableScan(node: TableScanNode, _inputs: readonly AsyncIterable<Batch>[], rt: OperatorRuntime): AsyncIterable<Batch> {
   if (node.ann !== undefined) {
@@ -27,10 +28,44 @@ export async function* openTableScan(node: TableScanNode, _inputs: readonly Asyn
   }
   const source = rt.ctx.openTable(node.table);
   const profile = rt.ctx.profile;
-  for await (const batch of source.scan({ columns: node.columns, predicates: node.predicates, limit: node.limit, profile, ...globalRowIdField(node), ...invertedField(node, rt) })) {
+  const filters = runtimeFiltersOf(node, rt);
+  const filterColumns = filters.map((filter) => node.columns.indexOf(filter.column));
+  const predicates = withRuntimeFilterPredicates(node.predicates, filters);
+  const tally = { tested: 0, dropped: 0 };
+  for await (const batch of source.scan({ columns: node.columns, predicates, limit: node.limit, profile, ...globalRowIdField(node), ...invertedField(node, rt) })) {
     profile.add('RowsRead', batch.length);
-    if (batch.length > 0) yield batch;
+    const kept = filterBatch(batch, filters, filterColumns, node.id, profile, tally);
+    if (kept.length > 0) yield kept;
   }
+}
+
+/**
+ * The runtime filters of this scan that the joins above built in this run (exec/runtime-filter.ts), in
+ * plan order. A filter whose join has not built it (none should: the join pulls its probe side only after
+ * its build) is skipped: filters only ever drop rows that cannot match.
+ */
+export function runtimeFiltersOf(node: TableScanNode, rt: OperatorRuntime): RuntimeFilterValue[] {
+  const out: RuntimeFilterValue[] = [];
+  for (const target of node.runtimeFilters ?? []) {
+    const value = rt.runtimeFilters.get(target.id);
+    if (value !== undefined && node.columns.includes(value.column)) out.push(value);
+  }
+  return out;
+}
+
+/** The scan's pushed predicates and the filters' min/max (and short IN) predicates, which zone maps prune by. */
+export function withRuntimeFilterPredicates(predicates: readonly ScanPredicate[], filters: readonly RuntimeFilterValue[]): readonly ScanPredicate[] {
+  if (filters.length === 0) return predicates;
+  // An in_or_bloom and a min_max filter on one key give the same bounds: push each bound once.
+  const seen = new Set<string>();
+  const added = filters.flatMap(runtimeFilterPredicates).filter((pred) => {
+    if (!('value' in pred)) return true;
+    const key = `${pred.column}\0${pred.op}\0${typeof pred.value}\0${String(pred.value)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...predicates, ...added];
 }
 
 /** `{ globalRowId: true }` for a scan that returns global row ids (a lazily materialized TopN's phase one). */
@@ -84,6 +119,8 @@ export function explainTableScan(node: TableScanNode): string[] {
   if (node.limit !== null) lines.push(`limit: ${node.limit}`);
   if (node.globalRowId === true) lines.push(`global row id: ${node.output[node.output.length - 1].name}`);
   if (node.ann !== undefined) lines.push(...explainAnnScan({ ...node, ann: node.ann }));
+  const filters = node.runtimeFilters ?? [];
+  if (filters.length > 0) lines.push(`runtime filters: ${filters.map((rf) => `${runtimeFilterName(rf.id)}[${rf.type}] -> ${rf.column}`).join(', ')}`);
   return lines;
 }
 

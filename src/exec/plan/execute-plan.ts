@@ -160,6 +160,7 @@ export async function* executePhysicalPlan(plan: PhysicalPlan, ctx: TaskContext)
     compile: (expr) => compileExpr(substituteSubqueries(expr, results)),
     openSubtree: (node) => openNode(node, rt),
     workTables: new Map(),
+    runtimeFilters: new Map(),
   };
   yield* openNode(plan.root, rt);
 }

@@ -16,6 +16,7 @@ import type { AnnIndexParams } from '../../storage/ann/ann-params';
 import type { InvertedQuery } from '../../storage/inverted/inverted-query';
 import type { PartialAggregate } from '../aggregate-state';
 import type { BoundExpr } from '../bound-expr';
+import type { RuntimeFilterValue } from '../runtime-filter';
 import type { FragmentAggregate, InvertedTree } from './physical-plan';
 
 export interface FragmentSpec {
@@ -38,6 +39,12 @@ export interface FragmentSpec {
   readonly ann?: AnnSegmentSpec;
   /** Index predicates applied to the task's rows before any column is read (be/inverted-segment-filter.ts). */
   readonly inverted?: InvertedFilter;
+  /**
+   * Runtime filters built by hash joins above (exec/runtime-filter.ts), tested on their columns' values
+   * before the other columns are read (be/runtime-filter-rows.ts); their min/max are in `predicates` too.
+   * `scanId` names the profile counters.
+   */
+  readonly runtimeFilters?: { readonly scanId: number; readonly filters: readonly RuntimeFilterValue[] };
 }
 
 /** An inverted-index predicate tree with its queries bound (InvertedScanSpec for one run). */

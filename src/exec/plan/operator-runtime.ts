@@ -6,6 +6,7 @@ import type { Batch } from '../../common/column';
 import type { BoundExpr } from '../bound-expr';
 import type { TaskContext } from '../context';
 import type { CompiledExpr } from '../expr-api';
+import type { RuntimeFilterValue } from '../runtime-filter';
 import type { PhysicalNode } from './physical-plan';
 
 export interface OperatorRuntime {
@@ -18,4 +19,6 @@ export interface OperatorRuntime {
   openSubtree(node: PhysicalNode): AsyncIterable<Batch>;
   /** The rows each recursive CTE's previous round added, by work table id, for its WorkTableScan leaves. */
   readonly workTables: Map<number, readonly Batch[]>;
+  /** Runtime filters built in this run, by RF id: a hash join sets them, the scans on its probe side read them. */
+  readonly runtimeFilters: Map<number, RuntimeFilterValue>;
 }

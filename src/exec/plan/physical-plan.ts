@@ -134,6 +134,37 @@ export interface TableScanNode extends PlanNodeBase {
    * index files' statistics. Absent: no score column.
    */
   readonly score?: ScoreScanSpec;
+  /**
+   * Runtime filters this scan applies (plan/runtime-filters.ts): built by a hash join above from its build
+   * keys once its build side is read, which is before this scan starts (the join pulls its probe side
+   * only then). Absent or empty: none.
+   */
+  readonly runtimeFilters?: readonly RuntimeFilterTarget[];
+}
+
+/** Doris's runtime filter types (runtime_filter_type items), as EXPLAIN prints them in brackets. */
+export type RuntimeFilterType = 'in' | 'bloom' | 'min_max' | 'in_or_bloom';
+
+/** A runtime filter a scan applies: its id, type and the stored column it tests. */
+export interface RuntimeFilterTarget {
+  readonly id: number;
+  readonly type: RuntimeFilterType;
+  readonly column: string;
+}
+
+/** A runtime filter a HashJoin builds from one of its build keys, for one scan on its probe side. */
+export interface RuntimeFilterSource {
+  readonly id: number;
+  readonly type: RuntimeFilterType;
+  /** Index of the build key (into leftKeys when the build side is the left, else rightKeys). */
+  readonly keyIdx: number;
+  /** The TableScan it is for, and the stored column there (of the key's type). */
+  readonly targetScanId: number;
+  readonly targetColumn: string;
+  readonly columnType: DataType;
+  /** runtime_filter_max_in_num and runtime_bloom_filter_max_size when planned. */
+  readonly maxInNum: number;
+  readonly bloomMaxBytes: number;
 }
 
 /** One MATCH predicate score() sums: `column op text` on the inverted index `indexName`. */
@@ -387,6 +418,8 @@ export interface HashJoinNode extends PlanNodeBase, JoinNodeFields {
   /** Residual ON condition over the joined row (left columns then right columns). */
   readonly condition: BoundExpr | null;
   readonly buildSide: 'left' | 'right';
+  /** Runtime filters built from the build keys once the build side is read (plan/runtime-filters.ts). */
+  readonly runtimeFilters?: readonly RuntimeFilterSource[];
 }
 
 /** NestedLoopJoin (operators/nested-loop-join.ts): CROSS JOIN and joins without an equality to hash on. */

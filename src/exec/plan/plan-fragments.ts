@@ -82,6 +82,18 @@ function aggregateFragment(node: HashAggregateNode, planning: FragmentPlanning):
   return { ...rest, mode: 'final', children: [fragment] };
 }
 
+/**
+ * A fragment (no filter, no aggregate) over a bare scan, or null when the scan does not qualify: the
+ * runtime-filters pass (runtime-filters.ts) moves a filtered probe-side scan into the workers this way, so
+ * its filters are tested before its other columns are read.
+ */
+export function bareScanFragment(scan: TableScanNode, planning: FragmentPlanning): ScanFragmentNode | null {
+  if (leadingKeyLookup(scan) || scan.globalRowId === true || scan.inverted !== undefined) return null;
+  const degree = degreeFor(scan, [], planning);
+  if (degree === 0) return null;
+  return { kind: 'ScanFragment', id: planning.nextId(), output: scan.output, children: [scan], degree, filter: null, aggregate: null };
+}
+
 /** The plan with its scan fragments cut (the same objects where nothing changed). */
 export function planFragments(node: PhysicalNode, planning: FragmentPlanning): PhysicalNode {
   const children = node.children.map((child) => planFragments(child, planning));
