@@ -107,11 +107,11 @@ function formatArray(type: DataType, value: RawArray): string {
   return out + ']';
 }
 
-/** One item inside an array, map or struct: `null`, quoted text, or the plain text. */
+/** One item inside a map or struct: `null`, quoted text (strings, dates, addresses), or the plain text. */
 function nestedItemText(type: DataType, value: RawValue): string {
   const text = formatValue(type, value);
   if (text === null) return 'null';
-  return quotedInArray(type) ? `"${text.replace(/["\\]/g, (ch) => '\\' + ch)}"` : text;
+  return quotedInArray(type) || type.name === 'IPV4' || type.name === 'IPV6' ? `"${text.replace(/["\\]/g, (ch) => '\\' + ch)}"` : text;
 }
 
 /** A map as Doris prints it: `{"a":1, "b":null}`, `{}` when empty. */

@@ -182,9 +182,34 @@ function resolveNamedStruct(types: readonly DataType[], literals?: ArgLiterals) 
   return { argTypes: types.map((type, idx) => (idx % 2 === 0 ? type : fields[idx >> 1].type)), returnType: Types.struct(fields) };
 }
 
+/** array_zip(a1, a2, ...): ARRAY<STRUCT<col1, col2, ...>> pairing the arrays by position; sizes must match. */
+function arrayZipKernel(args: readonly Vector[], rowCount: number, site: CallSite): Vector {
+  return buildRows(site.returnType, rowCount, (rowIdx) => {
+    const arrays = args.map((vec) => getRaw(vec, rowIdx) as RawArray | null);
+    if (arrays.some((array) => array === null)) return null;
+    const size = arrays[0]!.length;
+    if (arrays.some((array) => array!.length !== size)) throw galeneError('INVALID_ARGUMENT', 'function array_zip\'s arrays must have the same size');
+    return Array.from({ length: size }, (_v, elemIdx) => arrays.map((array) => array![elemIdx]));
+  });
+}
+
 const SAMPLE_MAP = "map('a', 1, 'b', 2)";
 
 export const MAP_FUNCTIONS: readonly FunctionDef[] = [
+  defineFunction({
+    name: 'array_zip',
+    family: 'array',
+    args: [rest('arr')],
+    returns: 'ARRAY<STRUCT<col1, col2, ...>>',
+    resolve: (types) => {
+      if (types.some((type) => type.name !== 'ARRAY')) throw badArgs('array_zip', types);
+      const fields = types.map((type, idx) => ({ name: `col${idx + 1}`, type: elementType(type).name === 'NULL' ? Types.TINYINT : elementType(type) }));
+      return { argTypes: fields.map((field) => Types.array(field.type)), returnType: Types.array(Types.struct(fields)) };
+    },
+    kernel: arrayZipKernel,
+    description: 'An array of structs pairing the arrays element by element (the arrays must have one size); NULL when an array is NULL.',
+    example: "SELECT array_zip([1, 2], ['a', 'b'])",
+  }),
   defineFunction({
     name: 'map',
     family: 'array',
