@@ -82,3 +82,22 @@ test('compaction merges rowsets of maps and structs; a restart reads them back; 
   assert.match(create, /`m` map<int,text> NULL/);
   assert.match(create, /`s` struct<a:int,b:array<text>> NULL/);
 });
+
+test('UNIQUE KEY tables keep the latest map and struct; group commit carries them through the WAL batch', async () => {
+  await conn.query('CREATE TABLE uq (id INT, m MAP<STRING, DOUBLE>, s STRUCT<x:INT, y:STRING>) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1');
+  await conn.query(`INSERT INTO uq VALUES (1, map('a', 1.5), struct(1, 'old')), (2, NULL, NULL)`);
+  await conn.query(`INSERT INTO uq VALUES (1, map('a', 2.5, 'b', NULL), struct(2, 'new'))`);
+  assert.deepEqual(await queryRows(conn, 'SELECT * FROM uq ORDER BY id'), [
+    ['1', '{"a":2.5, "b":null}', '{"x":2, "y":"new"}'],
+    ['2', null, null],
+  ]);
+  const csv = path.join(work, 'gc.csv');
+  fs.writeFileSync(csv, '3|{"k":1}|{"x": 3, "y": "g"}\n4|\\N|\\N\n');
+  const result = await curlLoad(loadUrl('uq'), csv, ['column_separator:|', 'group_commit:sync_mode']);
+  assert.equal(result.json.Status, 'Success', result.body);
+  assert.equal(result.json.GroupCommit, true);
+  assert.deepEqual(await queryRows(conn, 'SELECT * FROM uq WHERE id > 2 ORDER BY id'), [
+    ['3', '{"k":1}', '{"x":3, "y":"g"}'],
+    ['4', null, null],
+  ]);
+});
