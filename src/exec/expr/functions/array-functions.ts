@@ -265,9 +265,10 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
     family: 'array',
     args: [arg('arr')],
     returns: Types.BIGINT,
-    resolve: (types) => ({ argTypes: [requireArray('array_size', types)], returnType: Types.BIGINT }),
+    // A map is a list of entries too: size(m) / cardinality(m) count its entries, as map_size does.
+    resolve: (types) => ({ argTypes: [types[0].name === 'MAP' ? types[0] : requireArray('array_size', types)], returnType: Types.BIGINT }),
     kernel: sizeKernel,
-    description: 'Number of elements of an array (NULL elements count); NULL for a NULL array.',
+    description: 'Number of elements of an array (NULL elements count), or of entries of a map; NULL for a NULL array.',
     example: 'SELECT array_size([1, NULL, 3])',
   }),
   defineFunction({
