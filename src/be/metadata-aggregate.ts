@@ -54,7 +54,7 @@ export async function metadataAggregates(scope: MetadataScope, calls: readonly M
       const column = findColumn(table.schema, name);
       if (column === undefined) return null;
       const kind = physicalKind(column.type);
-      if (kind === 'string' || kind === 'list') return null;
+      if (kind === 'string' || kind === 'list' || kind === 'struct') return null;
       const answer = await columnFacts(scope, rowsets, column.name, column.uniqueId, profile);
       if (answer === null) return null;
       facts.set(name, answer);

@@ -80,6 +80,8 @@ function compact(vec: Vector): Vector {
       return { kind: 'object', type: vec.type, length: vec.length, values: Array.from(vec.values), nulls };
     case 'array':
       return { ...vec, offsets: vec.offsets.slice(), child: compact(vec.child), nulls };
+    case 'struct':
+      return { ...vec, children: vec.children.map(compact), nulls };
   }
 }
 

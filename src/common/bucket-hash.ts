@@ -74,6 +74,7 @@ function combineColumnHash(vec: Vector, out: Uint32Array): void {
       break;
     }
     case 'array':
+    case 'struct':
       // Never a distribution column (Doris rejects it); hashed by its text for completeness.
       rowHash = (rowIdx) => {
         const encoded = encoder.encode(formatValue(vec.type, getRaw(vec, rowIdx)) ?? '');

@@ -25,11 +25,15 @@
  * for NULL elements. A FLOAT child is a FixedVector over one Float32Array, so vector kernels (distances,
  * the ANN index) read `child.values.subarray(offsets[row], offsets[row + 1])` without copying.
  *
+ * Structs (STRUCT<...>) hold one child vector per field, each `length` long, plus the rows' null map; a
+ * MAP<K,V> is an ARRAY of STRUCT<key:K,value:V> entries (Arrow's map layout), so it is an ArrayVector.
+ *
  * "Raw" values are the physical values: number, bigint or string (decimals scaled, dates as day numbers,
- * datetimes as microseconds); an array's raw value is a JS array of its elements' raw values (row-at-a-time
+ * datetimes as microseconds); an array's raw value is a JS array of its elements' raw values, a struct's a JS
+ * array of its fields' raw values, a map's a JS array of [key, value] entries (row-at-a-time
  * paths only: INSERT rows, literals, CAST from text). `convert.ts` turns them into text.
  */
-import { DataType, elementType, PhysicalKind, physicalKind } from './types';
+import { DataType, elementType, PhysicalKind, physicalKind, structFields } from './types';
 
 export type FixedArray = Uint8Array | Int8Array | Int16Array | Int32Array | BigInt64Array | Float32Array | Float64Array;
 export type RawValue = number | bigint | string | null | RawArray;
@@ -82,7 +86,16 @@ export interface ArrayVector {
   readonly nulls: Uint8Array | null;
 }
 
-export type Vector = FixedVector | StringVector | DictVector | ObjectVector | ArrayVector;
+/** STRUCT<...>: one child per field, each as long as the vector. */
+export interface StructVector {
+  readonly kind: 'struct';
+  readonly type: DataType;
+  readonly length: number;
+  readonly children: readonly Vector[];
+  readonly nulls: Uint8Array | null;
+}
+
+export type Vector = FixedVector | StringVector | DictVector | ObjectVector | ArrayVector | StructVector;
 
 /** A set of equally long columns; the unit operators pass along (~4K rows). */
 export interface Batch {
@@ -197,6 +210,8 @@ export function getRaw(vec: Vector, rowIdx: number): RawValue {
       for (let elemIdx = vec.offsets[rowIdx]; elemIdx < vec.offsets[rowIdx + 1]; elemIdx++) out.push(getRaw(vec.child, elemIdx));
       return out;
     }
+    case 'struct':
+      return vec.children.map((child) => getRaw(child, rowIdx));
   }
 }
 
@@ -217,13 +232,17 @@ export class VectorBuilder {
   private hasNull = false;
   /** ARRAY: the elements' builder (offsets are kept in `offsets`, counting elements). */
   private child: VectorBuilder | null = null;
+  /** STRUCT: one builder per field. */
+  private fields: VectorBuilder[] | null = null;
 
   constructor(type: DataType, capacity = 1024) {
     this.type = type;
     this.kind = physicalKind(type);
     const cap = Math.max(16, capacity);
     this.nulls = new Uint8Array(cap);
-    if (this.kind === 'list') {
+    if (this.kind === 'struct') {
+      this.fields = structFields(type).map((field) => new VectorBuilder(field.type, cap));
+    } else if (this.kind === 'list') {
       this.offsets = new Int32Array(cap + 1);
       this.child = new VectorBuilder(elementType(type), cap * 4);
     } else if (this.kind === 'string') {
@@ -264,12 +283,16 @@ export class VectorBuilder {
     if (value === null) {
       this.nulls[rowIdx] = 1;
       this.hasNull = true;
-      if (this.child) this.offsets![rowIdx + 1] = this.child.size;
+      if (this.fields) for (const field of this.fields) field.append(null);
+      else if (this.child) this.offsets![rowIdx + 1] = this.child.size;
       else if (this.offsets) this.offsets[rowIdx + 1] = this.byteLength;
       else if (this.objects) this.objects.push(0n);
       return;
     }
-    if (this.child) {
+    if (this.fields) {
+      if (!Array.isArray(value)) throw new TypeError(`VectorBuilder: ${String(value)} is not a struct value`);
+      this.fields.forEach((field, fieldIdx) => field.append((value as RawArray)[fieldIdx] ?? null));
+    } else if (this.child) {
       if (!Array.isArray(value)) throw new TypeError(`VectorBuilder: ${String(value)} is not an array value`);
       for (const element of value as RawArray) this.child.append(element);
       this.offsets![rowIdx + 1] = this.child.size;
@@ -324,6 +347,12 @@ export class VectorBuilder {
       this.offsets![outIdx + 1] = this.child.size;
       return;
     }
+    if (vec.kind === 'struct' && this.fields) {
+      if (this.length === this.nulls.length) this.grow();
+      this.length++;
+      this.fields.forEach((field, fieldIdx) => field.appendFrom(vec.children[fieldIdx], rowIdx));
+      return;
+    }
     if (vec.kind === 'string' && this.offsets) return this.appendBytes(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
     if (vec.kind === 'fixed' && this.fixed && this.kind !== 'i64') {
       if (this.length === this.nulls.length) this.grow();
@@ -336,6 +365,7 @@ export class VectorBuilder {
   finish(): Vector {
     const length = this.length;
     const nulls = this.hasNull ? this.nulls.slice(0, length) : null;
+    if (this.fields) return { kind: 'struct', type: this.type, length, children: this.fields.map((field) => field.finish()), nulls };
     if (this.child) return { kind: 'array', type: this.type, length, offsets: this.offsets!.slice(0, length + 1), child: this.child.finish(), nulls };
     if (this.offsets) {
       return { kind: 'string', type: this.type, length, offsets: this.offsets.slice(0, length + 1), bytes: this.bytes!.slice(0, this.byteLength), nulls };
@@ -366,6 +396,11 @@ export function constantVector(type: DataType, value: RawValue, length: number):
       for (let elemIdx = 0; elemIdx < width; elemIdx++) rowIds[rowIdx * width + elemIdx] = elemIdx;
     }
     return { kind: 'array', type, length, offsets, child: takeRows(one.child, rowIds), nulls: null };
+  }
+  if (kind === 'struct') {
+    const fieldValues = value as RawArray | null;
+    const children = structFields(type).map((field, fieldIdx) => constantVector(field.type, fieldValues === null ? null : (fieldValues[fieldIdx] ?? null), length));
+    return { kind: 'struct', type, length, children, nulls: value === null ? new Uint8Array(length).fill(1) : null };
   }
   if (value === null) {
     const nulls = new Uint8Array(length).fill(1);
@@ -441,6 +476,8 @@ export function takeRows(vec: Vector, rowIds: Int32Array | readonly number[], co
       }
       return { kind: 'array', type: vec.type, length: count, offsets, child: takeRows(vec.child, elemIds), nulls };
     }
+    case 'struct':
+      return { kind: 'struct', type: vec.type, length: count, children: vec.children.map((child) => takeRows(child, rowIds, count)), nulls };
   }
 }
 
@@ -465,6 +502,8 @@ export function sliceVector(vec: Vector, start: number, end: number): Vector {
     case 'array':
       // Offsets keep pointing into the whole child (a list slice may start above 0).
       return { kind: 'array', type: vec.type, length, offsets: vec.offsets.subarray(start, end + 1), child: vec.child, nulls };
+    case 'struct':
+      return { kind: 'struct', type: vec.type, length, children: vec.children.map((child) => sliceVector(child, start, end)), nulls };
   }
 }
 
@@ -542,6 +581,10 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
     const child = concatVectors(elementType(type), compact.map((part) => part.child));
     return { kind: 'array', type, length: total, offsets, child, nulls };
   }
+  if (kind === 'struct' && parts.every((part) => part.kind === 'struct')) {
+    const children = structFields(type).map((field, fieldIdx) => concatVectors(field.type, (parts as StructVector[]).map((part) => part.children[fieldIdx])));
+    return { kind: 'struct', type, length: total, children, nulls };
+  }
   const builder = new VectorBuilder(type, total);
   for (const part of parts) for (let rowIdx = 0; rowIdx < part.length; rowIdx++) builder.appendFrom(part, rowIdx);
   return builder.finish();
@@ -586,6 +629,7 @@ export function batchBytes(batch: Batch): number {
     else if (vec.kind === 'string') total += (vec.length + 1) * 4 + (vec.offsets[vec.length] - vec.offsets[0]);
     else if (vec.kind === 'dict') total += vec.length * 4 + vec.dict.reduce((sum, text) => sum + text.length, 0);
     else if (vec.kind === 'array') total += (vec.length + 1) * 4 + batchBytes({ length: vec.child.length, columns: [vec.child] });
+    else if (vec.kind === 'struct') total += batchBytes({ length: vec.length, columns: [...vec.children] });
     else total += vec.length * 16;
   }
   return total;

@@ -6,7 +6,7 @@
 import { canonicalJsonText } from './json-value';
 import { RawArray, RawValue } from './column';
 import { daysFromCivil, formatDate, formatDatetime, MICROS_PER_DAY, MICROS_PER_SECOND, parseDate, parseDatetime } from './datetime';
-import { DataType, elementType, isWideDecimal } from './types';
+import { DataType, elementType, isWideDecimal, mapKeyType, mapValueType, structFields } from './types';
 import { formatIpv4, formatIpv6, ipv4AsIpv6, ipv6FromStored, ipv6ToStored, parseIpv4, parseIpv6 } from './ip';
 import { jsCharCount } from './utf8';
 
@@ -72,6 +72,10 @@ export function formatValue(type: DataType, value: RawValue): string | null {
       return formatDatetime(value as number, type.scale ?? 0);
     case 'ARRAY':
       return formatArray(type, value as RawArray);
+    case 'MAP':
+      return formatMap(type, value as RawArray);
+    case 'STRUCT':
+      return formatStruct(type, value as RawArray);
     case 'IPV4':
       return formatIpv4(value as number);
     case 'IPV6':
@@ -103,6 +107,25 @@ function formatArray(type: DataType, value: RawArray): string {
   return out + ']';
 }
 
+/** One item inside a map or struct: `null`, quoted text (strings, dates, addresses), or the plain text. */
+function nestedItemText(type: DataType, value: RawValue): string {
+  const text = formatValue(type, value);
+  if (text === null) return 'null';
+  return quotedInArray(type) || type.name === 'IPV4' || type.name === 'IPV6' ? `"${text.replace(/["\\]/g, (ch) => '\\' + ch)}"` : text;
+}
+
+/** A map as Doris prints it: `{"a":1, "b":null}`, `{}` when empty. */
+function formatMap(type: DataType, value: RawArray): string {
+  const keyType = mapKeyType(type);
+  const valueType = mapValueType(type);
+  return `{${value.map((entry) => `${nestedItemText(keyType, (entry as RawArray)[0])}:${nestedItemText(valueType, (entry as RawArray)[1])}`).join(', ')}}`;
+}
+
+/** A struct as Doris prints it: `{"f1":1, "f2":"x"}`. */
+function formatStruct(type: DataType, value: RawArray): string {
+  return `{${structFields(type).map((field, fieldIdx) => `"${field.name}":${nestedItemText(field.type, value[fieldIdx] ?? null)}`).join(', ')}}`;
+}
+
 /**
  * A plain finite decimal number of a FLOAT / DOUBLE element as parseValue would give it, or NaN to let
  * parseValue decide (anything else: `inf`, hex, out of FLOAT range, not a number). Vectors are loaded
@@ -125,18 +148,81 @@ function fastFloat(raw: string, isFloat: boolean): number {
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
 
 /**
- * Parse the text form of an array (`[1, 2]`, `["a", 'b', null]`, `[[1], []]`): elements separated by
- * commas, strings in single or double quotes (backslash escapes), `null` for NULL, each element parsed as
- * the element type. The first element that does not parse fails the whole array.
+ * Parse the text form of an array, map or struct (`[1, 2]`, `["a", 'b', null]`, `[[1], []]`,
+ * `{"k":1, "k2":null}`, `{"f1": 1, "f2": "x"}` or positional `{1, "x"}`): items separated by commas,
+ * strings in single or double quotes (backslash escapes), `null` for NULL, each scalar parsed as its type.
+ * The first item that does not parse fails the whole value. A map's repeated key keeps its last value
+ * (Doris deduplicates map keys the same way).
  */
-function parseArrayText(type: DataType, text: string): ParseResult {
+function parseNestedText(type: DataType, text: string): ParseResult {
   let pos = 0;
   const skipSpace = (): void => {
     while (pos < text.length && (text[pos] === ' ' || text[pos] === '\t' || text[pos] === '\n' || text[pos] === '\r')) pos++;
   };
+  /** A quoted string at `pos` (its quote char), unescaped; null when unterminated. */
+  const readQuoted = (): string | null => {
+    const quote = text[pos++];
+    let raw = '';
+    while (pos < text.length && text[pos] !== quote) {
+      if (text[pos] === '\\' && pos + 1 < text.length) {
+        // JSON's escapes (native JSON arrays and objects reach here as JSON text); any other escaped char is itself.
+        const next = text[++pos];
+        if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 1, pos + 5))) {
+          raw += String.fromCharCode(parseInt(text.slice(pos + 1, pos + 5), 16));
+          pos += 5;
+        } else {
+          raw += ESCAPES[next] ?? next;
+          pos++;
+        }
+        continue;
+      }
+      raw += text[pos++];
+    }
+    if (pos >= text.length) return null;
+    pos++;
+    return raw;
+  };
+  /** One item of `itemType` at `pos`; an unquoted scalar ends at a comma, a closing bracket or (keys) a colon. */
+  const parseItem = (itemType: DataType, isKey: boolean): ParseResult => {
+    skipSpace();
+    const ch = text[pos];
+    const nested = itemType.name === 'ARRAY' || itemType.name === 'MAP' || itemType.name === 'STRUCT';
+    if (ch === '[' || ch === '{') {
+      if ((ch === '[') !== (itemType.name === 'ARRAY') || !nested) return fail('invalid');
+      const value = ch === '[' ? parseList(itemType) : parseBraces(itemType);
+      return typeof value === 'string' ? fail(value) : ok(value);
+    }
+    if (ch === '"' || ch === "'") {
+      const raw = readQuoted();
+      if (raw === null || nested) return fail('invalid');
+      return parseValue(itemType, raw);
+    }
+    const start = pos;
+    while (pos < text.length && text[pos] !== ',' && text[pos] !== ']' && text[pos] !== '}' && !(isKey && text[pos] === ':')) pos++;
+    const raw = text.slice(start, pos).trim();
+    if (raw.length === 0) return fail('invalid');
+    if (itemType.name === 'FLOAT' || itemType.name === 'DOUBLE') {
+      const fast = fastFloat(raw, itemType.name === 'FLOAT');
+      if (fast === fast) return ok(fast);
+    }
+    if (raw.toLowerCase() === 'null') return ok(null);
+    return nested ? fail('invalid') : parseValue(itemType, raw);
+  };
+  /** After an item: true at a comma (consumed), false at `close` (consumed), 'invalid' otherwise. */
+  const next = (close: string): boolean | ParseFailure => {
+    skipSpace();
+    if (text[pos] === ',') {
+      pos++;
+      return true;
+    }
+    if (text[pos] === close) {
+      pos++;
+      return false;
+    }
+    return 'invalid';
+  };
   const parseList = (listType: DataType): RawArray | ParseFailure => {
     const elemType = elementType(listType);
-    const floating = elemType.name === 'FLOAT' || elemType.name === 'DOUBLE';
     const items: RawValue[] = [];
     pos++; // '['
     skipSpace();
@@ -145,65 +231,88 @@ function parseArrayText(type: DataType, text: string): ParseResult {
       return items;
     }
     while (true) {
-      skipSpace();
-      let item: ParseResult;
-      const ch = text[pos];
-      if (ch === '[') {
-        if (elemType.name !== 'ARRAY') return 'invalid';
-        const nested = parseList(elemType);
-        if (typeof nested === 'string') return nested;
-        item = ok(nested);
-      } else if (ch === '"' || ch === "'") {
-        let raw = '';
-        pos++;
-        while (pos < text.length && text[pos] !== ch) {
-          if (text[pos] === '\\' && pos + 1 < text.length) {
-            // JSON's escapes (native JSON arrays reach here as JSON text); any other escaped char is itself.
-            const next = text[++pos];
-            if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 1, pos + 5))) {
-              raw += String.fromCharCode(parseInt(text.slice(pos + 1, pos + 5), 16));
-              pos += 5;
-            } else {
-              raw += ESCAPES[next] ?? next;
-              pos++;
-            }
-            continue;
-          }
-          raw += text[pos++];
-        }
-        if (pos >= text.length) return 'invalid';
-        pos++;
-        item = elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
-      } else {
-        const start = pos;
-        while (pos < text.length && text[pos] !== ',' && text[pos] !== ']') pos++;
-        const raw = text.slice(start, pos).trim();
-        if (raw.length === 0) return 'invalid';
-        const fast = floating ? fastFloat(raw, elemType.name === 'FLOAT') : NaN;
-        if (fast === fast) item = ok(fast);
-        else item = raw.toLowerCase() === 'null' ? ok(null) : elemType.name === 'ARRAY' ? fail('invalid') : parseValue(elemType, raw);
-      }
+      const item = parseItem(elemType, false);
       if (item.failure !== null) return item.failure;
       items.push(item.value);
-      skipSpace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === ']') {
-        pos++;
-        return items;
-      }
-      return 'invalid';
+      const more = next(']');
+      if (typeof more === 'string') return more;
+      if (!more) return items;
     }
   };
+  const parseBraces = (braceType: DataType): RawArray | ParseFailure => {
+    pos++; // '{'
+    skipSpace();
+    const isMap = braceType.name === 'MAP';
+    const fields = isMap ? [] : structFields(braceType);
+    const entries: RawValue[][] = [];
+    const fieldValues: RawValue[] = fields.map(() => null);
+    let fieldPos = 0;
+    if (text[pos] === '}') {
+      pos++;
+    } else {
+      while (true) {
+        skipSpace();
+        if (isMap) {
+          const key = parseItem(mapKeyType(braceType), true);
+          if (key.failure !== null) return key.failure;
+          skipSpace();
+          if (text[pos++] !== ':') return 'invalid';
+          const value = parseItem(mapValueType(braceType), false);
+          if (value.failure !== null) return value.failure;
+          entries.push([key.value, value.value]);
+        } else {
+          // `"name": value` or a positional value.
+          let fieldIdx = fieldPos;
+          const save = pos;
+          if (text[pos] === '"' || text[pos] === "'") {
+            const name = readQuoted();
+            skipSpace();
+            if (name !== null && text[pos] === ':') {
+              pos++;
+              fieldIdx = fields.findIndex((field) => field.name.toLowerCase() === name.toLowerCase());
+              if (fieldIdx < 0) return 'invalid';
+            } else {
+              pos = save;
+            }
+          }
+          if (fieldIdx >= fields.length) return 'invalid';
+          const value = parseItem(fields[fieldIdx].type, false);
+          if (value.failure !== null) return value.failure;
+          fieldValues[fieldIdx] = value.value;
+          fieldPos = fieldIdx + 1;
+        }
+        const more = next('}');
+        if (typeof more === 'string') return more;
+        if (!more) break;
+      }
+    }
+    return isMap ? dedupeMapEntries(entries) : fieldValues;
+  };
   skipSpace();
-  if (text[pos] !== '[') return fail('invalid');
-  const value = parseList(type);
+  const open = type.name === 'ARRAY' ? '[' : '{';
+  if (text[pos] !== open) return fail('invalid');
+  const value = type.name === 'ARRAY' ? parseList(type) : parseBraces(type);
   if (typeof value === 'string') return fail(value);
   skipSpace();
   if (pos !== text.length) return fail('invalid');
   return ok(value);
+}
+
+/** Map entries with each key once, at its first place, holding its last value (Doris keeps the last). */
+export function dedupeMapEntries(entries: readonly (readonly RawValue[])[]): RawValue[][] {
+  const seen = new Map<string, number>();
+  const out: RawValue[][] = [];
+  for (const entry of entries) {
+    const key = entry[0] === null ? '\u0000null' : typeof entry[0] === 'object' ? JSON.stringify(entry[0], (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) : `${typeof entry[0]}:${String(entry[0])}`;
+    const at = seen.get(key);
+    if (at === undefined) {
+      seen.set(key, out.length);
+      out.push([entry[0], entry[1]]);
+    } else {
+      out[at][1] = entry[1];
+    }
+  }
+  return out;
 }
 
 /** Why a text could not become a value of a type; the caller turns it into a Doris error. */
@@ -348,7 +457,9 @@ export function parseValue(type: DataType, text: string): ParseResult {
     case 'STRING':
       return ok(text);
     case 'ARRAY':
-      return parseArrayText(type, text);
+    case 'MAP':
+    case 'STRUCT':
+      return parseNestedText(type, text);
     case 'JSON': {
       const canonical = canonicalJsonText(text);
       return canonical === null ? fail('invalid') : ok(canonical);

@@ -72,6 +72,17 @@ function valueComparator(vec: Vector): RowComparator {
         return lengthA - lengthB;
       };
     }
+    case 'struct': {
+      // Field by field, as Doris orders structs.
+      const fieldComparators = vec.children.map((child) => rowComparator(child, false, true));
+      return (rowA, rowB) => {
+        for (const compareField of fieldComparators) {
+          const diff = compareField(rowA, rowB);
+          if (diff !== 0) return diff;
+        }
+        return 0;
+      };
+    }
   }
 }
 

@@ -18,6 +18,8 @@
  * | CHAR/VARCHAR/STRING    | StringVector: offsets (Int32Array n+1) + UTF-8 bytes      |
  * | NULL (literal NULL)    | Uint8Array of zeros, every row null                       |
  * | ARRAY<T>               | ArrayVector: offsets (Int32Array n+1) + child vector of T  |
+ * | MAP<K,V>               | ArrayVector of STRUCT<key:K,value:V> entries (Arrow's map: offsets + keys + values) |
+ * | STRUCT<f:T,...>        | StructVector: one child vector per field + the rows' null map |
  * | JSON (JSONB)           | StringVector of canonical JSON text (parsed and normalised once, at load) |
  * | BITMAP / HLL / QUANTILE_STATE | StringVector of serialized bytes (bitmap-value.ts, hll-value.ts, quantile-state.ts) |
  * | IPV4                   | Float64Array of the address number 0..2^32-1 (common/ip.ts) |
@@ -43,6 +45,8 @@ export type TypeName =
   | 'VARCHAR'
   | 'STRING'
   | 'ARRAY'
+  | 'MAP'
+  | 'STRUCT'
   | 'JSON'
   | 'BITMAP'
   | 'HLL'
@@ -58,8 +62,15 @@ export interface DataType {
   readonly scale?: number;
   /** CHAR/VARCHAR declared length in characters. */
   readonly length?: number;
-  /** ARRAY element type (elements are always nullable, as in Doris). */
+  /** ARRAY element type (elements are always nullable, as in Doris); for MAP the entry STRUCT<key:K,value:V>. */
   readonly element?: DataType;
+  /** STRUCT fields, in order (every field is nullable, as in Doris). */
+  readonly fields?: readonly StructField[];
+}
+
+export interface StructField {
+  readonly name: string;
+  readonly type: DataType;
 }
 
 /** Largest DECIMAL precision held exactly as a scaled float64 integer. */
@@ -93,7 +104,32 @@ export const Types = Object.freeze({
   char: (length: number): DataType => Object.freeze({ name: 'CHAR', length }),
   datetime: (scale: number): DataType => (scale ? Object.freeze({ name: 'DATETIME', scale }) : Types.DATETIME),
   array: (element: DataType): DataType => Object.freeze({ name: 'ARRAY', element }),
+  struct: (fields: readonly StructField[]): DataType => Object.freeze({ name: 'STRUCT', fields: Object.freeze(fields.map((field) => Object.freeze({ ...field }))) }),
+  /** A map is a list of key/value entries, so every ARRAY path (offsets, pages, slices) carries it. */
+  map: (key: DataType, value: DataType): DataType =>
+    Object.freeze({ name: 'MAP', element: Types.struct([{ name: 'key', type: key }, { name: 'value', type: value }]) }),
 });
+
+export function isMapType(t: DataType): boolean {
+  return t.name === 'MAP';
+}
+
+export function isStructType(t: DataType): boolean {
+  return t.name === 'STRUCT';
+}
+
+/** The fields of a STRUCT type (none for anything else). */
+export function structFields(t: DataType): readonly StructField[] {
+  return t.fields ?? [];
+}
+
+export function mapKeyType(t: DataType): DataType {
+  return structFields(elementType(t))[0]?.type ?? Types.NULL;
+}
+
+export function mapValueType(t: DataType): DataType {
+  return structFields(elementType(t))[1]?.type ?? Types.NULL;
+}
 
 export function isArrayType(t: DataType): boolean {
   return t.name === 'ARRAY';
@@ -134,7 +170,7 @@ export function isWideDecimal(t: DataType): boolean {
 }
 
 /** Physical storage class of a type; storage and exec switch on this, not on the logical name. */
-export type PhysicalKind = 'u8' | 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64' | 'bigint' | 'string' | 'list';
+export type PhysicalKind = 'u8' | 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64' | 'bigint' | 'string' | 'list' | 'struct';
 
 export function physicalKind(t: DataType): PhysicalKind {
   switch (t.name) {
@@ -170,7 +206,10 @@ export function physicalKind(t: DataType): PhysicalKind {
     case 'QUANTILE_STATE':
       return 'string';
     case 'ARRAY':
+    case 'MAP':
       return 'list';
+    case 'STRUCT':
+      return 'struct';
   }
 }
 
@@ -206,6 +245,10 @@ export function typeToSql(t: DataType): string {
       return t.scale ? `DATETIME(${t.scale})` : 'DATETIME';
     case 'ARRAY':
       return `ARRAY<${typeToSql(elementType(t))}>`;
+    case 'MAP':
+      return `MAP<${typeToSql(mapKeyType(t))},${typeToSql(mapValueType(t))}>`;
+    case 'STRUCT':
+      return `STRUCT<${structFields(t).map((field) => `${field.name}:${typeToSql(field.type)}`).join(',')}>`;
     default:
       return t.name;
   }
@@ -213,6 +256,11 @@ export function typeToSql(t: DataType): string {
 
 export function typesEqual(a: DataType, b: DataType): boolean {
   if (a.name !== b.name || a.precision !== b.precision || a.scale !== b.scale || a.length !== b.length) return false;
+  if (a.fields !== undefined || b.fields !== undefined) {
+    const left = structFields(a);
+    const right = structFields(b);
+    return left.length === right.length && left.every((field, fieldIdx) => field.name === right[fieldIdx].name && typesEqual(field.type, right[fieldIdx].type));
+  }
   return a.element === undefined || b.element === undefined ? a.element === b.element : typesEqual(a.element, b.element);
 }
 
@@ -223,6 +271,7 @@ export interface TypeJson {
   scale?: number;
   length?: number;
   element?: TypeJson;
+  fields?: { name: string; type: TypeJson }[];
 }
 
 /** Serialisable form for metadata and segment footers. */
@@ -232,10 +281,12 @@ export function typeToJson(t: DataType): TypeJson {
   if (t.scale !== undefined) out.scale = t.scale;
   if (t.length !== undefined) out.length = t.length;
   if (t.element !== undefined) out.element = typeToJson(t.element);
+  if (t.fields !== undefined) out.fields = t.fields.map((field) => ({ name: field.name, type: typeToJson(field.type) }));
   return out;
 }
 
 export function typeFromJson(j: TypeJson): DataType {
+  if (j.fields !== undefined) return Types.struct(j.fields.map((field) => ({ name: field.name, type: typeFromJson(field.type) })));
   if (j.element !== undefined) return Object.freeze({ ...j, element: typeFromJson(j.element) });
   return Object.freeze({ ...j } as DataType);
 }

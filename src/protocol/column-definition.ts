@@ -95,6 +95,8 @@ function baseWireType(dataType: DataType): ColumnWireType {
       return text(dataType.length ?? VARCHAR_MAX_LENGTH);
     case 'STRING':
     case 'ARRAY': // arrays travel as text, as Doris sends them
+    case 'MAP':
+    case 'STRUCT':
     case 'JSON': // JSON travels as its text (a string column to clients, so drivers do not re-parse it)
     case 'BITMAP': // sketch states: a string column whose cells are NULL, as Doris sends them
     case 'HLL':

@@ -8,7 +8,7 @@
  * everything else goes through `formatValue`, the one place that decides how a value prints, and the
  * direct printers are tested to give exactly its output, so the wire shows what CAST(x AS STRING) shows.
  */
-import { sliceVector, type ArrayVector, type Vector } from '../common/column';
+import { getRaw, sliceVector, type ArrayVector, type Vector } from '../common/column';
 import { formatValue } from '../common/convert';
 import { civilFromDaysInto, MICROS_PER_DAY } from '../common/datetime';
 import { DataType, isSketchType, isWideDecimal } from '../common/types';
@@ -130,8 +130,18 @@ export class TextColumnFormatter {
         }
         offsets[rowIdx + 1] = pos;
       }
-    } else if (vec.kind === 'array') {
+    } else if (vec.kind === 'array' && type.name === 'ARRAY') {
       pos = this.formatArrays(vec, length, offsets);
+    } else if (vec.kind === 'array' || vec.kind === 'struct') {
+      // MAP and STRUCT: row at a time through convert.ts, the one reference for their text.
+      for (let rowIdx = 0; rowIdx < length; rowIdx++) {
+        if (nulls === null || nulls[rowIdx] === 0) {
+          const text = formatValue(type, getRaw(vec, rowIdx)) ?? '';
+          this.ensure(pos, text.length * 3);
+          pos += this.buf.write(text, pos, 'utf8');
+        }
+        offsets[rowIdx + 1] = pos;
+      }
     } else {
       const values = vec.values as ArrayLike<number | bigint>;
       for (let rowIdx = 0; rowIdx < length; rowIdx++) {

@@ -153,7 +153,7 @@ export class ExprBinder {
 
   /** A scalar function call with casts to the argument types the registry asks for. */
   call(name: string, args: readonly BoundExpr[]): BoundExpr {
-    const resolved = resolveFunction(name, args.map((arg) => arg.type));
+    const resolved = resolveFunction(name, args.map((arg) => arg.type), args.map((arg) => (arg.kind === 'literal' ? arg.value : undefined)));
     return {
       kind: 'call',
       name: resolved.name,

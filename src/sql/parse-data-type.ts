@@ -28,7 +28,7 @@ const INTEGER_WIDENING: Record<string, DataType> = {
 
 /** Types that exist in Doris but not (yet) in Galene's type system. */
 const UNSUPPORTED_TYPES: ReadonlySet<string> = new Set([
-  'MAP', 'STRUCT', 'VARIANT', 'AGG_STATE',
+  'VARIANT', 'AGG_STATE',
   'IPV4', 'IPV6', 'TIME', 'BLOB', 'TINYBLOB', 'MEDIUMBLOB', 'LONGBLOB', 'VARBINARY', 'ENUM', 'SET', 'YEAR',
 ]);
 
@@ -146,6 +146,37 @@ export class DataTypeParser extends ParserBase {
         const element = this.parseDataTypeSyntax(false);
         this.expectCloseAngle();
         return Types.array(element);
+      }
+      case 'MAP': {
+        // MAP<K, V>: keys and values nullable, as in Doris.
+        if (!this.isOp('<')) throw this.error("expected '<' after MAP");
+        this.advance();
+        const key = this.parseDataTypeSyntax(false);
+        this.expectOp(',');
+        const value = this.parseDataTypeSyntax(false);
+        this.expectCloseAngle();
+        return Types.map(key, value);
+      }
+      case 'STRUCT': {
+        // STRUCT<name:T [COMMENT '...'], ...>: field names are unique (case-insensitive, as Doris).
+        if (!this.isOp('<')) throw this.error("expected '<' after STRUCT");
+        this.advance();
+        const fields: { name: string; type: DataType }[] = [];
+        do {
+          const nameTok = this.tok;
+          const name = this.parseIdent();
+          if (fields.some((field) => field.name.toLowerCase() === name.toLowerCase())) {
+            throw invalidDefinition(`Duplicate field name ${name} in struct`, nameTok.pos, nameTok.end);
+          }
+          this.expectOp(':');
+          fields.push({ name, type: this.parseDataTypeSyntax(false) });
+          if (this.tok.kind === TokenKind.Word && this.tok.upper === 'COMMENT') {
+            this.advance();
+            this.advance();
+          }
+        } while (this.acceptOp(','));
+        this.expectCloseAngle();
+        return Types.struct(fields);
       }
       case 'JSON':
       case 'JSONB':

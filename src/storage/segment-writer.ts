@@ -62,7 +62,7 @@ function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: 
   if (kind === 'list' && vec.kind === 'array') {
     // Pages of whole arrays, cut when their elements reach the byte limit (an estimate per element).
     const elementKind = physicalKind(vec.child.type);
-    const elementBytes = elementKind === 'string' ? 16 : elementKind === 'bigint' ? 16 : elementKind === 'list' ? 32 : fixedWidth(elementKind);
+    const elementBytes = elementKind === 'string' ? 16 : elementKind === 'bigint' ? 16 : elementKind === 'list' || elementKind === 'struct' ? 32 : fixedWidth(elementKind);
     const elementLimit = Math.max(1, Math.floor(byteLimit / elementBytes));
     let start = 0;
     while (start < numRows) {
@@ -74,7 +74,8 @@ function paginate(vec: Vector, kind: PhysicalKind, rowLimit: number, byteLimit: 
     }
     return pages;
   }
-  const width = kind === 'bigint' ? 16 : kind === 'string' ? 4 : fixedWidth(kind);
+  // A struct's fields may be strings or lists: an estimate per row, as for list elements.
+  const width = kind === 'bigint' ? 16 : kind === 'string' ? 4 : kind === 'struct' ? 32 : fixedWidth(kind);
   const rowsPerPage = Math.max(1, Math.min(rowLimit, Math.floor(byteLimit / width)));
   for (let start = 0; start < numRows; start += rowsPerPage) pages.push([start, Math.min(numRows, start + rowsPerPage)]);
   return pages;
@@ -250,7 +251,7 @@ function checkInput(columns: readonly SegmentColumn[], data: readonly Vector[], 
     if (vec.length !== numRows) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} has ${vec.length} rows, expected ${numRows}`]);
     const kind = physicalKind(column.type);
     const ok =
-      kind === 'string' ? vec.kind === 'string' || vec.kind === 'dict' : kind === 'bigint' ? vec.kind === 'object' : kind === 'list' ? vec.kind === 'array' : vec.kind === 'fixed' && physicalKind(vec.type) === kind;
+      kind === 'string' ? vec.kind === 'string' || vec.kind === 'dict' : kind === 'bigint' ? vec.kind === 'object' : kind === 'list' ? vec.kind === 'array' : kind === 'struct' ? vec.kind === 'struct' : vec.kind === 'fixed' && physicalKind(vec.type) === kind;
     if (!ok) throw new GaleneError('INTERNAL', [`writeSegment: column ${column.name} (${kind}) got a ${vec.kind} vector of ${vec.type.name}`]);
   });
   if (!Number.isInteger(options.numShortKeyColumns) || options.numShortKeyColumns < 0 || options.numShortKeyColumns > columns.length) {

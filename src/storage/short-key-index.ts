@@ -71,6 +71,7 @@ export function encodeKeyValue(value: RawValue, kind: PhysicalKind, out: number[
       return true;
     }
     case 'list':
+    case 'struct':
       return false;
     case 'string': {
       if (typeof value !== 'string') return false;
@@ -98,7 +99,8 @@ export function rawKeyAt(vec: Vector, rowIdx: number): RawValue {
     case 'string':
       return Buffer.from(vec.bytes.buffer, vec.bytes.byteOffset + vec.offsets[rowIdx], vec.offsets[rowIdx + 1] - vec.offsets[rowIdx]).toString('utf8');
     case 'array':
-      throw new GaleneError('INTERNAL', ['short-key index over an ARRAY column']);
+    case 'struct':
+      throw new GaleneError('INTERNAL', ['short-key index over an ARRAY, MAP or STRUCT column']);
   }
 }
 

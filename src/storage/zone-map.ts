@@ -123,7 +123,8 @@ export function computeZoneStats(vec: Vector, kind: PhysicalKind, start: number,
       return { nullCount, rowCount, min: minBytes, max: truncateMax(bytes.subarray(offsets[maxIdx], offsets[maxIdx + 1])) };
     }
     case 'array':
-      // No zone map for arrays (as Doris): only the null count prunes.
+    case 'struct':
+      // No zone map for arrays, maps or structs (as Doris): only the null count prunes.
       return { nullCount, rowCount, min: null, max: null };
   }
 }

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GaleneError } from '../../src/common/errors';
+import { typeToSql } from '../../src/common/types';
 import { parseDataType, parseStatement, parseStatements } from '../../src/sql/parser';
 import { splitStatements } from '../../src/sql/split-statements';
 import { assertFragment, bin, call, col, int, str } from './ast-match';
@@ -316,6 +317,9 @@ test('data types map to the engine types with Doris defaults and limits', () => 
     ['STRING', { name: 'STRING' }], ['TEXT', { name: 'STRING' }], ['TINYTEXT', { name: 'STRING' }], ['MEDIUMTEXT', { name: 'STRING' }], ['LONGTEXT', { name: 'STRING' }],
   ];
   for (const [sql, expected] of typeCases) assertFragment(parseDataType(sql), expected, sql);
+  // MAP is a list of STRUCT<key, value> entries; nested closers `>>` split.
+  assert.equal(typeToSql(parseDataType('MAP<STRING, ARRAY<INT>>')), 'MAP<STRING,ARRAY<INT>>');
+  assert.equal(typeToSql(parseDataType('STRUCT<a:INT, b:MAP<INT,STRING>>')), 'STRUCT<a:INT,b:MAP<INT,STRING>>');
   const bad: [string, string, RegExp][] = [
     ['DECIMAL(39, 2)', 'INVALID_TABLE_DEFINITION', /Precision of decimal must between 1 and 38/],
     ['DECIMAL(0)', 'INVALID_TABLE_DEFINITION', /Precision/],
@@ -324,7 +328,9 @@ test('data types map to the engine types with Doris defaults and limits', () => 
     ['VARCHAR(0)', 'INVALID_TABLE_DEFINITION', /Varchar size/],
     ['CHAR(256)', 'INVALID_TABLE_DEFINITION', /Char size/],
     ['DATETIME(7)', 'INVALID_TABLE_DEFINITION', /Scale of Datetime/],
-    ['MAP<STRING, INT>', 'UNSUPPORTED', /MAP/],
+    ['VARIANT', 'UNSUPPORTED', /VARIANT/],
+    ['STRUCT<a:INT, A:INT>', 'INVALID_TABLE_DEFINITION', /Duplicate field name A in struct/],
+    ['MAP<INT>', 'SYNTAX_ERROR', /near/],
     ['FOO', 'SYNTAX_ERROR', /near 'FOO'/],
     ['INT INT', 'SYNTAX_ERROR', /near 'INT' at line 1, column 5/],
   ];

@@ -64,9 +64,13 @@ export function randomValue(type: DataType, rand: () => number, shape: Shape, ro
       const element = type.element!;
       const length = shape === 'constant' ? 3 : Math.floor(rand() * 6);
       const out: RawValue[] = [];
-      for (let elemIdx = 0; elemIdx < length; elemIdx++) out.push(rand() < 0.1 ? null : randomValue(element, rand, shape, rowIdx * 8 + elemIdx));
+      // A map's entries are never NULL (their keys and values may be).
+      const entryNullRate = type.name === 'MAP' ? 0 : 0.1;
+      for (let elemIdx = 0; elemIdx < length; elemIdx++) out.push(rand() < entryNullRate ? null : randomValue(element, rand, shape, rowIdx * 8 + elemIdx));
       return out;
     }
+    case 'struct':
+      return (type.fields ?? []).map((field, fieldIdx) => (rand() < 0.1 ? null : randomValue(field.type, rand, shape, rowIdx * 8 + fieldIdx)));
   }
 }
 

@@ -9,18 +9,18 @@
  * DECIMAL round half away from zero; DATE -> INT gives yyyymmdd and DATETIME -> BIGINT yyyymmddhhmmss;
  * strings parse through common/convert.parseValue so text converts the same everywhere.
  */
-import { compactArray, decodeUtf8, getRaw, newFixedArray, RawValue, Vector, VectorBuilder, type ArrayVector } from '../../common/column';
+import { compactArray, decodeUtf8, getRaw, newFixedArray, RawValue, Vector, VectorBuilder, type ArrayVector, type StructVector } from '../../common/column';
 import { formatValue, parseDecimalScaled, ParseFailure, parseValue, pow10 } from '../../common/convert';
 import { MICROS_PER_DAY } from '../../common/datetime';
 import { GaleneError } from '../../common/errors';
 import { ipv4AsIpv6, ipv6ToStored } from '../../common/ip';
 import { canonicalJsonText, quoteJsonString } from '../../common/json-value';
 import { jsCharCount } from '../../common/utf8';
-import { DataType, isIntegerType, isSketchType, isStringType, isWideDecimal, physicalKind, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
+import { DataType, isIntegerType, isSketchType, isStringType, isWideDecimal, physicalKind, structFields, Types, typesEqual, typeToSql, VARCHAR_MAX_LENGTH } from '../../common/types';
 import type { CastMode } from '../expr-api';
 import { bigDivRound, i64FromNumbers, nullVector, StringOut, toF64, toJsStrings } from './vector-ops';
 
-type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string' | 'array' | 'ip';
+type Family = 'null' | 'bool' | 'int' | 'float' | 'decimal' | 'date' | 'datetime' | 'string' | 'array' | 'map' | 'struct' | 'ip';
 
 function familyOf(t: DataType): Family {
   switch (t.name) {
@@ -45,6 +45,10 @@ function familyOf(t: DataType): Family {
       return 'datetime';
     case 'ARRAY':
       return 'array';
+    case 'MAP':
+      return 'map';
+    case 'STRUCT':
+      return 'struct';
     case 'IPV4':
     case 'IPV6':
       return 'ip';
@@ -80,6 +84,10 @@ function valueWord(t: DataType): string {
       return 'string';
     case 'array':
       return 'array';
+    case 'map':
+      return 'map';
+    case 'struct':
+      return 'struct';
     case 'ip':
       return t.name.toLowerCase();
     default:
@@ -145,9 +153,11 @@ export function castVector(vec: Vector, target: DataType, mode: CastMode = 'sql'
   const srcFamily = familyOf(vec.type);
   const dstFamily = familyOf(target);
   if (srcFamily === 'null' || dstFamily === 'null') return nullVector(target, length);
-  if (srcFamily === 'array' && dstFamily === 'array') return castArray(vec, target, mode, columnName, firstRowNumber);
+  if ((srcFamily === 'array' && dstFamily === 'array') || (srcFamily === 'map' && dstFamily === 'map')) return castArray(vec, target, mode, columnName, firstRowNumber);
+  if (srcFamily === 'struct' && dstFamily === 'struct' && structFields(vec.type).length === structFields(target).length) return castStruct(vec, target, mode, columnName, firstRowNumber);
+  const complex = (family: Family): boolean => family === 'array' || family === 'map' || family === 'struct';
   // Doris: a BITMAP / HLL state casts to nothing and nothing casts to one (only its functions build it).
-  if (isSketchType(vec.type) || isSketchType(target) || (srcFamily === 'array' && dstFamily !== 'string') || (dstFamily === 'array' && srcFamily !== 'string')) {
+  if (isSketchType(vec.type) || isSketchType(target) || (complex(srcFamily) && dstFamily !== 'string') || (complex(dstFamily) && srcFamily !== 'string')) {
     throw new GaleneError('TYPE_MISMATCH', [`can not cast from origin type ${typeToSql(vec.type)} to target type=${typeToSql(target)}`]);
   }
   if ((srcFamily === 'ip' || dstFamily === 'ip') && srcFamily !== 'string' && dstFamily !== 'string') return castIp(vec, target);
@@ -197,6 +207,13 @@ function castArray(vec: Vector, target: DataType, mode: CastMode, columnName: st
   const list = compactArray(vec as ArrayVector);
   const child = castVector(list.child, target.element ?? list.child.type, mode, columnName, firstRowNumber);
   return { kind: 'array', type: target, length: list.length, offsets: list.offsets, child, nulls: list.nulls };
+}
+
+/** STRUCT to STRUCT of as many fields: each field converts by position and takes the target's name. */
+function castStruct(vec: Vector, target: DataType, mode: CastMode, columnName: string, firstRowNumber: number): Vector {
+  const source = vec as StructVector;
+  const children = structFields(target).map((field, fieldIdx) => castVector(source.children[fieldIdx], field.type, mode, columnName, firstRowNumber));
+  return { kind: 'struct', type: target, length: source.length, children, nulls: source.nulls };
 }
 
 function castToString(vec: Vector, target: DataType, sink: FailureSink): Vector {
@@ -277,7 +294,7 @@ function formatAll(vec: Vector): (string | null)[] {
     for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) out[rowIdx] = nulls !== null && nulls[rowIdx] ? null : String(values[rowIdx]);
     return out;
   }
-  if (vec.kind === 'array') {
+  if (vec.kind === 'array' || vec.kind === 'struct') {
     for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) out[rowIdx] = nulls !== null && nulls[rowIdx] ? null : formatValue(type, getRaw(vec, rowIdx));
     return out;
   }
@@ -534,6 +551,7 @@ export function castRaw(value: RawValue, from: DataType, to: DataType): RawValue
     case 'string':
       return decodeUtf8(out.bytes, out.offsets[0], out.offsets[1]);
     case 'array':
+    case 'struct':
       return getRaw(out, 0);
   }
 }

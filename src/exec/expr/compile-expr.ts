@@ -438,7 +438,7 @@ function compileIn(operand: Node, list: readonly Node[], negated: boolean, decla
   let lookup: Set<RawValue> | null = null;
   let listHasNull = false;
   // Arrays have no Set key: they take the row-by-row comparison below.
-  if (allStatic && kind !== 'list') {
+  if (allStatic && kind !== 'list' && kind !== 'struct') {
     lookup = new Set<RawValue>();
     for (const item of list) {
       const value = typesEqual(item.type, operandType) || item.type.name === 'NULL' || bothStrings(item.type, operandType) ? item.staticValue ?? null : castRaw(item.staticValue ?? null, item.type, operandType);

@@ -6,7 +6,7 @@
  * Each family lives in its own file under functions/ and exports an array of FunctionDef; adding a
  * function is adding one entry there.
  */
-import type { Vector } from '../../common/column';
+import type { RawValue, Vector } from '../../common/column';
 import { galeneError } from '../../common/errors';
 import { DataType, typeToSql } from '../../common/types';
 import type { TaskContext } from '../context';
@@ -36,6 +36,9 @@ export interface CallSite {
 /** Computes a function over whole vectors; returns `rowCount` values of site.returnType. */
 export type Kernel = (args: readonly Vector[], rowCount: number, site: CallSite, ctx: TaskContext) => Vector;
 
+/** Per argument: its value when it is a literal (named_struct's names, struct_element's field), else undefined. */
+export type ArgLiterals = readonly (RawValue | undefined)[];
+
 export interface Resolution {
   readonly argTypes: readonly DataType[];
   readonly returnType: DataType;
@@ -54,7 +57,7 @@ export interface FunctionDef {
   /** Infinity for variadic functions. */
   readonly maxArgs: number;
   /** Types to cast the arguments to, and the result type; throws TYPE_MISMATCH for unusable types. */
-  readonly resolve: (argTypes: readonly DataType[]) => Resolution;
+  readonly resolve: (argTypes: readonly DataType[], literals?: ArgLiterals) => Resolution;
   /**
    * 'propagate': NULL in any argument gives NULL; the engine ORs the input null maps, so the kernel
    * computes every row without looking at nulls (values under NULL are don't-care). The kernel may
@@ -95,11 +98,11 @@ export function lookupFunction(name: string): FunctionDef | undefined {
  * Resolve a scalar function or operator for the argument types. Throws UNKNOWN_FUNCTION,
  * WRONG_ARG_COUNT, TYPE_MISMATCH. The binder casts each argument to the returned argTypes.
  */
-export function resolveFunction(name: string, argTypes: readonly DataType[]): ResolvedFunction {
+export function resolveFunction(name: string, argTypes: readonly DataType[], literals?: ArgLiterals): ResolvedFunction {
   const def = lookupFunction(name);
   if (def === undefined) throw galeneError('UNKNOWN_FUNCTION', name);
   if (argTypes.length < def.minArgs || argTypes.length > def.maxArgs) throw galeneError('WRONG_ARG_COUNT', name);
-  const resolution = def.resolve(argTypes);
+  const resolution = def.resolve(argTypes, literals);
   return { name: def.name, returnType: resolution.returnType, argTypes: resolution.argTypes };
 }
 

@@ -16,6 +16,7 @@
  * - POSITION(a IN b): locate(a, b); LIKE: like / not_like; REGEXP: regexp / not_regexp;
  * - TIMESTAMPDIFF(unit, a, b): timestampdiff('UNIT', a, b).
  */
+import type { RawValue } from '../../common/column';
 import { DataType } from '../../common/types';
 import type { ResolvedFunction } from '../expr-api';
 import { listAggregateFunctions } from './aggregates/aggregate-registry';
@@ -40,9 +41,9 @@ export type { TableFunctionDef } from './table-functions/table-function-registry
  * argument types; the binder casts each argument to the returned argTypes. Throws UNKNOWN_FUNCTION,
  * WRONG_ARG_COUNT or TYPE_MISMATCH.
  */
-export function resolveFunction(name: string, argTypes: readonly DataType[]): ResolvedFunction {
+export function resolveFunction(name: string, argTypes: readonly DataType[], literals?: readonly (RawValue | undefined)[]): ResolvedFunction {
   ensureFunctionsRegistered();
-  return registryResolve(name, argTypes);
+  return registryResolve(name, argTypes, literals);
 }
 
 /** One row of SHOW FUNCTIONS / the generated function reference. */

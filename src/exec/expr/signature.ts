@@ -6,7 +6,7 @@
  * two argument orders) still give `resolve`; operators whose text is not a call (`a + b`) give `signature`.
  */
 import { DataType, isNumericType, isStringType, Types } from '../../common/types';
-import type { FunctionDef, Resolution } from './function-registry';
+import type { ArgLiterals, FunctionDef, Resolution } from './function-registry';
 
 /**
  * What an argument is cast to: STRING keeps CHAR/VARCHAR/STRING (else STRING); INT keeps TINYINT,
@@ -32,7 +32,7 @@ export interface FunctionDecl extends Omit<FunctionDef, 'signature' | 'minArgs' 
   /** Text after the result in the signature, e.g. "(EXTRACT(unit FROM d))". */
   readonly note?: string;
   /** Required when `returns` is text or an argument has no type class. */
-  readonly resolve?: (argTypes: readonly DataType[]) => Resolution;
+  readonly resolve?: (argTypes: readonly DataType[], literals?: ArgLiterals) => Resolution;
   /** The whole signature text, for forms that are not calls (operators, LIKE). */
   readonly signature?: string;
   /** Default 'propagate'. */

@@ -292,6 +292,7 @@ export function rawReader(vec: Vector): (rowIdx: number) => RawValue {
       return (rowIdx) => (nulls !== null && nulls[rowIdx] ? null : decodeUtf8(bytes, offsets[rowIdx], offsets[rowIdx + 1]));
     }
     case 'array':
+    case 'struct':
       return (rowIdx) => getRaw(vec, rowIdx);
   }
 }
@@ -440,7 +441,7 @@ export function gatherBranches(type: DataType, branches: readonly Vector[], choi
     }
   }
   const outNulls = anyNull ? nulls : null;
-  if (kind === 'list') {
+  if (kind === 'list' || kind === 'struct') {
     const builder = new VectorBuilder(type, rowCount);
     for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
       if (nulls[rowIdx]) builder.append(null);

@@ -265,7 +265,8 @@ function valueReader(vec: Vector): (rowIdx: number) => string | number | bigint 
     case 'string':
       return (rowIdx) => decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
     case 'array':
-      // An array's key is its text form (distinct arrays print differently).
+    case 'struct':
+      // An array's (a map's, a struct's) key is its text form (distinct arrays print differently).
       return (rowIdx) => formatValue(vec.type, getRaw(vec, rowIdx)) ?? '';
   }
 }
@@ -392,7 +393,7 @@ export function createGroupKeyTable(keyTypes: readonly DataType[]): GroupKeyTabl
     const kind = physicalKind(keyTypes[0]);
     if (kind === 'string') return new StringKeyTable(keyTypes[0]);
     if (kind === 'i64') return new Int64KeyTable(keyTypes[0]);
-    if (kind !== 'bigint' && kind !== 'list') return new NumericKeyTable(keyTypes[0]);
+    if (kind !== 'bigint' && kind !== 'list' && kind !== 'struct') return new NumericKeyTable(keyTypes[0]);
   }
   return new GenericKeyTable(keyTypes);
 }

@@ -47,8 +47,9 @@ export function comparableValues(vec: Vector): ArrayLike<number | bigint | strin
       for (let rowIdx = 0; rowIdx < vec.length; rowIdx++) strings[rowIdx] = decodeUtf8(vec.bytes, vec.offsets[rowIdx], vec.offsets[rowIdx + 1]);
       return strings;
     }
-    case 'array': {
-      // Arrays order element by element (Doris's dictionary order): rank the rows once.
+    case 'array':
+    case 'struct': {
+      // Arrays (structs) order element by element (Doris's dictionary order): rank the rows once.
       const order = rowSortPermutation(vec.length, [{ vector: vec, descending: false }]);
       const ranks = new Int32Array(vec.length);
       const compare = vectorComparator(vec);

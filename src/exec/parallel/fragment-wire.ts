@@ -54,6 +54,8 @@ export function trimVector(vec: Vector): Vector {
       const compact = compactArray({ ...vec, offsets: vec.offsets.subarray(0, vec.length + 1), nulls });
       return { ...compact, child: trimVector(compact.child) };
     }
+    case 'struct':
+      return { ...vec, children: vec.children.map(trimVector), nulls };
   }
 }
 
@@ -157,6 +159,13 @@ function checkVector(vec: Vector, what: string): void {
       if (!(vec.offsets instanceof Int32Array) || vec.offsets.length < length + 1) throw corrupt(what, 'bad array column');
       checkVector(vec.child, what);
       checkOffsets(vec.offsets, length, vec.child.length, what);
+      return;
+    case 'struct':
+      if (!Array.isArray(vec.children)) throw corrupt(what, 'bad struct column');
+      for (const child of vec.children) {
+        checkVector(child, what);
+        if (child.length < length) throw corrupt(what, 'struct field shorter than its rows');
+      }
       return;
     default:
       throw corrupt(what, `unknown vector kind ${String((vec as { kind?: unknown }).kind)}`);

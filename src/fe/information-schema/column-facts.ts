@@ -4,7 +4,7 @@
  * MySQL's meanings: https://dev.mysql.com/doc/refman/8.0/en/information-schema-columns-table.html
  */
 import type { RawValue } from '../../common/column';
-import { STRING_MAX_BYTES, VARCHAR_MAX_LENGTH, type DataType } from '../../common/types';
+import { mapKeyType, mapValueType, STRING_MAX_BYTES, structFields, VARCHAR_MAX_LENGTH, type DataType } from '../../common/types';
 
 /** MySQL's NUMERIC_PRECISION for the integer and floating types (digits; DECIMAL carries its own). */
 const NUMERIC_PRECISION: Partial<Record<DataType['name'], number>> = {
@@ -43,6 +43,10 @@ export function dorisTypeText(type: DataType): string {
       return 'text';
     case 'ARRAY':
       return `array<${dorisTypeText(type.element ?? { name: 'NULL' })}>`;
+    case 'MAP':
+      return `map<${dorisTypeText(mapKeyType(type))},${dorisTypeText(mapValueType(type))}>`;
+    case 'STRUCT':
+      return `struct<${structFields(type).map((field) => `${field.name}:${dorisTypeText(field.type)}`).join(',')}>`;
     default:
       return type.name.toLowerCase();
   }

@@ -98,6 +98,9 @@ function checkAutoIncrementColumn(column: ColumnDef, keysType: KeysType): void {
 /** An ARRAY value column of an AGGREGATE KEY table takes only REPLACE / REPLACE_IF_NOT_NULL (Doris). */
 function checkArrayAggregation(type: DataType, aggregation: AggregationType | null): void {
   if (isArrayType(type) && aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') throw bad(`Array column can't support aggregation ${aggregation}`);
+  if ((type.name === 'MAP' || type.name === 'STRUCT') && aggregation !== null && aggregation !== 'REPLACE' && aggregation !== 'REPLACE_IF_NOT_NULL') {
+    throw bad(`${type.name === 'MAP' ? 'Map' : 'Struct'} column can't support aggregation ${aggregation}`);
+  }
 }
 
 /**
@@ -127,7 +130,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     if (keysType !== 'DUPLICATE') throw bad(`${keysType} KEY needs key columns`);
     // Doris picks the leading columns as the sort key: at most 3, ending at the first string column.
     for (const column of statement.columns.slice(0, 3)) {
-      if (column.aggregation || isArrayType(column.type) || column.type.name === 'JSON' || isSketchType(column.type)) break;
+      if (column.aggregation || isArrayType(column.type) || column.type.name === 'MAP' || column.type.name === 'STRUCT' || column.type.name === 'JSON' || isSketchType(column.type)) break;
       keys.push(column.name);
       if (isStringType(column.type)) break;
     }
@@ -158,6 +161,8 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
     checkSketchAggregation(column.type, aggregation);
     if (isKey && isSketchType(column.type)) throw bad(`Key column can not set complex type:${column.name}`);
     if (isKey && isArrayType(column.type)) throw bad('Array can only be used in the non-key column of the duplicate table at present.');
+    if (isKey && column.type.name === 'MAP') throw bad('Map can only be used in the non-key column of the duplicate table at present.');
+    if (isKey && column.type.name === 'STRUCT') throw bad('Struct can only be used in the non-key column of the duplicate table at present.');
     if (isKey && column.type.name === 'JSON') throw bad(`JsonType type should not be used in key column[${column.name}].`);
     if (column.autoIncrement !== null) checkAutoIncrementColumn(column, keysType);
     return {
@@ -201,6 +206,7 @@ export function buildTableSchema(session: StatementSession, statement: CreateTab
       if (keysType !== 'DUPLICATE' && !column.isKey) throw bad(`Distribution column[${name}] is not key column`);
       if (column.type.name === 'FLOAT' || column.type.name === 'DOUBLE') throw bad(`Distribution column[${name}] can not be float or double`);
       if (isArrayType(column.type)) throw bad(`Array Type should not be used in distribution column[${name}].`);
+      if (column.type.name === 'MAP' || column.type.name === 'STRUCT') throw bad(`${column.type.name === 'MAP' ? 'Map' : 'Struct'} Type should not be used in distribution column[${name}].`);
       if (column.type.name === 'JSON') throw bad(`JsonType type should not be used in distribution column[${name}].`);
       if (isSketchType(column.type)) throw bad(`${typeToSql(column.type)} Type should not be used in distribution column[${name}].`);
     }

@@ -47,6 +47,8 @@ const TYPE_WORDS: Partial<Record<DataType['name'], string>> = {
   DATETIME: 'datetime',
   BOOLEAN: 'boolean',
   ARRAY: 'array',
+  MAP: 'map',
+  STRUCT: 'struct',
 };
 
 function conversionError(failure: ParseFailure, column: ColumnSchema, text: string, rowNumber: number): GaleneError {
@@ -164,7 +166,7 @@ function literalColumn(rows: LiteralRows, colIdx: number, column: ColumnSchema):
   };
   let rowIdx = 0;
   try {
-    if (kind === 'list' || type.name === 'JSON') {
+    if (kind === 'list' || kind === 'struct' || type.name === 'JSON') {
       // Arrays ('[1, 2]' text cells) and JSON (parsed and normalised) take the general conversion, cell by cell.
       const builder = new VectorBuilder(type, rowCount);
       for (; rowIdx < rowCount; rowIdx++) builder.append(slowValue(rowIdx * width + colIdx, rowIdx));

@@ -48,7 +48,7 @@ function partitionColumns(table: PartitionTableFacts, desc: PartitionDesc): Colu
     const type = column.type;
     if (type.name === 'FLOAT' || type.name === 'DOUBLE') throw bad('Floating point type column can not be partition column');
     if (type.name === 'STRING') throw bad(`String Type should not be used in partition column[${column.name}].`);
-    if (type.name === 'ARRAY' || type.name === 'JSON' || isSketchType(type)) throw bad(`Complex type column can't be partition column: ${type.name}`);
+    if (type.name === 'ARRAY' || type.name === 'MAP' || type.name === 'STRUCT' || type.name === 'JSON' || isSketchType(type)) throw bad(`Complex type column can't be partition column: ${type.name}`);
     if (desc.type === 'RANGE' && (isStringType(type) || type.name === 'BOOLEAN')) throw bad(`Invalid range partition column type: ${dorisPartitionTypeName(type)}`);
     if (desc.autoUnit !== null && type.name !== 'DATE' && type.name !== 'DATETIME') throw bad('partition expr date_trunc is illegal! only support DATEV2/DATETIMEV2 type');
     if (desc.autoUnit !== null && type.name === 'DATE' && ['hour', 'minute', 'second'].includes(desc.autoUnit)) throw bad(`partition expr date_trunc of a DATEV2 column does not support unit ${desc.autoUnit}`);

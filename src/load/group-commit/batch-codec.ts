@@ -44,7 +44,7 @@ export function encodeBatch(batch: Batch): Buffer {
   for (const column of batch.columns) {
     const vec: Vector = column.kind === 'dict' ? toPlainStrings(column) : column;
     const colHead = Buffer.alloc(8);
-    if (vec.kind === 'array') {
+    if (vec.kind === 'array' || vec.kind === 'struct') {
       // The page carries its own null map (the header's null flag stays 0).
       const page = encodePage(vec, 0, rowCount);
       colHead.writeUInt8(ColumnTag.ArrayPage, 0);

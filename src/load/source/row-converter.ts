@@ -230,7 +230,7 @@ export class RowConverter {
     const parsed = parseValue(slot.type, text);
     if (parsed.failure !== null) {
       // A malformed array or JSON text is never silently NULL: the row is filtered with the reason (max_filter_ratio applies).
-      if (slot.type.name === 'ARRAY' || slot.type.name === 'JSON') return `column(${slot.name}) value is not a valid ${typeToSql(slot.type).toLowerCase()}, src value is ${text.slice(0, 100)}`;
+      if (slot.type.name === 'ARRAY' || slot.type.name === 'MAP' || slot.type.name === 'STRUCT' || slot.type.name === 'JSON') return `column(${slot.name}) value is not a valid ${typeToSql(slot.type).toLowerCase()}, src value is ${text.slice(0, 100)}`;
       if (this.strict) return `column(${slot.name}) value is incorrect while strict mode is true, src value is ${text.slice(0, 100)}`;
       return this.setNull(slotIdx, text);
     }

@@ -27,7 +27,7 @@ const TWO_32 = 4294967296;
 const SAFE = Number.MAX_SAFE_INTEGER;
 const DIVISORS = [1000000, 1000, 100, 10];
 
-type FixedKind = Exclude<PhysicalKind, 'string' | 'bigint' | 'list'>;
+type FixedKind = Exclude<PhysicalKind, 'string' | 'bigint' | 'list' | 'struct'>;
 
 /** Values of a fixed page as numbers (NULL rows take the previous value), or null when not number-safe. */
 function numberDomain(kind: FixedKind, values: FixedArray, start: number, end: number, nulls: Uint8Array | null): Float64Array | null {

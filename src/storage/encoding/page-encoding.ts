@@ -10,7 +10,7 @@
  */
 import { countNulls, nullsIfAny, toPlainStrings, type FixedArray, type Vector } from '../../common/column';
 import type { DataType } from '../../common/types';
-import { elementType, physicalKind } from '../../common/types';
+import { elementType, physicalKind, structFields } from '../../common/types';
 import { bitWidth, packBits, packedWords, unpackBits } from './bit-pack';
 import { ByteReader, ByteWriter } from './byte-buffer';
 import { readNullMap, writeNullMap } from './null-map';
@@ -95,6 +95,14 @@ export function encodePage(vec: Vector, start: number, end: number, dictCodes: {
     out.typed(offsets);
     out.u32(childPage.length);
     out.bytes(childPage);
+  } else if (kind === 'struct') {
+    if (vec.kind !== 'struct') throw new RangeError('encodePage: struct pages need a StructVector');
+    // One nested page per field, each over the same rows (the struct's null map is above).
+    for (const fieldVec of vec.children) {
+      const fieldPage = encodePage(fieldVec.kind === 'dict' ? toPlainStrings(fieldVec) : fieldVec, start, end);
+      out.u32(fieldPage.length);
+      out.bytes(fieldPage);
+    }
   } else {
     if (vec.kind !== 'fixed') throw new RangeError(`encodePage: ${kind} pages need a FixedVector`);
     writeFixedValues(out, kind, vec.values, start, end, vec.nulls);
@@ -157,6 +165,14 @@ export function decodePage(raw: Uint8Array, type: DataType, dict: readonly strin
     for (let rowIdx = 0; rowIdx < count; rowIdx++) if (offsets[rowIdx + 1] < offsets[rowIdx]) input.fail('array offsets decrease');
     return { kind: 'array', type, length: count, offsets, child, nulls };
   }
+  if (kind === 'struct') {
+    const children = structFields(type).map((field) => {
+      const child = decodePage(input.bytes(input.u32()), field.type, null, `${what} (field ${field.name})`);
+      if (child.length !== count) input.fail('struct field row count does not match');
+      return child;
+    });
+    return { kind: 'struct', type, length: count, children, nulls };
+  }
   const values: FixedArray = readFixedValues(input, kind, count);
   return { kind: 'fixed', type, length: count, values, nulls };
 }
@@ -175,5 +191,7 @@ export function vectorBytes(vec: Vector): number {
       return vec.length * 40 + nullBytes + 64;
     case 'array':
       return vec.offsets.byteLength + vectorBytes(vec.child) + nullBytes + 64;
+    case 'struct':
+      return vec.children.reduce((sum, child) => sum + vectorBytes(child), nullBytes + 64);
   }
 }

@@ -59,6 +59,8 @@ export function compactForTransfer(vec: Vector): Vector {
       const compact = compactArray(vec);
       return { ...compact, offsets: own(compact.offsets), child: compactForTransfer(compact.child), nulls };
     }
+    case 'struct':
+      return { ...vec, children: vec.children.map(compactForTransfer), nulls };
   }
 }
 

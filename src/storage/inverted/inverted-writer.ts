@@ -43,7 +43,8 @@ export function keyKindOf(vec: Vector): KeyKind {
     case 'fixed':
       return leaf.values instanceof BigInt64Array ? 'int' : 'f64';
     case 'array':
-      throw new GaleneError('UNSUPPORTED', ['inverted index on nested ARRAY columns']);
+    case 'struct':
+      throw new GaleneError('UNSUPPORTED', ['inverted index on nested ARRAY, MAP or STRUCT columns']);
   }
 }
 

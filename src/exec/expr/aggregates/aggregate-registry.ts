@@ -11,13 +11,14 @@ import { vectorFromValues } from '../vector-ops';
 import { AGGREGATE_FUNCTIONS as CORE_AGGREGATES, AggregateDef } from './aggregate-functions';
 import { BITMAP_AGGREGATES } from './bitmap-aggregates';
 import { COLLECT_AGGREGATES } from './collect-aggregates';
+import { MAP_AGGREGATES } from './map-aggregates';
 import { SKETCH_AGGREGATES } from './sketch-aggregates';
 import { STATISTICAL_AGGREGATES } from './statistical-aggregates';
 import { FUNNEL_AGGREGATES } from './funnel-aggregates';
 import { ROW_SET_AGGREGATES } from './row-set-aggregates';
 
 /** Every aggregate: the core ones, then each family file's array. */
-const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [...CORE_AGGREGATES, ...COLLECT_AGGREGATES, ...SKETCH_AGGREGATES, ...STATISTICAL_AGGREGATES, ...FUNNEL_AGGREGATES, ...BITMAP_AGGREGATES, ...ROW_SET_AGGREGATES];
+const AGGREGATE_FUNCTIONS: readonly AggregateDef[] = [...CORE_AGGREGATES, ...COLLECT_AGGREGATES, ...SKETCH_AGGREGATES, ...STATISTICAL_AGGREGATES, ...FUNNEL_AGGREGATES, ...BITMAP_AGGREGATES, ...ROW_SET_AGGREGATES, ...MAP_AGGREGATES];
 
 const byName = new Map<string, AggregateDef>();
 for (const def of AGGREGATE_FUNCTIONS) {

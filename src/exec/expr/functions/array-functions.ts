@@ -16,13 +16,14 @@
  */
 import { compactArray, concatVectors, constantVector, takeRows, type ArrayVector, type Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
-import { DataType, elementType, isNumericType, isStringType, Types } from '../../../common/types';
+import { DataType, elementType, isNumericType, isStringType, mapKeyType, mapValueType, Types } from '../../../common/types';
 import { distanceBatch, dotProduct, l2Squared, WASM_MIN_ELEMENTS, type DistanceKernelKind } from '../../../common/vector-distance';
 import type { CallSite, FunctionDef, Resolution } from '../function-registry';
 import { badArgs } from '../function-registry';
 import { arg, defineFunction, rest } from '../signature';
 import { commonSuperType } from '../type-rules';
 import { rawReader } from '../vector-ops';
+import { mapElementAtKernel } from './map-functions';
 
 const FLOAT_ARRAY = Types.array(Types.FLOAT);
 
@@ -264,9 +265,10 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
     family: 'array',
     args: [arg('arr')],
     returns: Types.BIGINT,
-    resolve: (types) => ({ argTypes: [requireArray('array_size', types)], returnType: Types.BIGINT }),
+    // A map is a list of entries too: size(m) / cardinality(m) count its entries, as map_size does.
+    resolve: (types) => ({ argTypes: [types[0].name === 'MAP' ? types[0] : requireArray('array_size', types)], returnType: Types.BIGINT }),
     kernel: sizeKernel,
-    description: 'Number of elements of an array (NULL elements count); NULL for a NULL array.',
+    description: 'Number of elements of an array (NULL elements count), or of entries of a map; NULL for a NULL array.',
     example: 'SELECT array_size([1, NULL, 3])',
   }),
   defineFunction({
@@ -275,11 +277,16 @@ export const ARRAY_FUNCTIONS: readonly FunctionDef[] = [
     args: [arg('arr'), arg('index', 'BIGINT')],
     returns: 'element type',
     resolve: (types) => {
+      if (types[0].name === 'MAP') {
+        // element_at(map, key) / m['k']: the key casts to the map's key type.
+        const keyType = commonSuperType([mapKeyType(types[0]), types[1]], 'element_at');
+        return { argTypes: [Types.map(keyType, mapValueType(types[0])), keyType], returnType: mapValueType(types[0]).name === 'NULL' ? Types.TINYINT : mapValueType(types[0]) };
+      }
       const arrayType = requireArray('element_at', types);
       return { argTypes: [arrayType, Types.BIGINT], returnType: elementType(arrayType).name === 'NULL' ? Types.TINYINT : elementType(arrayType) };
     },
-    kernel: elementAtKernel,
-    description: 'The element at a 1-based index (negative counts from the end); NULL out of range. `arr[i]` is the same.',
+    kernel: (args, rowCount, site) => (args[0].type.name === 'MAP' ? mapElementAtKernel(args, rowCount, site) : elementAtKernel(args, rowCount, site)),
+    description: "The element at a 1-based index (negative counts from the end); NULL out of range. `arr[i]` is the same. On a map, the key's value (NULL when absent); `m[key]` is the same.",
     example: 'SELECT element_at([10, 20, 30], 2), [10, 20, 30][-1]',
   }),
   defineFunction({

@@ -3,7 +3,7 @@
  * address text, and over 16-byte binary IPv6 values (ipv6_string_to_num's result): conversions with the
  * _or_default / _or_null forms, the is_* tests, is_ip_address_in_range and cut_ipv6.
  */
-import type { ObjectVector, Vector } from '../../../common/column';
+import { vectorFromRaw, type ObjectVector, type RawValue, type Vector } from '../../../common/column';
 import { galeneError } from '../../../common/errors';
 import { formatIpv4, formatIpv6, ipv4AsIpv6, ipv6FromStored, ipv6ToStored, parseIpv4, parseIpv6 } from '../../../common/ip';
 import { isIntegerType, isStringType, Types, type DataType } from '../../../common/types';
@@ -150,11 +150,59 @@ function parseCidr(text: string): { base: bigint; bits: number; v4: boolean } | 
   return v6 === null || prefix > 128 ? null : { base: v6, bits: prefix, v4: false };
 }
 
+const cidrRangeType = (ipType: DataType): DataType => Types.struct([{ name: 'min', type: ipType }, { name: 'max', type: ipType }]);
+
+/** ipv4_cidr_to_range / ipv6_cidr_to_range: the network's first and last address as STRUCT<min, max>. */
+function cidrRangeKernel(v6: boolean) {
+  return (args: readonly Vector[], rowCount: number, site: CallSite): Vector => {
+    const width = v6 ? 128 : 32;
+    const prefixes = toF64(args[1]);
+    const mins: RawValue[] = [];
+    const maxes: RawValue[] = [];
+    for (let rowIdx = 0; rowIdx < rowCount; rowIdx++) {
+      const prefix = prefixes[rowIdx];
+      if (!(prefix >= 0 && prefix <= width)) throw galeneError('INVALID_ARGUMENT', `Illegal cidr value '${prefix}'`);
+      if (v6) {
+        const address = ipv6FromStored((args[0] as ObjectVector).values[rowIdx]);
+        const mask = maskOf(prefix);
+        mins.push(ipv6ToStored(address & mask));
+        maxes.push(ipv6ToStored(address | (~mask & ((1n << 128n) - 1n))));
+      } else {
+        const address = (args[0] as { values: ArrayLike<number> }).values[rowIdx];
+        const hostSpan = 2 ** (32 - prefix);
+        const low = Math.floor(address / hostSpan) * hostSpan;
+        mins.push(low);
+        maxes.push(low + hostSpan - 1);
+      }
+    }
+    const ipType = v6 ? Types.IPV6 : Types.IPV4;
+    return { kind: 'struct', type: site.returnType, length: rowCount, children: [vectorFromRaw(ipType, mins), vectorFromRaw(ipType, maxes)], nulls: null };
+  };
+}
+
 const maskOf = (bits: number): bigint => (bits === 0 ? 0n : (((1n << BigInt(bits)) - 1n) << BigInt(128 - bits)));
 
 const MAPPED_PREFIX = 0xffffn << 32n;
 
 export const IP_FUNCTIONS: readonly FunctionDef[] = [
+  ip({
+    name: 'ipv4_cidr_to_range',
+    args: [arg('ip_v4'), arg('cidr')],
+    returns: 'STRUCT<min:IPV4, max:IPV4>',
+    resolve: () => ({ argTypes: [Types.IPV4, Types.SMALLINT], returnType: cidrRangeType(Types.IPV4) }),
+    kernel: cidrRangeKernel(false),
+    description: 'The lowest and highest address of the network of an IPv4 address with a prefix length (0..32), as STRUCT<min, max>.',
+    example: "SELECT ipv4_cidr_to_range(to_ipv4('192.168.5.2'), 16)",
+  }),
+  ip({
+    name: 'ipv6_cidr_to_range',
+    args: [arg('ip_v6'), arg('cidr')],
+    returns: 'STRUCT<min:IPV6, max:IPV6>',
+    resolve: () => ({ argTypes: [Types.IPV6, Types.SMALLINT], returnType: cidrRangeType(Types.IPV6) }),
+    kernel: cidrRangeKernel(true),
+    description: 'The lowest and highest address of the network of an IPv6 address with a prefix length (0..128), as STRUCT<min, max>.',
+    example: "SELECT ipv6_cidr_to_range(to_ipv6('2001:0db8:0000:85a3:0000:0000:ac1f:8001'), 32)",
+  }),
   ip({
     name: 'ipv4_num_to_string',
     aliases: ['inet_ntoa'],

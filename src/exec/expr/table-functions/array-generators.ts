@@ -7,8 +7,8 @@
  * The list layout (column.ts) makes this a walk over offsets: parentRows and element ids per array, then
  * one takeRows over each child.
  */
-import { concatVectors, constantVector, takeRows, type ArrayVector, type Vector } from '../../../common/column';
-import { DataType, elementType, Types } from '../../../common/types';
+import { concatVectors, constantVector, takeRows, type ArrayVector, type StructVector, type Vector } from '../../../common/column';
+import { DataType, elementType, mapKeyType, mapValueType, Types } from '../../../common/types';
 import { badArgs } from '../function-registry';
 import type { GeneratedRows, TableFunctionDecl, TableFunctionResolution } from './table-function-registry';
 
@@ -104,5 +104,24 @@ export const ARRAY_TABLE_FUNCTIONS: readonly TableFunctionDecl[] = [
     kernel: (args, rowCount, columns) => explodeArrays(args, rowCount, columns, false),
     description: 'The elements of the array as rows (explode under its SQL-standard name).',
     example: 'SELECT e FROM (SELECT 1) t LATERAL VIEW unnest([1, 2]) tmp AS e',
+  },
+  {
+    name: 'explode_map',
+    outer: true,
+    signature: 'explode_map(map) -> key type, value type',
+    minArgs: 1,
+    maxArgs: 1,
+    resolve: (types) => {
+      if (types[0].name !== 'MAP') throw badArgs('explode_map', types);
+      return { argTypes: types, columns: [mapKeyType(types[0]), mapValueType(types[0])] };
+    },
+    // A map is a list of STRUCT<key, value> entries: explode the entries, then split the struct.
+    kernel: (args, rowCount) => {
+      const exploded = explodeArrays(args, rowCount, [elementType(args[0].type)], false);
+      const entries = exploded.columns[0] as StructVector;
+      return { parentRows: exploded.parentRows, columns: [...entries.children] };
+    },
+    description: 'One row per map entry, as two columns (key, value). A NULL or empty map generates no row.',
+    example: "SELECT k, v FROM (SELECT 1) t LATERAL VIEW explode_map(map('a', 1, 'b', 2)) tmp AS k, v",
   },
 ];
