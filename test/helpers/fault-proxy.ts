@@ -118,8 +118,8 @@ const S3_ERRORS: Readonly<Record<'slowdown' | 'internal', { status: number; code
 };
 
 export class FaultProxy {
-  /** Requests seen, and faults applied per kind. */
-  readonly stats = { requests: 0, faults: { slowdown: 0, internal: 0, reset: 0, stall: 0, truncate: 0 } as Record<FaultKind, number>, byMethod: {} as Record<string, number> };
+  /** Requests seen, answer body bytes forwarded from upstream (`bytes`), and faults applied per kind. */
+  readonly stats = { requests: 0, bytes: 0, faults: { slowdown: 0, internal: 0, reset: 0, stall: 0, truncate: 0 } as Record<FaultKind, number>, byMethod: {} as Record<string, number> };
   private settings: FaultSettings = {};
   private random: () => number = mulberry32(1);
   private latency: (() => number) | null = null;
@@ -269,6 +269,7 @@ export class FaultProxy {
     }
     const upstream = http.request({ host: this.target.host, port: this.target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.on('data', (chunk: Buffer) => (this.stats.bytes += chunk.length));
       if (fault === 'truncate') {
         this.forwardTruncated(answer, res);
         return;

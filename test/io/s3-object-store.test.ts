@@ -34,8 +34,10 @@ test('put, ranged get, head, list and delete keep the ObjectStore contract', asy
     await store.put('data/1/a.dat', [data.subarray(0, 10), data.subarray(10)]);
     await store.put('data/1/b.dat', Buffer.from('second'));
     await store.put('data/2/c.dat', Buffer.from('third'));
+    const proxyBytesBefore = s3.proxy.stats.bytes;
     assert.deepEqual(await store.get('data/1/a.dat'), data);
     assert.deepEqual(await store.get('data/1/a.dat', { offset: 99_990, length: 10 }), data.subarray(99_990));
+    assert.equal(s3.proxy.stats.bytes - proxyBytesBefore, 100_010, 'the proxy counts the answer bodies it forwarded');
     assert.deepEqual(await store.get('data/1/a.dat', { offset: 5, length: 0 }), Buffer.alloc(0));
     assert.deepEqual(await store.head('data/1/a.dat'), { size: 100_000 });
     assert.equal(await store.head('data/1/missing.dat'), null);
