@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import type { Config } from '../common/config';
+import { updateConfig, type Config } from '../common/config';
 import { GaleneError, toGaleneError } from '../common/errors';
 import { makePrivateDir } from '../common/private-files';
 import { BlockFileCache } from '../io/block-file-cache';
@@ -85,10 +85,18 @@ function uniqueIdOf(dataDir: string): string {
 
 const PEER_CACHE_BODY_LIMIT = 1 << 20;
 
-/** `/api/health`, `/api/peer_cache` (Peer Read's candidates, io/peer/peer-cache-api.ts), and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
-function httpServer(identity: BackendIdentity, metrics: Registry, peerCandidates: PeerCandidateTable): http.Server {
+/** `/api/health`, `/api/update_config` (run-time settings), `/api/peer_cache` (Peer Read's candidates, io/peer/peer-cache-api.ts), and `/metrics` (Doris's doris_be_* series of this process: be-metrics.ts addProcessMetrics). */
+function httpServer(identity: BackendIdentity, metrics: Registry, peerCandidates: PeerCandidateTable, config: Config): http.Server {
   return http.createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
+    if (url === '/api/update_config') {
+      // No login, as Doris's BE with its default enable_all_http_auth=false: the BE has no users.
+      const answer = req.method === 'POST' ? updateConfig(config, new URL(req.url ?? '/', 'http://localhost').searchParams) : { status: 'BAD', msg: `method ${req.method} not allowed, use POST` };
+      res.writeHead(req.method === 'POST' ? 200 : 405, { 'Content-Type': 'application/json', ...(req.method === 'POST' ? {} : { Allow: 'POST' }) });
+      res.end(JSON.stringify(answer));
+      req.resume();
+      return;
+    }
     if (url === '/api/peer_cache') {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -210,7 +218,7 @@ export async function startBackendProcess(config: Config, options: BackendProces
   addProcessMetrics(metrics, backend, [path.resolve(dataDir)], fragmentStats);
   addPeerReadMetrics(metrics, peerCounts);
   const rpcServers: RpcServer[] = [];
-  const http = httpServer(identity, metrics, peerCandidates);
+  const http = httpServer(identity, metrics, peerCandidates, config);
   try {
     for (const setting of ['heartbeat_service_port', 'brpc_port'] as const) rpcServers.push(await RpcServer.start({ host, port: config.getInt(setting), services, onHandlerError: (method, err) => log(`${method} failed: ${toGaleneError(err).message}`) }));
     identity.ports.heartbeatPort = rpcServers[0].port;

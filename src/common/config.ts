@@ -265,3 +265,29 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 export function settingsHelp(): string {
   return SETTINGS.map((setting) => `  --${setting.name} <${setting.type}>  (default ${JSON.stringify(setting.defaultValue)})\n      ${setting.description}`).join('\n');
 }
+
+/**
+ * The BE's `POST /api/update_config?name=value` (served by `galene start` and `galene be`): change one
+ * run-time-changeable setting, answered as Doris does (`{"status":"OK","msg":""}`, or `"BAD"` with the
+ * reason). Settings not marked changeable are refused; `persist=true` (Doris writes be_custom.conf) is
+ * refused too: lasting values go in galene.conf.
+ */
+export function updateConfig(config: Config, params: URLSearchParams): { status: 'OK' | 'BAD'; msg: string } {
+  const entries = [...params.entries()];
+  const persist = entries.find(([name]) => name === 'persist');
+  const settings = entries.filter(([name]) => name !== 'persist');
+  const bad = (msg: string): { status: 'BAD'; msg: string } => ({ status: 'BAD', msg });
+  if (settings.length !== 1) return bad("Now only support to set a single config once, via 'config_name=new_value'");
+  const [name, value] = settings[0]!;
+  const failed = (reason: string): { status: 'BAD'; msg: string } => bad(`set ${name}=${value} failed, reason: ${reason}`);
+  const setting = findSetting(name);
+  if (!setting) return failed(`[NOT_FOUND]'${name}' is not found`);
+  if (!setting.mutable) return failed(`[NOT_IMPLEMENTED_ERROR]'${name}' is not support to modify`);
+  if (persist && persist[1].toLowerCase() === 'true') return failed('[NOT_IMPLEMENTED_ERROR]persist=true is not supported; put the setting in galene.conf');
+  try {
+    config.set(name, value, 'update_config');
+  } catch (err) {
+    return failed(`[INVALID_ARGUMENT]${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { status: 'OK', msg: '' };
+}

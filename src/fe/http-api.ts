@@ -24,7 +24,7 @@ import { METRICS_CONTENT_TYPE } from '../common/metrics';
 import { StreamLoadService } from '../load/stream-load/stream-load-service';
 import { walSizeAnswer } from '../load/group-commit';
 import { loadTimeoutMessage } from '../load/load-result';
-import { findSetting } from '../common/config';
+import { updateConfig } from '../common/config';
 import { nativePasswordDoubleSha1 } from '../protocol/native-password';
 import type { Frontend } from './frontend';
 import { adminHttpRoutes } from './http-admin';
@@ -234,23 +234,7 @@ function updateConfigRoute(fe: Frontend, req: http.IncomingMessage, res: http.Se
   // Checked before the parameters are looked at, so a refused caller learns nothing about the settings.
   const admin = authenticateAdmin(fe, req);
   if ('denied' in admin) return sendRefusal(res, admin, { status: 'BAD', msg: admin.denied });
-  const params = [...new URL(req.url ?? '/', 'http://localhost').searchParams.entries()];
-  const persist = params.find(([name]) => name === 'persist');
-  const settings = params.filter(([name]) => name !== 'persist');
-  const bad = (msg: string): void => sendJson(res, 200, { status: 'BAD', msg });
-  if (settings.length !== 1) return bad("Now only support to set a single config once, via 'config_name=new_value'");
-  const [name, value] = settings[0];
-  const failed = (reason: string): void => bad(`set ${name}=${value} failed, reason: ${reason}`);
-  const setting = findSetting(name);
-  if (!setting) return failed(`[NOT_FOUND]'${name}' is not found`);
-  if (!setting.mutable) return failed(`[NOT_IMPLEMENTED_ERROR]'${name}' is not support to modify`);
-  if (persist && persist[1].toLowerCase() === 'true') return failed('[NOT_IMPLEMENTED_ERROR]persist=true is not supported; put the setting in galene.conf');
-  try {
-    fe.config.set(name, value, 'update_config');
-  } catch (err) {
-    return failed(`[INVALID_ARGUMENT]${err instanceof Error ? err.message : String(err)}`);
-  }
-  sendJson(res, 200, { status: 'OK', msg: '' });
+  sendJson(res, 200, updateConfig(fe.config, new URL(req.url ?? '/', 'http://localhost').searchParams));
 }
 
 /** True for an admin; otherwise the refusal is sent (shaped as Doris's BE answers) and false. */

@@ -131,6 +131,35 @@ describe('peer read between BE processes of two compute groups', () => {
     assert.deepEqual(learnt.map((peer) => [peer.brpc_port, peer.source]), [[Number(writer.ready['brpc_port']), 'fe']], 'the write group\'s owner, never the reader itself');
   });
 
+  it('/api/update_config changes a BE setting at run time: with Peer Read switched off, misses go to storage', async () => {
+    const update = async (query: string, method = 'POST'): Promise<{ status: number; json: { status: string; msg: string } }> => {
+      const response = await fetch(`http://127.0.0.1:${reader.ready['webserver_port']}/api/update_config?${query}`, { method });
+      return { status: response.status, json: (await response.json()) as { status: string; msg: string } };
+    };
+    assert.deepEqual((await update('peer_race_hedge_delay_ms=30')).json, { status: 'OK', msg: '' });
+    assert.match((await update('no_such_setting=1')).json.msg, /\[NOT_FOUND\]'no_such_setting' is not found/);
+    assert.match((await update('brpc_peer_fetch_pool_threads=8')).json.msg, /is not support to modify/);
+    assert.match((await update('peer_race_hedge_delay_ms=-1')).json.msg, /\[INVALID_ARGUMENT\]/);
+    assert.equal((await update('peer_race_hedge_delay_ms=30', 'GET')).status, 405);
+    assert.deepEqual((await update('enable_cache_read_from_peer=false')).json, { status: 'OK', msg: '' });
+    try {
+      const conn = await connect(queryPort);
+      try {
+        await conn.query("INSERT INTO pr.lazy VALUES (7000, 1, 'off'), (7001, 1, 'off'), (7002, 1, 'off'), (7003, 1, 'off')");
+      } finally {
+        await conn.end();
+      }
+      await answersIn('g_write', ['SELECT count(*), sum(v) FROM pr.lazy WHERE name = \'off\'']);
+      const peerReads = await beMetric(reader, 'doris_be_cached_remote_reader_peer_read');
+      const storageReads = await beMetric(reader, 'doris_be_cached_remote_reader_s3_read');
+      assert.deepEqual(await answersIn('g_read', ['SELECT count(*), sum(v) FROM pr.lazy WHERE name = \'off\'']), [[['4', '4']]]);
+      assert.equal(await beMetric(reader, 'doris_be_cached_remote_reader_peer_read'), peerReads, 'no peer read while switched off');
+      assert.ok((await beMetric(reader, 'doris_be_cached_remote_reader_s3_read')) > storageReads);
+    } finally {
+      assert.deepEqual((await update('enable_cache_read_from_peer=true')).json, { status: 'OK', msg: '' });
+    }
+  });
+
   it('a killed peer never fails a query: storage answers', async () => {
     await writer.kill('SIGKILL');
     const storageBefore = await beMetric(reader, 'doris_be_cached_remote_reader_s3_read');
