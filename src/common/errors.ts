@@ -173,6 +173,8 @@ export const ERROR_CODES = {
   BACKEND_NOT_EXISTS_DROP: entry(1105, 'HY000', 'errCode = 2, detailMessage = backend does not exists[{0}]'),
   BACKEND_NOT_EXISTS: entry(1105, 'HY000', 'errCode = 2, detailMessage = Backend does not exist[{0}]'),
   COMPUTE_GROUP_NOT_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' not exist"),
+  // Doris's CloudEnv check (ERROR 5042 in its docs): the account lacks USAGE_PRIV ON COMPUTE GROUP
+  COMPUTE_GROUP_USAGE_DENIED: entry(5042, '42000', "errCode = 2, detailMessage = USAGE denied to user '{0}'@'{1}' for compute group '{2}'"),
   COMPUTE_GROUP_EXISTS: entry(1105, 'HY000', "errCode = 2, detailMessage = compute group '{0}' has existed"),
   INVALID_COMPUTE_GROUP_NAME: entry(1105, 'HY000', "errCode = 2, detailMessage = Incorrect compute group name '{0}': it must start with a letter and contain only letters, digits and '_' (at most 64 characters)"),
   UNKNOWN_USER_PROPERTY: entry(1105, 'HY000', 'errCode = 2, detailMessage = Unknown user property({0})'),

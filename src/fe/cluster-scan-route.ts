@@ -40,9 +40,18 @@ export interface ClusterScanRoute extends RemoteScanRoute {
    * default group or the first with a live BE. Null when the cluster has no BE process at all (a bare
    * `galene fe`: the FE's own BE reads). NO_BACKEND_AVAILABLE when the group has no live BE.
    */
-  groupFor(chosen: string | null): string | null;
+  groupFor(chosen: string | null, access?: ComputeGroupAccess): string | null;
   close(): void;
 }
+
+/** Which compute groups the statement's account may read through (USAGE_PRIV ON COMPUTE GROUP). */
+export interface ComputeGroupAccess {
+  mayUse(group: string): boolean;
+  /** The error for a group it may not use. */
+  denied(group: string): GaleneError;
+}
+
+const ANY_GROUP: ComputeGroupAccess = { mayUse: () => true, denied: (group) => new GaleneError('INTERNAL', [`compute group ${group} refused`]) };
 
 export function clusterScanRoute(membership: ClusterMembership, placement: TabletPlacement): ClusterScanRoute {
   const transport = new GrpcFragmentTransport();
@@ -50,14 +59,18 @@ export function clusterScanRoute(membership: ClusterMembership, placement: Table
   return {
     router,
     transport,
-    groupFor(chosen) {
+    groupFor(chosen, access = ANY_GROUP) {
       const members = membership.list().filter((backend) => !backend.local);
       if (members.length === 0) return null;
       const live = (group: string): boolean => placement.eligibleBackends(group).length > 0;
       let group = chosen;
       if (group === null) {
-        const names = [...new Set(members.map((backend) => backend.computeGroup))].sort();
-        group = live(DEFAULT_COMPUTE_GROUP) ? DEFAULT_COMPUTE_GROUP : (names.find(live) ?? (names.includes(DEFAULT_COMPUTE_GROUP) ? DEFAULT_COMPUTE_GROUP : names[0]));
+        // Doris's automatic choice: a group with a live BE that the account may use.
+        const names = [...new Set(members.map((backend) => backend.computeGroup))].sort().filter((name) => access.mayUse(name));
+        if (names.length === 0) throw access.denied(DEFAULT_COMPUTE_GROUP);
+        group = live(DEFAULT_COMPUTE_GROUP) && names.includes(DEFAULT_COMPUTE_GROUP) ? DEFAULT_COMPUTE_GROUP : (names.find(live) ?? (names.includes(DEFAULT_COMPUTE_GROUP) ? DEFAULT_COMPUTE_GROUP : names[0]!));
+      } else if (!access.mayUse(group)) {
+        throw access.denied(group);
       }
       if (!live(group)) throw new GaleneError('NO_BACKEND_AVAILABLE', [`no alive backend in compute group ${group}`]);
       return group;

@@ -35,7 +35,7 @@ import { coerceVariable, findSessionVariable, variableRaw, variableType } from '
 import { parseSetVarHint } from '../sql/set-var-hint';
 import { runStatement } from './statements';
 import { requireGlobal, requireTable, requireVisibleDatabase } from './statements/statement-privileges';
-import { chosenComputeGroup } from './statements/cluster-admin';
+import { chosenComputeGroup, computeGroupAccess } from './statements/cluster-admin';
 import type { Account } from './users';
 import type { SessionWarning, StatementSession } from './statements/statement-session';
 
@@ -477,7 +477,7 @@ export class Session implements SessionHandler, StatementSession, ProcessListEnt
     const routeOf = (): { remote: RemoteScanRoute; group: string } | null => {
       if (route !== undefined) return route;
       if (loopback !== null) return (route = { remote: loopback, group: DEFAULT_COMPUTE_GROUP });
-      const group = cluster?.groupFor(chosenComputeGroup(this)) ?? null;
+      const group = cluster?.groupFor(chosenComputeGroup(this), computeGroupAccess(this)) ?? null;
       return (route = group === null ? null : { remote: cluster!, group });
     };
     const olapTable = (schema: TableSchema): OlapTableSource | RemoteTableSource => {

@@ -5,7 +5,9 @@
  * write group's cache: its /metrics count peer reads and no object-store reads for those blocks, the
  * write group's count the blocks it served, and the answers equal the write group's. With no candidates,
  * a read goes to storage and asks the FE (GetTabletPeers) in the background; /api/peer_cache shows what it
- * learnt. A SIGKILLed peer never fails a query. Every child is SIGKILLed at the end.
+ * learnt; `/api/update_config` switches it off at run time. The same cluster checks USAGE_PRIV ON COMPUTE
+ * GROUP (USE @cg, SET PROPERTY, SHOW COMPUTE GROUPS, the automatic group choice). A SIGKILLed peer never
+ * fails a query. Every child is SIGKILLed at the end.
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -157,6 +159,51 @@ describe('peer read between BE processes of two compute groups', () => {
       assert.ok((await beMetric(reader, 'doris_be_cached_remote_reader_s3_read')) > storageReads);
     } finally {
       assert.deepEqual((await update('enable_cache_read_from_peer=true')).json, { status: 'OK', msg: '' });
+    }
+  });
+
+  it('USAGE_PRIV ON COMPUTE GROUP decides USE @cg, SET PROPERTY, SHOW COMPUTE GROUPS and the group a query reads through', async () => {
+    const root = await connect(queryPort);
+    try {
+      await root.query("CREATE USER jack IDENTIFIED BY 'pw'");
+      await root.query('GRANT SELECT_PRIV ON pr.* TO jack');
+      const asJack = async <T>(use: (conn: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> => {
+        const conn = await connect(queryPort, { user: 'jack', password: 'pw' });
+        try {
+          return await use(conn);
+        } finally {
+          await conn.end();
+        }
+      };
+      const errorOf = async (conn: Awaited<ReturnType<typeof connect>>, sql: string): Promise<{ errno?: number; sqlMessage?: string }> => {
+        try {
+          await conn.query(sql);
+        } catch (err) {
+          return err as { errno?: number; sqlMessage?: string };
+        }
+        assert.fail(`${sql} should fail`);
+      };
+      await asJack(async (conn) => {
+        const denied = await errorOf(conn, 'USE @g_read');
+        assert.equal(denied.errno, 5042);
+        assert.match(denied.sqlMessage ?? '', /USAGE denied to user 'jack'@'[^']+' for compute group 'g_read'/);
+        assert.deepEqual(await queryRows(conn, 'SHOW COMPUTE GROUPS'), []);
+        assert.match((await errorOf(conn, 'SELECT sum(v) FROM pr.t')).sqlMessage ?? '', /USAGE denied to user 'jack'/);
+      });
+      await root.query('GRANT USAGE_PRIV ON COMPUTE GROUP g_write TO jack');
+      const served = await beMetric(writer, 'doris_be_fragment_requests_total');
+      await asJack(async (conn) => {
+        assert.deepEqual((await queryRows(conn, 'SHOW COMPUTE GROUPS')).map((row) => row[0]), ['g_write']);
+        assert.match((await errorOf(conn, "SET PROPERTY 'default_compute_group' = 'g_read'")).sqlMessage ?? '', /for compute group 'g_read'/);
+        // g_read sorts first, but jack may only use g_write: the automatic choice reads through it.
+        assert.deepEqual(await queryRows(conn, 'SELECT count(*) FROM pr.t WHERE v >= 0'), [['3000']]);
+        await conn.query('USE @g_write');
+      });
+      assert.ok((await beMetric(writer, 'doris_be_fragment_requests_total')) > served, 'the query ran on g_write');
+      await root.query('REVOKE USAGE_PRIV ON COMPUTE GROUP g_write FROM jack');
+      await asJack(async (conn) => assert.equal((await errorOf(conn, 'USE @g_write')).errno, 5042));
+    } finally {
+      await root.end();
     }
   });
 

@@ -24,12 +24,14 @@ import { ExplicitTransaction } from '../explicit-transaction';
 import type { StatementSession } from './statement-session';
 import { coerceVariable, findSessionVariable } from '../session-variables';
 import { privilegesOf } from './statement-privileges';
+import { requireComputeGroupUsage } from './cluster-admin';
 import { note, okResult, okWithWarnings } from './result-rows';
 
 export async function use(session: StatementSession, statement: UseStatement): Promise<StatementResult> {
   // USE @cg: a group with a BE (SHOW COMPUTE GROUPS); a cluster FE reads tables through its BEs (docs/cluster.md).
   const group = statement.computeGroup;
   if (group !== null && !session.fe.cluster.groups().some((known) => known.name === group)) throw new GaleneError('COMPUTE_GROUP_NOT_EXISTS', [group]);
+  if (group !== null) requireComputeGroupUsage(session, group);
   if (statement.database !== null) await session.useDatabase(statement.database);
   if (group !== null) session.variables.set('compute_group', group);
   return okResult();

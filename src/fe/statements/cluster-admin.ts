@@ -10,7 +10,7 @@ import type { StatementResult } from '../../common/result';
 import { DEFAULT_COMPUTE_GROUP, parseHostPort } from '../../meta/cluster-membership';
 import type { AlterSystemStatement, SetPropertyStatement, ShowStatement } from '../../sql/ast';
 import { filterRows } from './show-filter';
-import { requireGlobal } from './statement-privileges';
+import { privilegesOf, requireGlobal } from './statement-privileges';
 import { COMPUTE_GROUP_COLUMNS, computeGroupRows } from '../cluster-facts';
 import { okResult, rowsResult } from './result-rows';
 import type { StatementSession } from './statement-session';
@@ -58,6 +58,21 @@ export function chosenComputeGroup(session: Pick<StatementSession, 'variables' |
   return session.fe.catalog.meta.getUserProperty(session.user, USER_PROPERTY) ?? null;
 }
 
+/** Whether the session's account holds USAGE_PRIV on the compute group (ADMIN_PRIV holds it too). */
+export function mayUseComputeGroup(session: StatementSession, group: string): boolean {
+  return privilegesOf(session).hasResource(`COMPUTE GROUP ${group}`);
+}
+
+/** The session's access to compute groups, for the scan route's choice. */
+export function computeGroupAccess(session: StatementSession): { mayUse(group: string): boolean; denied(group: string): GaleneError } {
+  return { mayUse: (group) => mayUseComputeGroup(session, group), denied: (group) => new GaleneError('COMPUTE_GROUP_USAGE_DENIED', [session.user, session.host, group]) };
+}
+
+/** USE @cg and SET PROPERTY 'default_compute_group' for oneself need USAGE_PRIV on the group (Doris). */
+export function requireComputeGroupUsage(session: StatementSession, group: string): void {
+  if (!mayUseComputeGroup(session, group)) throw computeGroupAccess(session).denied(group);
+}
+
 /** The session's compute group: the one it chose, else Doris's default group. */
 export function sessionComputeGroup(session: StatementSession): string {
   return chosenComputeGroup(session) ?? DEFAULT_COMPUTE_GROUP;
@@ -77,6 +92,7 @@ export async function runSetProperty(session: StatementSession, statement: SetPr
   for (const [key, value] of statement.properties) {
     if (key.toLowerCase() !== USER_PROPERTY) throw new GaleneError('UNKNOWN_USER_PROPERTY', [key]);
     if (value !== '' && !session.fe.cluster.groups().some((group) => group.name === value)) throw new GaleneError('COMPUTE_GROUP_NOT_EXISTS', [value]);
+    if (value !== '' && user === session.user) requireComputeGroupUsage(session, value);
   }
   for (const [, value] of statement.properties) session.fe.catalog.meta.setUserProperty(user, USER_PROPERTY, value);
   return okResult();
@@ -90,5 +106,6 @@ export function showProperty(session: StatementSession, statement: ShowStatement
 }
 
 export function showComputeGroups(session: StatementSession, _statement: ShowStatement): StatementResult {
-  return rowsResult(COMPUTE_GROUP_COLUMNS, computeGroupRows(session.fe, sessionComputeGroup(session)));
+  // Only the groups the account may use (all of them for an admin), as Doris.
+  return rowsResult(COMPUTE_GROUP_COLUMNS, computeGroupRows(session.fe, sessionComputeGroup(session)).filter((row) => mayUseComputeGroup(session, String(row[0]))));
 }
