@@ -12,7 +12,7 @@ import { QueryProfile } from '../../src/common/profile';
 import { BlockFileCache } from '../../src/io/block-file-cache';
 import { LocalObjectStore } from '../../src/io/local-object-store';
 import { ObjectStoreRangeSource } from '../../src/io/object-store-range-source';
-import { GrpcPeerClient, PeerCandidateTable, PeerFetchServer, peerCacheApi, peerCandidateLimits, PeerRangeSource, peerService, type PeerEndpoint, type PeerFetchResponse, type PeerRequesterMetric } from '../../src/io/peer';
+import { GrpcPeerClient, PeerCandidateTable, PeerFetchServer, peerCacheApi, peerCandidateLimits, PeerRangeSource, PeerReadCounts, peerService, type PeerEndpoint, type PeerFetchResponse } from '../../src/io/peer';
 import { RpcClientCache, RpcServer } from '../../src/io/rpc';
 import { TcpFaultProxy } from '../helpers/tcp-fault-proxy';
 
@@ -37,15 +37,10 @@ async function startPeerServer(name: string, settings: Config): Promise<{ cache:
   return { cache, server, stop: async () => { await server.close(100); await cache.close(); } };
 }
 
-function counters(): { counts: Map<string, number>; inc: (name: PeerRequesterMetric, delta?: number) => void } {
-  const counts = new Map<string, number>();
-  return { counts, inc: (name, delta = 1) => counts.set(name, (counts.get(name) ?? 0) + delta) };
-}
-
 /** A requester BE: a cache over a PeerRangeSource with its own candidate table. */
 async function requester(name: string, settings: Config, lookup?: (tabletId: number) => Promise<PeerEndpoint[]>) {
   const candidates = new PeerCandidateTable(peerCandidateLimits(settings));
-  const metrics = counters();
+  const metrics = new PeerReadCounts();
   const source = new PeerRangeSource({ storage: new ObjectStoreRangeSource(store), settings, candidates, client: new GrpcPeerClient(clients), self: () => REQUESTER, blockSize: BLOCK, counters: metrics, ...(lookup === undefined ? {} : { lookup }) });
   const cache = await openCache(name, source);
   return { cache, candidates, metrics };
@@ -94,7 +89,7 @@ describe('peer read: requester and server', () => {
       assert.equal(first.profile.get('CrossCGPeerBytesRead'), FILE_SIZE);
       assert.equal(first.profile.get('SameCGPeerIOTotal'), 0);
       assert.equal(first.profile.get('PeerRaceWin') + first.profile.get('S3RaceWin'), 0, 'no race in sequential mode');
-      assert.equal(metrics.counts.get('peer_cross_compute_group_read'), first.profile.get('NumPeerIOTotal'));
+      assert.equal(metrics.get('peer_cross_compute_group_read'), first.profile.get('NumPeerIOTotal'));
       await cache.flush();
       const second = await readAll(cache);
       assert.ok(second.data.equals(fileBytes));
@@ -201,7 +196,7 @@ describe('peer read: requester and server', () => {
       assert.ok(lost.data.equals(fileBytes.subarray(0, BLOCK)));
       assert.equal(lost.profile.get('S3RaceWin'), 1);
       assert.equal(lost.profile.get('PeerRaceWin'), 0);
-      assert.equal(slow.metrics.counts.get('peer_race_s3_win'), 1);
+      assert.equal(slow.metrics.get('peer_race_s3_win'), 1);
       assert.equal(slow.candidates.show(10007)?.candidates[0]?.consecutive_rpc_failures, 0, 'a cancelled call is not a peer failure');
       proxy.stall();
       const stalled = await readAll(slow.cache, BLOCK, BLOCK);
@@ -283,7 +278,7 @@ describe('peer read: requester and server', () => {
       assert.ok(next.data.equals(fileBytes.subarray(BLOCK, 2 * BLOCK)));
       assert.equal(next.profile.get('NumPeerIOTotal'), 1);
       assert.equal(lookups, 1);
-      assert.equal(metrics.counts.get('peer_lazy_fetch_triggered'), 1);
+      assert.equal(metrics.get('peer_lazy_fetch_triggered'), 1);
       await cache.close();
     } finally {
       await peer.stop();
@@ -314,6 +309,8 @@ describe('peer read: requester and server', () => {
         { path: FILE_KEY, file_size: FILE_SIZE, cache_req: [{ block_offset: 5 * BLOCK, block_size: BLOCK }], tablet_id: 1, request_cache_fill: true },
         { path: FILE_KEY, file_size: FILE_SIZE, cache_req: [], tablet_id: 1, request_cache_fill: false },
         { path: FILE_KEY, file_size: -5, cache_req: [{ block_offset: 0, block_size: BLOCK }], tablet_id: 1, request_cache_fill: false },
+        // More blocks than MAX_BLOCKS_PER_REQUEST (64), each well-formed.
+        { path: FILE_KEY, file_size: 70 * BLOCK, cache_req: Array.from({ length: 65 }, (_, blockIdx) => ({ block_offset: blockIdx * BLOCK, block_size: BLOCK })), tablet_id: 1, request_cache_fill: true },
       ];
       for (const request of bad) {
         const response = await client.fetch(at, request, { timeoutMs: 2000 });

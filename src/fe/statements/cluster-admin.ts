@@ -12,6 +12,7 @@ import type { AlterSystemStatement, SetPropertyStatement, ShowStatement } from '
 import { filterRows } from './show-filter';
 import { privilegesOf, requireGlobal } from './statement-privileges';
 import { COMPUTE_GROUP_COLUMNS, computeGroupRows } from '../cluster-facts';
+import type { ComputeGroupAccess } from '../cluster-scan-route';
 import { okResult, rowsResult } from './result-rows';
 import type { StatementSession } from './statement-session';
 
@@ -64,7 +65,7 @@ export function mayUseComputeGroup(session: StatementSession, group: string): bo
 }
 
 /** The session's access to compute groups, for the scan route's choice. */
-export function computeGroupAccess(session: StatementSession): { mayUse(group: string): boolean; denied(group: string): GaleneError } {
+export function computeGroupAccess(session: StatementSession): ComputeGroupAccess {
   return { mayUse: (group) => mayUseComputeGroup(session, group), denied: (group) => new GaleneError('COMPUTE_GROUP_USAGE_DENIED', [session.user, session.host, group]) };
 }
 
